@@ -1,0 +1,240 @@
+"""Settings for the Der Grosse König campaign manager.
+
+One module, read from the environment, healthchecks-style: check out, run ``./bin/run``, and it
+works on SQLite with eager Celery tasks. Every setting below can be overridden by an environment
+variable of the same name; a bad value stops the start with a message that names the variable.
+"""
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlparse
+from zoneinfo import available_timezones
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def envbool(name: str, default: str) -> bool:
+    """Read a yes/no variable; anything but the usual spellings is an error."""
+    value = os.getenv(name, default).strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a yes/no value: use one of 1, 0, true, false, yes, no, on, off."
+    )
+
+
+def envint(name: str, default: str) -> int:
+    """Read an integer variable."""
+    value = os.getenv(name, default).strip()
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer.") from None
+
+
+def envlist(name: str, default: str) -> list[str]:
+    """Read a comma-separated list; blanks are dropped."""
+    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+
+
+def envurl(name: str, default: str, schemes: tuple[str, ...]) -> str:
+    """Read a URL variable whose scheme must be one of ``schemes`` (empty stays empty)."""
+    value = os.getenv(name, default).strip()
+    if value and urlparse(value).scheme not in schemes:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a URL with one of the schemes {', '.join(schemes)}."
+        )
+    return value
+
+
+DEBUG = envbool("DEBUG", "1")
+
+_DEV_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+SECRET_KEY = os.getenv("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    SECRET_KEY = _DEV_SECRET_KEY
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must name the host(s) the site is served on when DEBUG is off."
+    )
+
+SITE_URL = envurl("SITE_URL", "http://localhost:8000", ("http", "https")).rstrip("/")
+if not SITE_URL:
+    raise ImproperlyConfigured("SITE_URL must be an http(s) URL, e.g. https://dgk.example.org.")
+CSRF_TRUSTED_ORIGINS = [SITE_URL]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "campaign",
+    "orders",
+    "maps",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "dgk.urls"
+WSGI_APPLICATION = "dgk.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.debug",
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Database: any URL dj-database-url understands; SQLite in the project folder by default.
+DATABASE_URL = os.getenv("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+try:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+except Exception as exc:  # dj-database-url raises several types for a bad URL
+    raise ImproperlyConfigured(f"DATABASE_URL={DATABASE_URL!r} is not usable: {exc}") from None
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite: no persistent connections, and wait for a lock rather than fail at once.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "/admin/login/"
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = os.getenv("TIME_ZONE", "UTC").strip()
+if TIME_ZONE not in available_timezones():
+    raise ImproperlyConfigured(f"TIME_ZONE={TIME_ZONE!r} is not an IANA time zone name.")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# In development (and tests) WhiteNoise serves from the source folders, without collectstatic.
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Email: console by default; EMAIL_URL (smtp://user:pass@host:port, smtps:// for SSL,
+# ?starttls=1 for STARTTLS) or the separate EMAIL_HOST... variables configure SMTP.
+DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "Der Grosse König <dgk@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_URL = envurl("EMAIL_URL", "", ("smtp", "smtps", "console"))
+if EMAIL_URL:
+    _email = urlparse(EMAIL_URL)
+    if _email.scheme == "console":
+        EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    else:
+        EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        EMAIL_HOST = _email.hostname or ""
+        if not EMAIL_HOST:
+            raise ImproperlyConfigured(f"EMAIL_URL={EMAIL_URL!r} names no host.")
+        EMAIL_PORT = _email.port or (465 if _email.scheme == "smtps" else 25)
+        EMAIL_HOST_USER = unquote(_email.username or "")
+        EMAIL_HOST_PASSWORD = unquote(_email.password or "")
+        EMAIL_USE_SSL = _email.scheme == "smtps"
+        EMAIL_USE_TLS = parse_qs(_email.query).get("starttls", ["0"])[0] in _TRUE
+elif os.getenv("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.getenv("EMAIL_HOST", "")
+    EMAIL_PORT = envint("EMAIL_PORT", "587")
+    EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "1")
+    EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", "0")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+if EMAIL_BACKEND.endswith("smtp.EmailBackend") and EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Choose one of STARTTLS (EMAIL_USE_TLS) and SSL (EMAIL_USE_SSL).")
+
+# Celery. With a broker (CELERY_BROKER_URL, or REDIS_URL), a worker process does the work and
+# Celery beat runs the periodic tasks. With none, the embedded default: tasks run eagerly in the
+# web process (queued by callers with transaction.on_commit), and `manage.py runperiodic` runs the
+# same beat schedule. See docs/operations.md.
+CELERY_BROKER_URL = envurl(
+    "CELERY_BROKER_URL",
+    os.getenv("REDIS_URL", ""),
+    ("redis", "rediss", "amqp", "amqps", "memory"),
+)
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# The one beat schedule: Celery beat reads it with a broker, runperiodic without one.
+# Seconds between runs, keyed by the task's dotted name.
+PERIODIC_TASKS = {
+    "campaign.tasks.record_heartbeat": envint("HEARTBEAT_SECONDS", "60"),
+}
+CELERY_BEAT_SCHEDULE = {
+    name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
+}
+# A worker heartbeat older than this makes /healthz answer 503 (when a broker is configured).
+HEARTBEAT_MAX_AGE_SECONDS = envint("HEARTBEAT_MAX_AGE_SECONDS", "300")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
+}

@@ -1,0 +1,1 @@
+"""Orders models: march, forced march and battle orders, secret until resolution (to come)."""

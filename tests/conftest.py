@@ -1,0 +1,110 @@
+"""Test-suite set-up shared by every test.
+
+- Tasks run eagerly in tests, whatever broker the environment names: tests call services and see
+  their effect at once. Only tests marked ``services`` talk to a real broker, which they take
+  from ``TEST_BROKER_URL`` (default ``redis://127.0.0.1:6379/15``).
+- Test databases are unique per process, so several people (and CI) can run the suite at once
+  on one PostgreSQL server: PostgreSQL gets a ``_p<pid>`` suffix, SQLite a file in the temporary
+  folder (a file, not memory, so a Celery worker subprocess can open it too).
+- ``services`` tests skip when Redis is unreachable, unless ``DGK_REQUIRE_SERVICES=1`` (set by
+  ``.ci/run``), when they fail instead.
+- ``pure`` tests (engine, map core) must not use the database; the module sets
+  ``pytestmark = pytest.mark.pure`` itself.
+"""
+
+import os
+import socket
+import tempfile
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+TEST_BROKER_URL = os.getenv("TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
+REQUIRE_SERVICES = os.getenv("DGK_REQUIRE_SERVICES", "") == "1"
+_SUFFIX = f"p{os.getpid()}"
+_SQLITE_TEST_FILE = Path(tempfile.gettempdir()) / f"dgk-test-{_SUFFIX}.sqlite3"
+
+
+def broker_reachable(url: str = TEST_BROKER_URL, timeout: float = 1.0) -> bool:
+    """True when something listens where the test broker URL points."""
+    parsed = urlparse(url)
+    default_port = 6379 if parsed.scheme.startswith("redis") else 5672
+    try:
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=timeout
+        ):
+            return True
+    except OSError:
+        return False
+
+
+def _set_test_database_names() -> None:
+    from django.conf import settings
+
+    for db_settings in settings.DATABASES.values():
+        test = db_settings.setdefault("TEST", {})
+        if db_settings["ENGINE"] == "django.db.backends.sqlite3":
+            test["NAME"] = str(_SQLITE_TEST_FILE)
+        elif not test.get("NAME", "").endswith(_SUFFIX):
+            test["NAME"] = f"{test.get('NAME') or 'test_' + db_settings['NAME']}_{_SUFFIX}"
+
+
+def _force_eager_tasks() -> None:
+    from django.conf import settings
+
+    from dgk.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _set_test_database_names()
+    _force_eager_tasks()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    vendor = db["ENGINE"].rsplit(".", 1)[-1]
+    where = f"{db.get('HOST') or 'local socket'}" if vendor != "sqlite3" else "file"
+    reachable = broker_reachable()
+    if reachable:
+        live = f"live worker tests: RUN (Celery worker over {TEST_BROKER_URL})"
+    elif REQUIRE_SERVICES:
+        live = f"live worker tests: FAIL ({TEST_BROKER_URL} unreachable, services required)"
+    else:
+        live = f"live worker tests: SKIP ({TEST_BROKER_URL} unreachable)"
+    return [
+        f"database: {vendor}, test database {db['TEST']['NAME']} ({where})",
+        "broker: tasks run eagerly in tests; " + live,
+    ]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    skip_services = None
+    if not REQUIRE_SERVICES and not broker_reachable():
+        skip_services = pytest.mark.skip(
+            reason=f"Redis at {TEST_BROKER_URL} is unreachable (set DGK_REQUIRE_SERVICES=1 "
+            "to make this a failure, as .ci/run does)"
+        )
+    for item in items:
+        if item.get_closest_marker("pure") and item.get_closest_marker("django_db"):
+            raise pytest.UsageError(f"{item.nodeid} is marked pure but asks for the database")
+        if skip_services and item.get_closest_marker("services"):
+            item.add_marker(skip_services)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Keep each process's test database its own (names set in pytest_configure)."""
+    _set_test_database_names()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # pytest-django drops PostgreSQL test databases itself; the SQLite file is ours to remove.
+    for path in (_SQLITE_TEST_FILE, Path(f"{_SQLITE_TEST_FILE}-journal")):
+        path.unlink(missing_ok=True)

@@ -1,0 +1,81 @@
+"""/healthz: database, broker and worker heartbeat, as JSON for a load balancer or a monitor."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from campaign.models import Heartbeat
+from campaign.tasks import WORKER, record_heartbeat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_reports_ok_with_a_fresh_heartbeat(client):
+    record_heartbeat.delay()
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"]["ok"] is True
+    assert body["broker"] == {"ok": True, "mode": "eager"}
+    assert body["heartbeat"]["ok"] is True
+    assert body["heartbeat"]["eager"] is True
+
+
+def test_it_fails_before_any_heartbeat(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "fail"
+    assert body["heartbeat"]["ok"] is False
+    assert body["database"]["ok"] is True
+
+
+def test_it_fails_when_the_heartbeat_is_stale(client, settings):
+    settings.HEARTBEAT_MAX_AGE_SECONDS = 60
+    Heartbeat.objects.create(source=WORKER, beat_at=timezone.now() - timedelta(minutes=5))
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["heartbeat"]["age_seconds"] >= 300
+
+
+def test_it_fails_when_the_broker_is_unreachable(client, settings):
+    from dgk.celery import app
+
+    record_heartbeat.delay()
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    old = app.conf.broker_url
+    # Nothing listens on port 9 of the loopback address.
+    app.conf.broker_url = "redis://127.0.0.1:9/0"
+    try:
+        response = client.get("/healthz")
+    finally:
+        app.conf.broker_url = old
+
+    assert response.status_code == 503
+    assert response.json()["broker"]["ok"] is False
+    assert response.json()["broker"]["mode"] == "broker"
+
+
+def test_it_rejects_post(client):
+    assert client.post("/healthz").status_code == 405
+
+
+def test_it_is_never_cached(client):
+    record_heartbeat.delay()
+    assert "no-cache" in client.get("/healthz")["Cache-Control"]
+
+
+def test_a_second_heartbeat_updates_the_same_row():
+    record_heartbeat.delay()
+    first = Heartbeat.objects.get(source=WORKER).beat_at
+    record_heartbeat.delay()
+
+    assert Heartbeat.objects.filter(source=WORKER).count() == 1
+    assert Heartbeat.objects.get(source=WORKER).beat_at >= first
