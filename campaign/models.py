@@ -4,10 +4,30 @@ The game models (campaign, seat, state version, event...) come with later issues
 holds only the worker heartbeat that /healthz reads and the name of the organisers group.
 """
 
+from django.contrib.auth.models import Group, Permission
 from django.db import models
 
 # Members of this group may create and run campaigns (see createorganiser).
 ORGANISERS_GROUP = "organisers"
+# Given to the group as soon as the models that define them exist ("app_label.codename").
+ORGANISER_PERMISSIONS = (
+    "campaign.add_campaign",
+    "campaign.change_campaign",
+    "campaign.view_campaign",
+)
+
+
+def organisers_group() -> Group:
+    """The organisers group, created if need be, with every ORGANISER_PERMISSIONS that exists."""
+    group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    for dotted in ORGANISER_PERMISSIONS:
+        app_label, codename = dotted.split(".")
+        permission = Permission.objects.filter(
+            content_type__app_label=app_label, codename=codename
+        ).first()
+        if permission is not None:
+            group.permissions.add(permission)
+    return group
 
 
 def is_organiser(user) -> bool:

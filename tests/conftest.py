@@ -46,7 +46,7 @@ def _set_test_database_names() -> None:
         test = db_settings.setdefault("TEST", {})
         if db_settings["ENGINE"] == "django.db.backends.sqlite3":
             test["NAME"] = str(_SQLITE_TEST_FILE)
-        elif not test.get("NAME", "").endswith(_SUFFIX):
+        elif not (test.get("NAME") or "").endswith(_SUFFIX):
             test["NAME"] = f"{test.get('NAME') or 'test_' + db_settings['NAME']}_{_SUFFIX}"
 
 

@@ -1,0 +1,99 @@
+"""The real path: a task goes through Redis to a Celery worker process, which writes to the
+test database, and the test sees the row.
+
+The worker listens on a queue of its own, so runs by several people on one Redis never take
+each other's tasks.
+"""
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from celery import Celery
+from django.conf import settings
+from django.db import connection
+
+from campaign.models import Heartbeat
+from tests.conftest import TEST_BROKER_URL
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+WAIT_SECONDS = 60
+
+
+def database_url() -> str:
+    """A URL for the test database, which the worker subprocess opens on its own."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    if connection.vendor == "postgresql":
+        auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+        host = db["HOST"] or ""
+        port = f":{db['PORT']}" if db["PORT"] else ""
+        return f"postgres://{auth}@{host}{port}/{db['NAME']}"
+    pytest.fail(f"no worker test for the {connection.vendor} database")
+
+
+@pytest.fixture
+def worker_queue(tmp_path):
+    """Start `celery -A dgk worker` on a queue of its own; stop it after the test."""
+    if connection.vendor == "sqlite" and str(
+        db_name := connection.settings_dict["NAME"]
+    ).startswith((":memory:", "file:memorydb")):
+        pytest.fail(f"the SQLite test database {db_name} is in memory; a worker cannot open it")
+    queue = f"dgk-test-{uuid.uuid4().hex[:12]}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "dgk.settings",
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": TEST_BROKER_URL,
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("REDIS_URL", None)
+    log = (tmp_path / "worker.log").open("w")
+    worker = subprocess.Popen(
+        [
+            sys.executable, "-m", "celery", "-A", "dgk", "worker",
+            "--queues", queue, "--pool", "solo", "--hostname", f"{queue}@%h",
+            "--without-gossip", "--without-mingle", "--loglevel", "INFO",
+        ],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        yield queue, worker, tmp_path / "worker.log"
+    finally:
+        log.close()
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+def test_a_task_sent_through_redis_is_run_by_the_worker(worker_queue):
+    queue, worker, log = worker_queue
+    source = f"test-{queue}"
+    sender = Celery("dgk-test-sender", broker=TEST_BROKER_URL)
+
+    sender.send_task("campaign.tasks.record_heartbeat", kwargs={"source": source}, queue=queue)
+
+    deadline = time.monotonic() + WAIT_SECONDS
+    beat = None
+    while beat is None and time.monotonic() < deadline and worker.poll() is None:
+        beat = Heartbeat.objects.filter(source=source).first()
+        if beat is None:
+            time.sleep(0.2)
+    if beat is None:
+        pytest.fail(
+            f"the worker wrote no heartbeat within {WAIT_SECONDS}s "
+            f"(exit code {worker.poll()}); its log:\n{log.read_text()}"
+        )
+    assert beat.eager is False, "the task ran eagerly, not in the worker"
+    sender.close()
