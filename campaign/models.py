@@ -1,11 +1,20 @@
 """Campaign models.
 
-The game models (campaign, seat, state version, event...) come with later issues; the foundation
-holds only the worker heartbeat that /healthz reads and the name of the organisers group.
+The foundation part: the worker heartbeat that /healthz reads and the organisers group. Below it,
+the game (issue 6): campaigns, seats, invitations, immutable state versions with their events,
+phase windows with deadlines, the organiser's action log and sent reminders. Domain operations
+on them live in ``campaign.services``.
 """
 
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.db import models
+from django.utils import timezone
 
 # Members of this group may create and run campaigns (see createorganiser).
 ORGANISERS_GROUP = "organisers"
@@ -51,3 +60,318 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source} at {self.beat_at:%Y-%m-%d %H:%M:%S}"
+
+
+# Email kinds a player may choose (campaign.services.email sends them).
+EMAIL_KINDS = ("phase-opened", "reminder", "phase-resolved", "battle-pending", "campaign-over")
+
+
+def _all_email_kinds() -> list[str]:
+    return list(EMAIL_KINDS)
+
+
+def _new_seed() -> str:
+    return secrets.token_hex(8)
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+# --- The game: campaigns, seats, state versions, phase windows (issue 6) ---------------------
+
+
+class CampaignStatus(models.TextChoices):
+    SETUP = "setup", "Being set up"
+    RUNNING = "running", "Running"
+    ENDED = "ended", "Ended"
+
+
+class LeaderSelection(models.TextChoices):
+    """How the leaders of section 14 are chosen (3.1.1: "in any manner agreeable")."""
+
+    HISTORICAL = "historical", "Historical default (the highest-ranking leaders)"
+    RANDOM = "random", "A random draw"
+    PICK = "pick", "Each player picks"
+
+
+class Campaign(models.Model):
+    """One season of Der Grosse König: 18 turns for 2 to 5 seats (1.2, 4)."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(max_length=100)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="organised_campaigns"
+    )
+    umpire_plays = models.BooleanField(
+        default=False,
+        help_text="The organiser also plays a seat. When off, the organiser is a non-playing "
+        "umpire and sees everything.",
+    )
+    status = models.CharField(
+        max_length=10, choices=CampaignStatus.choices, default=CampaignStatus.SETUP
+    )
+    seed = models.CharField(max_length=64, default=_new_seed)
+    map_name = models.CharField(max_length=200, blank=True, help_text="Blank: the bundled map.")
+    # Only the numbers changed from the book (rule 1.4), read by engine settings_from_dict.
+    rule_settings = models.JSONField(default=dict, blank=True)
+    # Optional rules (13), "allies_share": allies see what each other knows, leader choice...
+    options = models.JSONField(default=dict, blank=True)
+    # Agreed starting points per army value (3), from the ratios of 3.4.
+    army_points = models.JSONField(default=dict, blank=True)
+    leader_selection = models.CharField(
+        max_length=10, choices=LeaderSelection.choices, default=LeaderSelection.HISTORICAL
+    )
+    # Per phase kind: {"march": {"hours": 48}} or {"march": {"at": "20:00", "min_hours": 12}}.
+    deadline_policy = models.JSONField(default=dict, blank=True)
+    time_zone = models.CharField(max_length=64, default="Europe/London")
+    # {"hours_before": [24, 2], "flag_after_missed": 2}; see services.deadlines.
+    reminders = models.JSONField(default=dict, blank=True)
+    paused = models.BooleanField(default=False)
+    created = models.DateTimeField(default=timezone.now)
+    started = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # Campaign.objects.filter(status=RUNNING, paused=False): the deadline sweep.
+            models.Index(fields=["status", "paused"], name="campaign_running_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def players(self) -> int:
+        return sum(1 for s in self.seats.all() if not s.reserve)
+
+    @property
+    def umpire_sees_all(self) -> bool:
+        return not self.umpire_plays
+
+    def latest_version(self) -> StateVersion | None:
+        return self.versions.order_by("-number").first()
+
+    def open_window(self) -> PhaseWindow | None:
+        return (
+            self.windows.filter(status__in=[WindowStatus.OPEN, WindowStatus.PAUSED])
+            .order_by("-id")
+            .first()
+        )
+
+
+class Seat(models.Model):
+    """A player's place in a campaign: the armies one player commands (1.2).
+
+    A reserve seat (``reserve=True``) commands no armies: it holds a reserve player who can take
+    over a playing seat when its player drops out.
+    """
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="seats")
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    # The engine's Seat value ("austria", "prussia"...); blank for a reserve seat.
+    power = models.CharField(max_length=20, blank=True)
+    label = models.CharField(max_length=100)
+    armies = models.JSONField(default=list, blank=True)  # army values, e.g. ["austria", "empire"]
+    # Leader keys per army value chosen for this seat (3.1.1, 14).
+    leaders = models.JSONField(default=dict, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    reserve = models.BooleanField(default=False)
+    # Email kinds this player wants (services.email.EmailKind values).
+    email_kinds = models.JSONField(default=_all_email_kinds, blank=True)
+    absent_until = models.DateTimeField(null=True, blank=True)
+    missed_in_a_row = models.PositiveIntegerField(default=0)
+    joined = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["reserve", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "power"],
+                condition=~models.Q(power=""),
+                name="seat_power_once_per_campaign",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label} in {self.campaign}"
+
+    def is_absent(self, now) -> bool:
+        return self.absent_until is not None and self.absent_until > now
+
+    def flagged(self) -> bool:
+        """Missed deadlines in a row: shown to the organiser (issue 6, drifting players)."""
+        limit = int(self.campaign.reminders.get("flag_after_missed", 2))
+        return not self.reserve and self.missed_in_a_row >= limit
+
+
+class Invitation(models.Model):
+    """An emailed link that signs the invitee into a seat (and lets them set a password)."""
+
+    seat = models.ForeignKey(Seat, models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True, default=_new_token)
+    created = models.DateTimeField(default=timezone.now)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"Invitation of {self.email} to {self.seat}"
+
+
+class StateVersion(models.Model):
+    """One immutable campaign state. Number 0 is the start; each resolved phase adds one.
+
+    The unique (campaign, number) makes resolution exactly-once: a second worker resolving the
+    same phase fails to insert the same number and its whole transaction rolls back.
+    """
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    turn = models.PositiveSmallIntegerField()
+    # The phase that made this version ("" for the start) and the phase to resolve next.
+    resolved_phase = models.CharField(max_length=20, blank=True)
+    phase = models.CharField(max_length=20)
+    state = models.JSONField()
+    rolls = models.JSONField(default=list, blank=True)  # the named dice rolls made
+    orders = models.JSONField(default=dict, blank=True)  # seat power -> the orders used
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="one_state_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} v{self.number} (turn {self.turn}, {self.phase})"
+
+
+class Event(models.Model):
+    """An engine (or service) event, stored for reports and history.
+
+    ``armies`` is the audience (army values) or empty with ``public=True``. Which seats may read
+    an event follows from the seats' armies (campaign.projection decides; never filter here
+    by hand for output).
+    """
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="events")
+    version = models.ForeignKey(StateVersion, models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    rule = models.CharField(max_length=20, blank=True)
+    kind = models.CharField(max_length=40)
+    text = models.TextField()
+    public = models.BooleanField(default=False)
+    armies = models.JSONField(default=list, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["version__number", "seq"]
+        indexes = [
+            # Event.objects.filter(campaign=c, version__number__gt=n): reports since a version.
+            models.Index(fields=["campaign", "version"], name="event_campaign_version_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+    def visible_to_armies(self, armies) -> bool:
+        return self.public or bool(set(self.armies) & set(armies))
+
+
+class WindowStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    RESOLVING = "resolving", "Resolving"
+    RESOLVED = "resolved", "Resolved"
+    PAUSED = "paused", "Paused"
+
+
+class PhaseWindow(models.Model):
+    """A phase that waits for players' input until its deadline (or until all are ready).
+
+    Advanced only by conditional updates (``filter(id=..., status=OPEN).update(...)``): when
+    0 rows change, another worker got there first.
+    """
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="windows")
+    version = models.ForeignKey(StateVersion, models.CASCADE, related_name="windows")
+    phase = models.CharField(max_length=20)
+    turn = models.PositiveSmallIntegerField()
+    owing = models.JSONField(default=list, blank=True)  # seat codes (str) that owe input
+    opened_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True)
+    # While paused: the time that was left to the deadline.
+    remaining = models.DurationField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=WindowStatus.choices, default="open")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # PhaseWindow.objects.filter(status=OPEN, deadline__lte=now): the deadline sweep.
+            models.Index(fields=["status", "deadline"], name="window_due_idx"),
+        ]
+        constraints = [
+            # One window per state version: a phase opens once.
+            models.UniqueConstraint(fields=["version"], name="one_window_per_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}: turn {self.turn} {self.phase} ({self.status})"
+
+    def owes(self, seat: Seat) -> bool:
+        return str(seat.code) in self.owing
+
+
+class OrganiserActionKind(models.TextChoices):
+    CREATED = "created", "Created the campaign"
+    STARTED = "started", "Started the campaign"
+    PAUSED = "paused", "Paused the campaign"
+    RESUMED = "resumed", "Resumed the campaign"
+    EXTENDED = "extended", "Extended a deadline"
+    ENTERED_ORDERS = "entered-orders", "Entered orders for a player"
+    ROLLED_BACK = "rolled-back", "Rolled back a phase"
+    REPLACED = "replaced", "Replaced a player"
+    ENDED = "ended", "Ended the campaign"
+    RESOLVED_NOW = "resolved-now", "Resolved a phase before its deadline"
+
+
+class OrganiserAction(models.Model):
+    """Everything the organiser does, shown to every player of the campaign."""
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="actions")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=20, choices=OrganiserActionKind.choices)
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class Reminder(models.Model):
+    """A reminder sent to one seat for one window; inserting it claims the send (exactly once)."""
+
+    window = models.ForeignKey(PhaseWindow, models.CASCADE, related_name="reminders_sent")
+    seat = models.ForeignKey(Seat, models.CASCADE, related_name="+")
+    hours_before = models.PositiveIntegerField()
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["window", "seat", "hours_before"], name="one_reminder_per_step"
+            )
+        ]

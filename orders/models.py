@@ -1,1 +1,38 @@
-"""Orders models: march, forced march and battle orders, secret until resolution (to come)."""
+"""Orders: one sheet per seat per phase window, secret until the phase resolves.
+
+``draft`` holds the seat's orders in the engine's order format as they are being made (saved at
+every step, so they survive errors); ``ready`` is the player's "ready" (submitted). When the
+window resolves, only ready sheets count as orders; a sheet that is not ready means the seat's
+forces stand still (see campaign.services.resolution). Sheets lock when their window resolves.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class OrderSheet(models.Model):
+    campaign = models.ForeignKey("campaign.Campaign", models.CASCADE, related_name="order_sheets")
+    seat = models.ForeignKey("campaign.Seat", models.CASCADE, related_name="order_sheets")
+    window = models.ForeignKey("campaign.PhaseWindow", models.CASCADE, related_name="order_sheets")
+    draft = models.JSONField(default=dict, blank=True)
+    ready = models.BooleanField(default=False)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    entered_by_organiser = models.BooleanField(default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            # OrderSheet.objects.get(window=w, seat=s): one sheet per seat per window.
+            models.UniqueConstraint(fields=["window", "seat"], name="one_sheet_per_seat_window")
+        ]
+
+    def __str__(self) -> str:
+        return f"Orders of {self.seat.label}, {self.window}"
+
+    @property
+    def locked(self) -> bool:
+        return self.window.status != "open"
