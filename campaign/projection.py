@@ -1,0 +1,543 @@
+"""Fog of war: what one audience may know of a campaign, computed in this one place.
+
+Every output channel (page, htmx fragment, map image, email body, JSON) shows a ``View`` made
+here, never a ``State``. The module is pure Python (no Django), like the engine it reads.
+
+Audiences
+---------
+A ``Viewer`` is either a *seat* (the armies one player commands, 1.2) or the *umpire* (a
+non-playing organiser, who sees everything). Each piece of information about an army is passed
+through the serializer of the viewer's *relation* to that army:
+
+- ``OWNER``: the viewer commands the army: forces with their points, supply (5) and
+  demoralization (10.2), garrisons with points, siege trains, marches of this turn;
+- ``ALLY``: same alliance (1.2). With the campaign setting ``allies_share`` an ally is told what
+  the owner knows (shown, never ordered); without it an ally is treated like an enemy;
+- ``ENEMY``: only what the rules make public: every leader's position (3.1.1), garrison chits
+  without their strength (3.1.2), fortress control (2.3), every army's total strength (3).
+
+Reconnaissance reports (8) are shown to the army they are addressed to (and its sharing allies),
+with the turn they were made. Events are shown when their ``audience`` includes one of the
+viewer's armies (or a sharing ally's), or is public. Named dice rolls are shown when the roll's
+name mentions an army, a leader or a siege train of the viewer (or a sharing ally).
+During deployment (3) nothing of another army is on the map: positions are plotted secretly and
+become public when every army has deployed.
+
+API (the whole of it)
+---------------------
+>>> from campaign.engine.armies import Seat
+>>> from campaign.engine.state import State
+>>> viewer = Viewer.seat(Seat.PRUSSIA, players=5)
+>>> view = project(State(), viewer)
+>>> view.turn, view.viewer_label
+(1, 'Prussian player')
+>>> view_to_dict(view)["phase"]
+'deployment'
+
+- ``Viewer.seat(seat, players, allies_share=False)``, ``Viewer.umpire_view()``, ``Viewer.public()``
+- ``project(state, viewer, *, events=(), reports=(), rolls=()) -> View``: ``events`` are engine
+  ``Event`` objects or their dicts (``event_to_dict``, with an optional ``"turn"`` key);
+  ``reports`` are ``Report`` objects or dicts (``report_to_dict`` with a ``"turn"`` key), or
+  ``(turn, Report)`` pairs; ``rolls`` are dicts as ``Dice.rolls_as_dicts`` writes them.
+- ``view_to_dict(view)``: the JSON document of a view (what the JSON endpoint serves).
+- ``report_lines(view)``: the turn report as plain sentences (for pages and email bodies).
+- ``map_counters(view, hexmap)``: the overlay inputs of the map image (counters per hex), made
+  only from the view, so the image can hold nothing the view does not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from campaign.engine.armies import ADJECTIVES, Army, Seat, armies_of, seat_map
+from campaign.engine.events import (
+    Event,
+    Report,
+    event_from_dict,
+    report_from_dict,
+)
+from campaign.engine.leaders import UnknownLeader, leader, leader_key
+from campaign.engine.state import Phase, State
+
+__all__ = [
+    "Relation",
+    "Viewer",
+    "View",
+    "project",
+    "view_to_dict",
+    "report_lines",
+    "map_counters",
+]
+
+
+class Relation(Enum):
+    """The viewer's relation to one army."""
+
+    OWNER = "owner"
+    ALLY = "ally"
+    ENEMY = "enemy"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: the armies of one seat, the umpire, or the public (nobody's armies)."""
+
+    armies: frozenset[Army] = frozenset()
+    umpire: bool = False
+    allies_share: bool = False
+    label: str = "public"
+
+    @classmethod
+    def seat(cls, seat: Seat, players: int, *, allies_share: bool = False) -> Viewer:
+        return cls(frozenset(armies_of(seat, players)), False, allies_share, seat.label)
+
+    @classmethod
+    def umpire_view(cls) -> Viewer:
+        return cls(frozenset(Army), True, True, "umpire")
+
+    @classmethod
+    def public(cls) -> Viewer:
+        return cls()
+
+    def relation(self, army: Army) -> Relation:
+        if self.umpire or army in self.armies:
+            return Relation.OWNER
+        if self.armies and not any(army.is_enemy_of(mine) for mine in self.armies):
+            return Relation.ALLY
+        return Relation.ENEMY
+
+    def knows(self, army: Army) -> bool:
+        """True when the viewer may know this army's secrets (owner, umpire, sharing ally)."""
+        relation = self.relation(army)
+        return relation is Relation.OWNER or (relation is Relation.ALLY and self.allies_share)
+
+    def informed(self) -> frozenset[Army]:
+        """The armies whose secrets, reports, events and dice this viewer reads."""
+        return frozenset(a for a in Army if self.knows(a))
+
+
+# --- what a view holds ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeaderView:
+    """A leader counter. ``points`` and the status fields are None when the viewer may not know
+    them (3.1.2, 3.1.4)."""
+
+    key: str
+    name: str
+    army: Army
+    hex: str
+    inside: bool
+    relation: Relation
+    points: int | None = None
+    supplied: bool | None = None
+    demoralized: bool | None = None
+    held_until_turn: int | None = None
+    field_works: int | None = None
+    dropped_off: bool | None = None
+
+
+@dataclass(frozen=True)
+class ForceView:
+    """A force (3.2.1): the leaders of one army in one hex on one side of the walls."""
+
+    army: Army
+    hex: str
+    inside: bool
+    relation: Relation
+    leaders: tuple[LeaderView, ...]
+    points: int | None = None
+    supplied: bool | None = None
+    demoralized: bool | None = None
+
+    @property
+    def commander(self) -> LeaderView:
+        return self.leaders[0]
+
+
+@dataclass(frozen=True)
+class GarrisonView:
+    """A garrison chit: its country is public, its strength secret (3.1.2)."""
+
+    city: str
+    army: Army
+    relation: Relation
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class SiegeTrainView:
+    id: str
+    army: Army
+    hex: str
+    inside: bool
+
+
+@dataclass(frozen=True)
+class ArmyTotal:
+    """Every army's total strength is known to all (3): the agreed total and what is left."""
+
+    army: Army
+    agreed: int
+    current: int
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """A reconnaissance report (8) addressed to one of the viewer's armies."""
+
+    turn: int
+    to: Army
+    hex: str
+    army: Army
+    commander: str | None
+    points: int
+    inside: bool
+    garrison: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class EventView:
+    turn: int | None
+    rule: str
+    kind: str
+    text: str
+    public: bool
+
+
+@dataclass(frozen=True)
+class RollView:
+    name: str
+    dice: tuple[int, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class View:
+    """What one viewer may know of one state version."""
+
+    viewer_label: str
+    umpire: bool
+    armies: tuple[Army, ...]  # the armies the viewer commands (all of them for the umpire)
+    turn: int
+    phase: Phase
+    ended: bool
+    forces: tuple[ForceView, ...]
+    garrisons: tuple[GarrisonView, ...]
+    siege_trains: tuple[SiegeTrainView, ...]
+    control: dict[str, str]
+    army_totals: tuple[ArmyTotal, ...]
+    marches: dict[str, int]
+    reports: tuple[ReportView, ...]
+    events: tuple[EventView, ...]
+    dice: tuple[RollView, ...]
+    killed: tuple[str, ...]
+    captives: tuple[tuple[str, str], ...]  # (leader, held by army)
+    prisoners: tuple[tuple[str, str, int], ...]  # (army, held by, points), for the two concerned
+    besieged: dict[str, int]
+    honors_pending: tuple[str, ...]
+    deployed: tuple[str, ...]
+    victory_points: dict[str, int] = field(default_factory=dict)
+
+    def own_forces(self) -> tuple[ForceView, ...]:
+        return tuple(f for f in self.forces if f.relation is Relation.OWNER)
+
+    def leader(self, key: str) -> LeaderView | None:
+        for force in self.forces:
+            for x in force.leaders:
+                if x.key == key:
+                    return x
+        return None
+
+
+# --- the serializers, one per relation -----------------------------------------------------
+
+
+def _leader_known(x, relation: Relation) -> LeaderView:
+    return LeaderView(
+        key=x.key,
+        name=x.table.name,
+        army=x.army,
+        hex=x.hex,
+        inside=x.inside,
+        relation=relation,
+        points=x.points,
+        supplied=x.supplied,
+        demoralized=x.demoralized,
+        held_until_turn=x.held_until_turn,
+        field_works=x.field_works,
+        dropped_off=x.dropped_off,
+    )
+
+
+def _leader_public(x, relation: Relation) -> LeaderView:
+    return LeaderView(
+        key=x.key, name=x.table.name, army=x.army, hex=x.hex, inside=x.inside, relation=relation
+    )
+
+
+def _force(force, viewer: Viewer) -> ForceView:
+    relation = viewer.relation(force.army)
+    if viewer.knows(force.army):
+        return ForceView(
+            army=force.army,
+            hex=force.hex,
+            inside=force.inside,
+            relation=relation,
+            leaders=tuple(_leader_known(x, relation) for x in force.leaders),
+            points=force.points,
+            supplied=all(x.supplied for x in force.leaders),
+            demoralized=force.demoralized,
+        )
+    return ForceView(
+        army=force.army,
+        hex=force.hex,
+        inside=force.inside,
+        relation=relation,
+        leaders=tuple(_leader_public(x, relation) for x in force.leaders),
+    )
+
+
+def _garrison(g, viewer: Viewer) -> GarrisonView:
+    relation = viewer.relation(g.army)
+    points = g.points if viewer.knows(g.army) else None
+    return GarrisonView(g.city, g.army, relation, points)
+
+
+def _army_totals(state: State) -> tuple[ArmyTotal, ...]:
+    current: dict[Army, int] = dict.fromkeys(Army, 0)
+    for x in state.leaders:
+        current[x.army] += x.points
+    for g in state.garrisons:
+        current[g.army] += g.points
+    return tuple(
+        ArmyTotal(a, int(state.army_points.get(a.value, 0)), current[a])
+        for a in Army
+        if a.value in state.army_points or current[a]
+    )
+
+
+# --- reports, events, dice -------------------------------------------------------------------
+
+
+def _as_report(item: Any) -> tuple[int, Report]:
+    if isinstance(item, tuple):
+        turn, report = item
+        return int(turn), report if isinstance(report, Report) else report_from_dict(report)
+    if isinstance(item, Report):
+        return 0, item
+    data = dict(item)
+    turn = int(data.pop("turn", 0))
+    return turn, report_from_dict(data)
+
+
+def _as_event(item: Any) -> tuple[int | None, Event]:
+    if isinstance(item, Event):
+        return None, item
+    if isinstance(item, tuple):
+        return item[0], item[1] if isinstance(item[1], Event) else event_from_dict(item[1])
+    data = dict(item)
+    turn = data.pop("turn", None)
+    return (int(turn) if turn is not None else None), event_from_dict(data)
+
+
+def _unit_army(word: str) -> Army | None:
+    """The army named by one word of a roll name: an army, a leader or a siege train id."""
+    try:
+        return Army.parse(word)
+    except ValueError:
+        pass
+    try:
+        return leader(leader_key(word)).army
+    except (KeyError, UnknownLeader):
+        pass
+    head = word.rsplit("-", 1)[0]
+    try:
+        return Army.parse(head)
+    except ValueError:
+        return None
+
+
+def roll_concerns(name: str, armies: frozenset[Army]) -> bool:
+    """True when a named roll ("forced-march:frederick:t3") names one of ``armies``.
+
+    >>> roll_concerns("forced-march:frederick:t3", frozenset({Army.PRUSSIA}))
+    True
+    >>> roll_concerns("march-allocation:austria:t3", frozenset({Army.PRUSSIA}))
+    False
+    """
+    for word in name.split(":")[1:]:
+        army = _unit_army(word)
+        if army is not None and army in armies:
+            return True
+    return False
+
+
+# --- the projection --------------------------------------------------------------------------
+
+
+def project(
+    state: State,
+    viewer: Viewer,
+    *,
+    events: Iterable[Any] = (),
+    reports: Iterable[Any] = (),
+    rolls: Iterable[Mapping[str, Any]] = (),
+) -> View:
+    """What ``viewer`` may know of ``state`` and of the events, reports and rolls given."""
+    informed = viewer.informed()
+    deploying = state.phase is Phase.DEPLOYMENT and not state.turn > 1
+
+    def on_map(army: Army) -> bool:
+        # Deployment is plotted secretly (3): other armies appear once every army has deployed.
+        return viewer.knows(army) or not deploying
+
+    forces = tuple(_force(f, viewer) for f in state.forces() if on_map(f.army))
+    garrisons = tuple(_garrison(g, viewer) for g in state.garrisons if on_map(g.army))
+    trains = tuple(
+        SiegeTrainView(t.id, t.army, t.hex, t.inside)
+        for t in state.siege_trains
+        if viewer.knows(t.army)  # never reported, not even by reconnaissance (8)
+    )
+    marches = {a: n for a, n in state.marches.items() if Army.parse(a) in informed}
+    seen_reports = []
+    for item in reports:
+        turn, report = _as_report(item)
+        if report.to in informed:
+            seen_reports.append(
+                ReportView(
+                    turn,
+                    report.to,
+                    report.hex,
+                    report.army,
+                    report.commander,
+                    report.points,
+                    report.inside,
+                    report.garrison,
+                    report.text,
+                )
+            )
+    seen_events = []
+    for item in events:
+        turn, event = _as_event(item)
+        if event.audience is None or viewer.umpire or event.audience & informed:
+            seen_events.append(
+                EventView(turn, event.rule, event.kind.value, event.text, event.public)
+            )
+    seen_rolls = tuple(
+        RollView(str(r["name"]), tuple(int(d) for d in r.get("dice", ())), int(r["total"]))
+        for r in rolls
+        if viewer.umpire or roll_concerns(str(r["name"]), informed)
+    )
+    return View(
+        viewer_label=viewer.label,
+        umpire=viewer.umpire,
+        armies=tuple(a for a in Army if a in viewer.armies),
+        turn=state.turn,
+        phase=state.phase,
+        ended=state.ended,
+        forces=forces,
+        garrisons=garrisons,
+        siege_trains=trains,
+        control=dict(state.control),
+        army_totals=_army_totals(state),
+        marches=marches,
+        reports=tuple(sorted(seen_reports, key=lambda r: (-r.turn, r.hex))),
+        events=tuple(seen_events),
+        dice=seen_rolls,
+        killed=tuple(state.killed),
+        captives=tuple((c.leader, c.held_by.value) for c in state.captives),
+        prisoners=tuple(
+            (p.army.value, p.held_by.value, p.points)
+            for p in state.prisoners
+            if p.army in informed or p.held_by in informed
+        ),
+        besieged=dict(state.besieged_turns),
+        honors_pending=tuple(state.honors_pending),
+        deployed=tuple(a.value for a in state.deployed),
+        victory_points=dict(state.victory_points),
+    )
+
+
+# --- output helpers ----------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def view_to_dict(view: View) -> dict[str, Any]:
+    """The JSON document of a view; fields the viewer may not know are null."""
+    return _plain(view)
+
+
+def report_lines(view: View, turn: int | None = None) -> list[str]:
+    """The turn report in plain sentences: events of ``turn`` (all when None), then the
+    reconnaissance reports of that turn."""
+    lines = [
+        f"{e.text} ({e.rule})" if e.rule and f"({e.rule})" not in e.text else e.text
+        for e in view.events
+        if turn is None or e.turn in (None, turn)
+    ]
+    lines += [r.text for r in view.reports if turn is None or r.turn == turn]
+    return lines
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One counter drawn on the map image."""
+
+    hex: str
+    kind: str  # "force", "garrison", "siege-train", "report"
+    army: Army
+    label: str
+    relation: Relation
+    inside: bool = False
+    flags: tuple[str, ...] = ()  # "D" demoralized, "U" unsupplied (3.1.4)
+
+
+def map_counters(view: View, hexmap: Any = None) -> tuple[Counter, ...]:
+    """The overlay of a seat's map image, made only from the view (never from a state).
+
+    ``hexmap`` places garrisons at their city's hex; without it garrisons are left out.
+    """
+    out: list[Counter] = []
+    for f in view.forces:
+        names = ", ".join(x.name for x in f.leaders)
+        label = names if f.points is None else f"{names} {f.points}"
+        flags = tuple(flag for flag, on in (("D", f.demoralized), ("U", f.supplied is False)) if on)
+        out.append(Counter(f.hex, "force", f.army, label, f.relation, f.inside, flags))
+    if hexmap is not None:
+        for g in view.garrisons:
+            try:
+                where = hexmap.city(g.city).hex_id
+            except KeyError:
+                continue
+            label = ADJECTIVES[g.army] if g.points is None else f"{ADJECTIVES[g.army]} {g.points}"
+            out.append(Counter(where, "garrison", g.army, label, g.relation, True))
+    for t in view.siege_trains:
+        out.append(Counter(t.hex, "siege-train", t.army, t.id, Relation.OWNER, t.inside))
+    latest: dict[tuple[str, str], ReportView] = {}
+    for r in view.reports:
+        latest.setdefault((r.hex, r.army.value), r)
+    for r in latest.values():
+        out.append(Counter(r.hex, "report", r.army, f"{r.points} (turn {r.turn})", Relation.ENEMY))
+    return tuple(out)
+
+
+def seat_of_army(army: Army, players: int) -> Seat:
+    return seat_map(players)[army]
