@@ -17,7 +17,9 @@ through the serializer of the viewer's *relation* to that army:
   without their strength (3.1.2), fortress control (2.3), every army's total strength (3).
 
 Reconnaissance reports (8) are shown to the army they are addressed to (and its sharing allies),
-with the turn they were made. Events are shown when their ``audience`` includes one of the
+with the turn they were made; they come as ``reports`` or are read from the engine's private
+``reconnaissance`` events (their ``data`` holds hex, army, commander and points).
+Events are shown when their ``audience`` includes one of the
 viewer's armies (or a sharing ally's), or is public. Named dice rolls are shown when the roll's
 name mentions an army, a leader or a siege train of the viewer (or a sharing ally).
 During deployment (3) nothing of another army is on the map: positions are plotted secretly and
@@ -34,9 +36,11 @@ API (the whole of it)
 >>> view_to_dict(view)["phase"]
 'deployment'
 
-- ``Viewer.seat(seat, players, allies_share=False)``, ``Viewer.umpire_view()``, ``Viewer.public()``
+- ``Viewer.seat(seat, players, allies_share=False)``, ``Viewer.for_armies(["austria", "empire"],
+  allies_share=..., label=...)`` (a stored seat), ``Viewer.umpire_view()``, ``Viewer.public()``
 - ``project(state, viewer, *, events=(), reports=(), rolls=()) -> View``: ``events`` are engine
-  ``Event`` objects or their dicts (``event_to_dict``, with an optional ``"turn"`` key);
+  ``Event`` objects, their dicts (``event_to_dict``, with an optional ``"turn"`` key), or
+  stored ``campaign.models.Event`` rows (``select_related("version")``: the turn is the version's);
   ``reports`` are ``Report`` objects or dicts (``report_to_dict`` with a ``"turn"`` key), or
   ``(turn, Report)`` pairs; ``rolls`` are dicts as ``Dice.rolls_as_dicts`` writes them.
 - ``view_to_dict(view)``: the JSON document of a view (what the JSON endpoint serves).
@@ -56,6 +60,7 @@ from typing import Any
 from campaign.engine.armies import ADJECTIVES, Army, Seat, armies_of, seat_map
 from campaign.engine.events import (
     Event,
+    EventKind,
     Report,
     event_from_dict,
     report_from_dict,
@@ -94,6 +99,18 @@ class Viewer:
     @classmethod
     def seat(cls, seat: Seat, players: int, *, allies_share: bool = False) -> Viewer:
         return cls(frozenset(armies_of(seat, players)), False, allies_share, seat.label)
+
+    @classmethod
+    def for_armies(
+        cls, armies: Iterable[Army | str], *, allies_share: bool = False, label: str = "player"
+    ) -> Viewer:
+        """A seat given by its armies (a stored seat's ``armies`` list of army values)."""
+        return cls(
+            frozenset(Army.parse(a) if isinstance(a, str) else a for a in armies),
+            False,
+            allies_share,
+            label,
+        )
 
     @classmethod
     def umpire_view(cls) -> Viewer:
@@ -340,6 +357,12 @@ def _as_report(item: Any) -> tuple[int, Report]:
 def _as_event(item: Any) -> tuple[int | None, Event]:
     if isinstance(item, Event):
         return None, item
+    if hasattr(item, "armies") and hasattr(item, "public") and hasattr(item, "kind"):
+        # A stored event row (campaign.models.Event); select_related("version") for its turn.
+        version = getattr(item, "version", None)
+        turn = getattr(item, "turn", None) or getattr(version, "turn", None)
+        audience = None if item.public else frozenset(Army.parse(a) for a in item.armies)
+        return turn, Event(item.rule, EventKind(item.kind), item.text, dict(item.data), audience)
     if isinstance(item, tuple):
         return item[0], item[1] if isinstance(item[1], Event) else event_from_dict(item[1])
     data = dict(item)
@@ -362,6 +385,53 @@ def _unit_army(word: str) -> Army | None:
         return Army.parse(head)
     except ValueError:
         return None
+
+
+def _event_visible(
+    event: Event, viewer: Viewer, informed: frozenset[Army], deploying: bool
+) -> bool:
+    if viewer.umpire:
+        return True
+    if event.audience is not None:
+        return bool(event.audience & informed)
+    if deploying and event.kind is EventKind.DEPLOYED:
+        # Where an army deployed is public only once every army has deployed (3, 3.1.1).
+        try:
+            return Army.parse(event.data.get("army", "")) in informed
+        except ValueError:
+            return False
+    return True
+
+
+def _report_of_event(turn: int | None, event: Event) -> ReportView | None:
+    """A reconnaissance event (8) addressed to one army carries its report in ``data``."""
+    data = event.data
+    if event.kind is not EventKind.RECONNAISSANCE or event.audience is None:
+        return None
+    if len(event.audience) != 1 or not {"hex", "army", "points"} <= set(data):
+        return None
+    try:
+        army = Army.parse(data["army"])
+        points = int(data["points"])
+    except (ValueError, TypeError):
+        return None
+    (to,) = event.audience
+    garrison = bool(data.get("garrison", event.rule == "8.2" and data.get("commander") is None))
+    return ReportView(
+        turn or 0,
+        to,
+        str(data["hex"]),
+        army,
+        data.get("commander"),
+        points,
+        bool(data.get("inside", garrison)),
+        garrison,
+        event.text,
+    )
+
+
+def _report_key(r: ReportView) -> tuple:
+    return (r.turn, r.to, r.hex, r.army, r.inside)
 
 
 def roll_concerns(name: str, armies: frozenset[Army]) -> bool:
@@ -426,10 +496,13 @@ def project(
     seen_events = []
     for item in events:
         turn, event = _as_event(item)
-        if event.audience is None or viewer.umpire or event.audience & informed:
-            seen_events.append(
-                EventView(turn, event.rule, event.kind.value, event.text, event.public)
-            )
+        if not _event_visible(event, viewer, informed, deploying):
+            continue
+        seen_events.append(EventView(turn, event.rule, event.kind.value, event.text, event.public))
+        report = _report_of_event(turn, event)
+        if report is not None and report.to in informed:
+            seen_reports.append(report)
+    seen_reports = list({_report_key(r): r for r in seen_reports}.values())
     seen_rolls = tuple(
         RollView(str(r["name"]), tuple(int(d) for d in r.get("dice", ())), int(r["total"]))
         for r in rolls

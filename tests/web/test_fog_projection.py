@@ -224,3 +224,31 @@ def test_the_map_overlay_is_made_from_the_view_only():
     fred = next(c for c in owner if c.kind == "force" and c.hex == "0505")
     assert set(fred.flags) == {"D", "U"}
     assert {c.hex for c in enemy if c.kind == "garrison"} == {"0606", "0909"}
+
+
+def test_reports_are_read_from_reconnaissance_events_of_their_audience():
+    event = Event(
+        "8.1",
+        EventKind.RECONNAISSANCE,
+        "Reconnaissance by Daun: Frederick's force at 0505 has 7510 points.",
+        {"hex": "0505", "army": "prussia", "commander": "frederick", "points": 7510},
+        private(Army.AUSTRIA),
+    )
+    austria = project(marked_state(), Viewer.seat(Seat.AUSTRIA, 5), events=[(3, event)])
+    assert [(r.turn, r.hex, r.points) for r in austria.reports] == [(3, "0505", 7510)]
+    prussia = project(marked_state(), Viewer.seat(Seat.PRUSSIA, 5), events=[(3, event)])
+    assert prussia.reports == () and prussia.events == ()
+
+
+def test_where_an_army_deployed_stays_secret_until_every_army_has_deployed():
+    deployed = Event(
+        "3.1.1",
+        EventKind.DEPLOYED,
+        "Prussia has deployed: Frederick at 0505.",
+        {"army": "prussia", "leaders": {"frederick": "0505"}},
+    )
+    state = State(turn=1, phase=Phase.DEPLOYMENT)
+    assert project(state, Viewer.seat(Seat.AUSTRIA, 5), events=[deployed]).events == ()
+    assert len(project(state, Viewer.seat(Seat.PRUSSIA, 5), events=[deployed]).events) == 1
+    after = State(turn=1, phase=Phase.SUPPLY)
+    assert len(project(after, Viewer.seat(Seat.AUSTRIA, 5), events=[deployed]).events) == 1
