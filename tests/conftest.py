@@ -108,3 +108,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     # pytest-django drops PostgreSQL test databases itself; the SQLite file is ours to remove.
     for path in (_SQLITE_TEST_FILE, Path(f"{_SQLITE_TEST_FILE}-journal")):
         path.unlink(missing_ok=True)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Say plainly which real services the run used."""
+    from django.conf import settings
+
+    outcomes = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            if "services" in getattr(report, "keywords", {}) and report.when in ("call", "setup"):
+                outcomes[report.nodeid] = outcome
+    counts = {o: list(outcomes.values()).count(o) for o in ("passed", "failed", "error", "skipped")}
+    vendor = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    terminalreporter.write_line(
+        f"services: database {vendor}; live Celery worker tests over {TEST_BROKER_URL}: "
+        + ", ".join(f"{n} {o}" for o, n in counts.items() if n)
+        if outcomes
+        else f"services: database {vendor}; no live Celery worker test selected"
+    )

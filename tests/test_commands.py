@@ -94,3 +94,12 @@ def test_runperiodic_refuses_an_unknown_task(settings):
 
     with pytest.raises(CommandError, match="no_such_task"):
         call_command("runperiodic", "--once", stdout=StringIO())
+
+
+def test_an_organiser_may_create_campaigns():
+    out = StringIO()
+    call_command(
+        "createorganiser", "--username=gisela", f"--password={PASSWORD}", "--noinput", stdout=out
+    )
+
+    assert User.objects.get(username="gisela").has_perm("campaign.add_campaign")

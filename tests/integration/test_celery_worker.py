@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import connection
 
 from campaign.models import Heartbeat
-from tests.conftest import TEST_BROKER_URL
+from tests.conftest import TEST_BROKER_URL, broker_reachable
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -40,6 +40,8 @@ def database_url() -> str:
 @pytest.fixture
 def worker_queue(tmp_path):
     """Start `celery -A dgk worker` on a queue of its own; stop it after the test."""
+    if not broker_reachable():
+        pytest.fail(f"Redis at {TEST_BROKER_URL} is unreachable, and the services are required")
     if connection.vendor == "sqlite" and str(
         db_name := connection.settings_dict["NAME"]
     ).startswith((":memory:", "file:memorydb")):
