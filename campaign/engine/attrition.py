@@ -1,0 +1,167 @@
+"""Attrition (7, 7.1, 5.1.2, 11.5): forces lose a percentage of their points.
+
+Causes add up (7): 1% per MP of a second march, 1% per MP of a forced march, 5% for a siege
+(besieger and garrison, 11.5), 10% for a force that began the turn unsupplied (5.1.2), 10% for a
+force outside a fortress in a winter turn. Rounding: the loss of a force is its total points times
+the percentage over 100, rounded to the nearest point, halves rounded up (so 5% of 150 = 7.5 loses
+8, and 5% of 8 = 0.4 loses nothing). The loss of a force of several leaders is shared among them
+in proportion to their points (largest remainders, ties to the higher-ranking leader).
+See docs/rules-interpretations.md, 7.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from campaign.engine.armies import ADJECTIVES, Army
+from campaign.engine.board import Board
+from campaign.engine.dice import Dice
+from campaign.engine.events import Event, EventKind, private
+from campaign.engine.orders import Orders
+from campaign.engine.resolution import Resolution
+from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.state import LeaderState, State
+from maps.core.model import HexMap
+
+
+def percent_loss(points: int, pct: int) -> int:
+    """Points lost to ``pct`` percent attrition, rounded half up (7).
+
+    >>> percent_loss(1000, 5), percent_loss(150, 5), percent_loss(8, 5), percent_loss(0, 13)
+    (50, 8, 0, 0)
+    """
+    return (points * pct * 2 + 100) // 200
+
+
+def share_loss(records: list[LeaderState], loss: int) -> dict[str, int]:
+    """Split ``loss`` among leader records in proportion to their points (largest remainder)."""
+    total = sum(x.points for x in records)
+    if total == 0 or loss == 0:
+        return {x.key: 0 for x in records}
+    loss = min(loss, total)
+    shares = {x.key: x.points * loss // total for x in records}
+    remainders = sorted(records, key=lambda x: (-(x.points * loss % total), x.rank))
+    left = loss - sum(shares.values())
+    for x in remainders[:left]:
+        shares[x.key] += 1
+    return shares
+
+
+def besieged_cities(state: State) -> set[str]:
+    return {city for city, turns in state.besieged_turns.items() if turns > 0}
+
+
+def causes(
+    x: LeaderState, state: State, board: Board, settings: RuleSettings, sieges: set[str]
+) -> list[tuple[str, str, int]]:
+    """(cause, rule, percent) for one leader record."""
+    out = []
+    if x.second_march_mp:
+        out.append(
+            (
+                f"second march of {x.second_march_mp} MPs",
+                "7.1",
+                x.second_march_mp * settings.second_march_pct_per_mp,
+            )
+        )
+    if x.forced_march_mp:
+        out.append(
+            (
+                f"forced march of {x.forced_march_mp} MPs",
+                "7.1",
+                x.forced_march_mp * settings.forced_march_pct_per_mp,
+            )
+        )
+    fortress = board.fortress(x.hex)
+    if fortress is not None and fortress.name in sieges:
+        garrison_armies = board.garrisoned_by(fortress.hex)
+        inside_defender = x.inside
+        besieger = not x.inside and any(a.is_enemy_of(x.army) for a in garrison_armies)
+        if inside_defender or besieger:
+            out.append(("siege", "11.5", settings.siege_pct))
+    if not x.supplied:
+        out.append(("unsupplied", "5.1.2", settings.unsupplied_pct))
+    if settings.is_winter(state.turn) and not x.inside:
+        out.append(("outside a fortress in winter", "7.1", settings.winter_outside_pct))
+    return out
+
+
+def attrition_phase(
+    state: State, orders: Orders, dice: Dice, hexmap: HexMap, settings: RuleSettings
+) -> Resolution:
+    """Phase 5 (7): apply attrition to every force and besieged garrison."""
+    board = Board(state, hexmap)
+    sieges = besieged_cities(state)
+    events: list[Event] = []
+    updated: list[LeaderState] = []
+    # Group leader records of one force with the same causes: they lose together (7).
+    groups: dict[tuple, list[LeaderState]] = {}
+    for x in state.leaders:
+        key = (x.army, x.hex, x.inside, tuple(causes(x, state, board, settings, sieges)))
+        groups.setdefault(key, []).append(x)
+    for (army, hex_id, _inside, why), records in sorted(
+        groups.items(), key=lambda kv: (kv[0][1], kv[0][0].value)
+    ):
+        if not why:
+            continue
+        pct = sum(p for _c, _r, p in why)
+        total = sum(x.points for x in records)
+        loss = percent_loss(total, pct)
+        shares = share_loss(records, loss)
+        records.sort(key=lambda x: x.rank)
+        for x in records:
+            updated.append(dataclasses.replace(x, points=x.points - shares[x.key]))
+        reasons = " + ".join(f"{p}% {c} ({r})" for c, r, p in why)
+        name = records[0].table.name
+        events.append(
+            Event(
+                "7",
+                EventKind.ATTRITION,
+                f"The {ADJECTIVES[army]} force under {name} at {hex_id} loses {loss} of its "
+                f"{total} points to attrition: {reasons} = {pct}%.",
+                {
+                    "leader": records[0].key,
+                    "leaders": [x.key for x in records],
+                    "hex": hex_id,
+                    "points": total,
+                    "percent": pct,
+                    "loss": loss,
+                    "causes": [{"cause": c, "rule": r, "percent": p} for c, r, p in why],
+                },
+                private(army),
+            )
+        )
+    state = state.with_leaders(updated)
+    # 11.5: the garrison of a besieged fortress loses 5% as well.
+    for g in sorted(state.garrisons, key=lambda g: (g.city, g.army.value)):
+        if g.city not in sieges:
+            continue
+        loss = percent_loss(g.points, settings.siege_pct)
+        state = state.with_garrison(g.city, g.army, g.points - loss)
+        events.append(
+            Event(
+                "11.5",
+                EventKind.ATTRITION,
+                f"The {ADJECTIVES[g.army]} garrison of {g.city} loses {loss} of its {g.points} "
+                f"points to attrition: {settings.siege_pct}% siege (11.5).",
+                {
+                    "city": g.city,
+                    "points": g.points,
+                    "percent": settings.siege_pct,
+                    "loss": loss,
+                    "causes": [{"cause": "siege", "rule": "11.5", "percent": settings.siege_pct}],
+                },
+                private(g.army),
+            )
+        )
+    return Resolution(state, tuple(events))
+
+
+def army_totals(state: State) -> dict[Army, int]:
+    """Points of each army on the map (leaders and garrisons), public knowledge (3)."""
+    totals = dict.fromkeys(Army, 0)
+    for x in state.leaders:
+        totals[x.army] += x.points
+    for g in state.garrisons:
+        totals[g.army] += g.points
+    return totals

@@ -1,0 +1,820 @@
+"""Marches and forced marches (6, 6.2-6.4, 5.1.1, 9.4.2, 10.2.2, 11.3).
+
+All orders of a phase are carried out simultaneously. The engine moves every force and siege
+train one movement point at a time (a "tick"), so that forces moving at once meet where their
+lines of march cross:
+
+- A step into the next hex costs the Terrain Effects Chart's MPs (2.2). The cost, and whether the
+  hex is enemy-occupied (+2 MPs and stop there, 6.4.4), are fixed when the step begins.
+- A force with two marches spends its first march's MPs, then its second's; MPs left in a march
+  that cannot pay for the next hex are lost (6.4.5), and when no march is left the force stops.
+- Two enemy forces that both moved this phase and run into each other (one steps into the other's
+  hex after that one moved into it, or each steps toward the other's hex) *meet* (6.4.4
+  exception): both stop, in the hex of the one that had moved fewer hexes; with equal distances
+  each rolls a die plus his leader's strategic IR, the higher chooses (ties roll again).
+- Subordinates are dropped off when the line of march reaches their hex (6.2.6).
+
+See docs/rules-interpretations.md, 6 for every reading made here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from campaign.engine.armies import ADJECTIVES, Army
+from campaign.engine.board import Board
+from campaign.engine.dice import Dice
+from campaign.engine.events import Event, EventKind, private
+from campaign.engine.leaders import leader
+from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders, rejection, unit_army
+from campaign.engine.resolution import Resolution
+from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.state import LeaderState, SiegeTrain, State
+from campaign.engine.transfers import apply_transfers, cic_events
+from maps.core.hexgrid import Hex, format_path, hex_id, neighbour, parse_hex_id
+from maps.core.model import HexMap
+
+FREDERICK = "frederick"
+
+
+def strategic_ir(x: LeaderState) -> int:
+    """A demoralized leader's IRs count as zero (10.2)."""
+    return 0 if x.demoralized else x.table.strategic_ir
+
+
+def marches_allowed(x: LeaderState, settings: RuleSettings) -> int:
+    """6.2.2: one march, or two for a leader whose strategic IR has the asterisk (14)."""
+    if x.table.two_marches and not x.demoralized:
+        return settings.marches_per_leader_asterisk
+    return settings.marches_per_leader
+
+
+def march_mp(supplied: bool, turn: int, settings: RuleSettings, base: int) -> int:
+    """MPs of one march (6.2, 6.3): less 1 if unsupplied (5.1.1), less 1 in winter (6.4.6)."""
+    mp = base
+    if not supplied:
+        mp -= settings.unsupplied_mp_loss
+    if settings.is_winter(turn):
+        mp -= settings.winter_mp_loss
+    return max(mp, 0)
+
+
+@dataclass
+class Mover:
+    """A force (or siege train) carrying out an order."""
+
+    unit: str
+    army: Army
+    train: bool
+    members: list[str]
+    drops: dict[str, Hex]
+    start: Hex
+    steps: tuple[int, ...]
+    budgets: list[int]
+    demoralized: bool
+    ir: int
+    meeting_choice: str
+    enter_fortress: bool
+    left_fortress: bool
+    pos: Hex = None  # type: ignore[assignment]
+    step_i: int = 0
+    march_i: int = 0
+    mp_left: int = 0
+    progress: int = 0
+    step_cost: int | None = None
+    target: Hex | None = None
+    stop_after: bool = False
+    done: bool = False
+    hexes_moved: int = 0
+    mp_spent: list[int] = field(default_factory=list)
+    stop: str = ""
+    stop_rule: str = "6.2"
+    met: bool = False
+    dropped: list[tuple[str, Hex, list[int]]] = field(default_factory=list)
+    entered_enemy: bool = False
+
+    def __post_init__(self) -> None:
+        self.pos = self.start
+        self.mp_left = self.budgets[0] if self.budgets else 0
+        self.mp_spent = [0 for _ in self.budgets]
+
+    @property
+    def name(self) -> str:
+        return f"siege train {self.unit}" if self.train else leader(self.unit).name
+
+    def next_target(self) -> Hex | None:
+        if self.target is not None:
+            return self.target
+        if self.done or self.step_i >= len(self.steps):
+            return None
+        return neighbour(self.pos, self.steps[self.step_i])
+
+    def finish(self, why: str, rule: str) -> None:
+        self.done = True
+        self.step_cost = None
+        self.target = None
+        if not self.stop:
+            self.stop, self.stop_rule = why, rule
+
+
+@dataclass
+class Movement:
+    """One simultaneous movement phase (march or forced march)."""
+
+    state: State
+    hexmap: HexMap
+    settings: RuleSettings
+    dice: Dice
+    movers: list[Mover]
+    roll_prefix: str
+    events: list[Event] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        board = Board(self.state, self.hexmap)
+        moving = {k for m in self.movers for k in m.members}
+        self.standing: dict[Hex, set[Army]] = {}
+        for x in self.state.leaders:
+            if x.key not in moving:
+                self.standing.setdefault(parse_hex_id(x.hex), set()).add(x.army)
+        self.garrisons = board.garrison_hexes
+        self.closed = board.closed_hexes
+        self.board = board
+
+    # --- who is where ---------------------------------------------------------------------------
+
+    def armies_at(self, h: Hex) -> set[Army]:
+        """Armies with a force (not a lone siege train) or garrison in ``h`` right now."""
+        out = set(self.standing.get(h, set())) | set(self.garrisons.get(h, set()))
+        for m in self.movers:
+            if not m.train and m.pos == h and m.members:
+                out.add(m.army)
+        return out
+
+    def enemy_in(self, h: Hex, army: Army) -> bool:
+        return any(a.is_enemy_of(army) for a in self.armies_at(h))
+
+    def enemy_movers_in(self, h: Hex, army: Army) -> list[Mover]:
+        return [
+            m
+            for m in self.movers
+            if not m.train and m.members and m.pos == h and m.army.is_enemy_of(army)
+        ]
+
+    def enemy_fortresses(self, army: Army) -> frozenset[Hex]:
+        return frozenset(self.board.enemy_fortresses(army.alliance))
+
+    # --- the ticks ------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        for m in self.movers:
+            if not m.steps:
+                m.finish("", "6.2")
+            self._drop(m)
+        guard = 0
+        while any(not m.done for m in self.movers):
+            guard += 1
+            if guard > 1000:
+                raise AssertionError("movement did not finish")
+            for m in self.movers:
+                if not m.done and m.step_cost is None:
+                    self._begin_step(m)
+            arrived = []
+            for m in self.movers:
+                if m.done or m.step_cost is None:
+                    continue
+                m.progress += 1
+                m.mp_left -= 1
+                m.mp_spent[m.march_i] += 1
+                if m.progress >= m.step_cost:
+                    arrived.append(m)
+            for m in arrived:
+                m.pos = m.target  # type: ignore[assignment]
+                m.target = None
+                m.step_cost = None
+                m.progress = 0
+                m.step_i += 1
+                m.hexes_moved += 1
+                self._drop(m)
+                if m.stop_after:
+                    m.entered_enemy = True
+                    m.finish(
+                        f"entered the enemy-occupied hex {hex_id(m.pos)} and must stop", "6.4.4"
+                    )
+                elif m.step_i >= len(m.steps):
+                    m.finish("", "6.2")
+            for m in arrived:
+                if not m.done and not m.train and self.enemy_in(m.pos, m.army):
+                    m.entered_enemy = True
+                    m.finish(f"ran into an enemy force at {hex_id(m.pos)} and must stop", "6.4.4")
+
+    def _begin_step(self, m: Mover) -> None:
+        d = m.steps[m.step_i]
+        to = neighbour(m.pos, d)
+        if not m.train:
+            for other in self.enemy_movers_in(to, m.army):
+                if other.met or m.met:
+                    continue
+                moved_in = other.hexes_moved > 0 and other.pos == to
+                heading_here = other.next_target() == m.pos
+                if moved_in or heading_here:
+                    self._meet(m, other)
+                    return
+        if to in self.closed:
+            m.finish(f"may not enter {self.hexmap.area(to)} (3.3)", "3.3")
+            return
+        base = self.hexmap.enter_cost(m.pos, d, enemy_fortresses=self.enemy_fortresses(m.army))
+        if base is None:
+            m.finish(f"cannot enter {hex_id(to)}: the way is impassable (2.2)", "6.4.5")
+            return
+        enemy = self.enemy_in(to, m.army)
+        if enemy and m.demoralized:
+            m.finish(
+                f"is demoralized and may not enter the enemy-occupied hex {hex_id(to)}", "10.2.2"
+            )
+            return
+        cost = base + (self.settings.enemy_hex_extra_mp if enemy else 0)
+        while cost > m.mp_left:
+            if m.march_i + 1 < len(m.budgets):
+                m.march_i += 1
+                m.mp_left = m.budgets[m.march_i]
+                continue
+            why = (
+                f"has too few MPs left to enter the enemy-occupied hex {hex_id(to)} and stays "
+                "adjacent"
+                if enemy
+                else f"has too few MPs left to enter {hex_id(to)}"
+            )
+            m.finish(why, "6.4.4" if enemy else "6.4.5")
+            return
+        m.step_cost = cost
+        m.target = to
+        m.stop_after = enemy
+
+    def _drop(self, m: Mover) -> None:
+        for key, h in list(m.drops.items()):
+            if h == m.pos and key in m.members:
+                m.members.remove(key)
+                m.dropped.append((key, h, list(m.mp_spent)))
+                self.standing.setdefault(h, set()).add(m.army)
+                del m.drops[key]
+
+    def _meet(self, a: Mover, b: Mover) -> None:
+        """6.4.4 exception: both end in the hex of the force that moved the shorter distance."""
+        if a.hexes_moved != b.hexes_moved:
+            shorter = a if a.hexes_moved < b.hexes_moved else b
+            where = shorter.pos
+            how = f"{shorter.name} had moved the shorter distance"
+            rolls = {}
+        else:
+            winner, rolls = self._meeting_roll(a, b)
+            loser = b if winner is a else a
+            where = winner.pos if winner.meeting_choice == "hold" else loser.pos
+            how = (
+                f"both had moved {a.hexes_moved} hexes; {winner.name} won the roll "
+                f"({rolls[winner.unit]} to {rolls[loser.unit]}) and chose "
+                f"{hex_id(where)}"
+            )
+        for m in (a, b):
+            if m.pos != where:
+                m.pos = where
+                m.hexes_moved += 1
+                self._drop(m)
+            m.met = True
+            m.entered_enemy = True
+            m.finish(f"met the enemy at {hex_id(where)}", "6.4.4")
+        self.events.append(
+            Event(
+                "6.4.4",
+                EventKind.MEETING,
+                f"{a.name} and {b.name} marched into each other and meet at {hex_id(where)}: "
+                f"{how}.",
+                {
+                    "forces": [a.unit, b.unit],
+                    "hex": hex_id(where),
+                    "distances": {a.unit: a.hexes_moved, b.unit: b.hexes_moved},
+                    "rolls": rolls,
+                },
+            )
+        )
+
+    def _meeting_roll(self, a: Mover, b: Mover) -> tuple[Mover, dict[str, int]]:
+        first, second = sorted((a, b), key=lambda m: m.unit)
+        base = f"{self.roll_prefix}meeting:{first.unit}-vs-{second.unit}:t{self.state.turn}"
+        attempt = 1
+        while True:
+            suffix = "" if attempt == 1 else f":r{attempt}"
+            totals = {
+                m.unit: self.dice.roll(f"{base}:{m.unit}{suffix}") + m.ir for m in (first, second)
+            }
+            if totals[first.unit] != totals[second.unit]:
+                winner = first if totals[first.unit] > totals[second.unit] else second
+                return winner, totals
+            attempt += 1
+            if attempt > 50:
+                return first, totals
+
+
+# --- orders to movers -------------------------------------------------------------------------
+
+
+def _stack(state: State, x: LeaderState, own_orders: set[str]) -> list[str]:
+    """The leaders the order of ``x`` moves: himself, and if he is the highest-ranking leader of
+    his force, every other leader of it who has no order of his own (6.2.6)."""
+    force = state.force_of(x.key)
+    if force.commander.key != x.key:
+        return [x.key]
+    return [y.key for y in force.leaders if y.key == x.key or y.key not in own_orders]
+
+
+def build_movers(
+    state: State,
+    orders: list[MarchOrder] | list[ForcedMarchOrder],
+    hexmap: HexMap,
+    settings: RuleSettings,
+    *,
+    forced: bool,
+) -> tuple[list[Mover], list[Event]]:
+    """Check each order (6.2, 6.2.2-6.2.6, 6.3.3, 10.2.1) and make the movers of the valid ones."""
+    events: list[Event] = []
+    movers: list[Mover] = []
+    rule = "6.3" if forced else "6.2"
+    own = {o.unit for o in orders if state.has_leader(o.unit)}
+    seen: set[str] = set()
+    used: dict[str, int] = {}
+    base_mp = settings.forced_march_mp if forced else settings.march_mp
+    for o in orders:
+        army = unit_army(o.unit)
+
+        def reject(text: str, rule: str = rule, o=o, army=army) -> None:
+            events.append(
+                rejection(army, f"{o.unit}: {text}", rule, unit=o.unit, path=format_path(o.path))
+            )
+
+        if o.unit in seen:
+            reject("has two orders this phase; only the first counts")
+            continue
+        seen.add(o.unit)
+        train: SiegeTrain | None = None
+        x: LeaderState | None = None
+        if state.has_leader(o.unit):
+            x = state.leader(o.unit)
+        else:
+            try:
+                train = state.siege_train(o.unit)
+            except KeyError:
+                reject("is neither a leader nor a siege train on the map")
+                continue
+        if train is not None:
+            if forced:
+                reject("siege trains cannot force march (6.3.3)", "6.3.3")
+                continue
+            marches = o.marches  # type: ignore[union-attr]
+            if marches > settings.marches_per_siege_train:
+                reject("a siege train may be given only one march per turn (6.2.5)", "6.2.5")
+                continue
+            if o.drop:
+                reject("a siege train has no subordinates to drop off")
+                continue
+        else:
+            assert x is not None
+            if x.held_until_turn >= state.turn:
+                reject("may not move this turn (11.6.1)", "11.6.1")
+                continue
+            if x.dropped_off:
+                reject(
+                    "was dropped off along a line of march and may not move any farther this "
+                    "turn (6.2.6)",
+                    "6.2.6",
+                )
+                continue
+            marches = 1 if forced else o.marches  # type: ignore[union-attr]
+            if marches > marches_allowed(x, settings):
+                reject(
+                    f"may be given only {marches_allowed(x, settings)} march per turn (6.2.2)",
+                    "6.2.2",
+                )
+                continue
+        pool = (army or Army.PRUSSIA).march_pool.value
+        if not forced:
+            have = state.marches.get(pool, 0)
+            if used.get(pool, 0) + marches > have:
+                reject(
+                    f"needs {marches} march(es) but only {have - used.get(pool, 0)} of the "
+                    f"{have} allocated to {pool} remain (6.2)",
+                    "6.2",
+                )
+                continue
+        works = getattr(o, "works", False)
+        if train is not None:
+            start = parse_hex_id(train.hex)
+            if not o.path and not o.enter_fortress and not o.leave_fortress:
+                reject("gives no line of march")
+                continue
+            used[pool] = used.get(pool, 0) + marches
+            movers.append(
+                Mover(
+                    unit=train.id,
+                    army=train.army,
+                    train=True,
+                    members=[],
+                    drops={},
+                    start=start,
+                    steps=o.path,
+                    budgets=[march_mp(True, state.turn, settings, base_mp)],
+                    demoralized=False,
+                    ir=0,
+                    meeting_choice="hold",
+                    enter_fortress=o.enter_fortress,
+                    left_fortress=train.inside and (o.leave_fortress or bool(o.path)),
+                )
+            )
+            continue
+        assert x is not None
+        if works:
+            problem = _works_problem(state, x, o, hexmap)
+            if problem:
+                reject(problem, "9.4.2")
+                continue
+            used[pool] = used.get(pool, 0) + marches
+            movers.append(
+                Mover(
+                    unit=x.key,
+                    army=x.army,
+                    train=False,
+                    members=[],
+                    drops={},
+                    start=parse_hex_id(x.hex),
+                    steps=(),
+                    budgets=[0] * marches,
+                    demoralized=False,
+                    ir=0,
+                    meeting_choice="hold",
+                    enter_fortress=False,
+                    left_fortress=False,
+                    stop=f"works:{marches}",
+                )
+            )
+            continue
+        if not o.path and not o.enter_fortress and not o.leave_fortress:
+            reject("gives no line of march")
+            continue
+        members = _stack(state, x, own)
+        force = state.force_of(x.key)
+        if force.demoralized and (o.drop or len(members) != len(force.leaders)):
+            reject("a demoralized force may not be divided (10.2.1)", "10.2.1")
+            continue
+        drops: dict[Hex, Hex] = {}
+        bad = None
+        for key, where in o.drop:
+            if key not in members or key == x.key:
+                bad = f"{key} is not a subordinate moving with {x.table.name} (6.2.6)"
+                break
+            if state.leader(key).points < settings.min_leader_points:
+                bad = (
+                    f"{key} may be dropped off only with at least "
+                    f"{settings.min_leader_points} points (6.2.6, 3.2.1)"
+                )
+                break
+            try:
+                drops[key] = hexmap.parse_hex_id(where)
+            except ValueError as exc:
+                bad = str(exc)
+                break
+        if bad:
+            reject(bad, "6.2.6")
+            continue
+        left_alone = _left_alone(state, x, members, settings)
+        if left_alone:
+            reject(left_alone, "6.4.2")
+            continue
+        if not forced:
+            used[pool] = used.get(pool, 0) + marches
+        mp = march_mp(x.supplied, state.turn, settings, base_mp)
+        movers.append(
+            Mover(
+                unit=x.key,
+                army=x.army,
+                train=False,
+                members=list(members),
+                drops=dict(drops),
+                start=parse_hex_id(x.hex),
+                steps=o.path,
+                budgets=[mp] * marches,
+                demoralized=force.demoralized,
+                ir=strategic_ir(x),
+                meeting_choice=o.meeting,
+                enter_fortress=o.enter_fortress,
+                left_fortress=x.inside and (o.leave_fortress or bool(o.path)),
+            )
+        )
+    return movers, events
+
+
+def _works_problem(state: State, x: LeaderState, o: MarchOrder, hexmap: HexMap) -> str | None:
+    if x.key != FREDERICK:
+        return "only a force commanded by Frederick builds works with its marches (9.4.2)"
+    if o.path:
+        return "a force building works does not move; give no line of march (9.4.2)"
+    if x.turns_in_hex < 1:
+        return "Frederick must have occupied the hex since the previous turn (9.4.2)"
+    city = hexmap.fortress_at(parse_hex_id(x.hex))
+    if city is None or state.control.get(city.name) != Army.PRUSSIA.value:
+        return "Frederick must be in the same hex as a Prussian-controlled fortress (9.4.2)"
+    return None
+
+
+def _left_alone(state: State, x: LeaderState, members: list[str], settings: RuleSettings) -> str:
+    """6.4.2: a leader may never be left alone in a hex with fewer than 50 points."""
+    force = state.force_of(x.key)
+    staying = [y for y in force.leaders if y.key not in members]
+    if staying and all(y.points < settings.min_leader_points for y in staying):
+        return (
+            f"moving {x.table.name} away would leave "
+            f"{', '.join(y.table.name for y in staying)} alone with fewer than "
+            f"{settings.min_leader_points} points (6.4.2)"
+        )
+    return ""
+
+
+# --- after the movement -------------------------------------------------------------------------
+
+
+def _finish_movement(
+    state: State, movement: Movement, hexmap: HexMap, *, forced: bool
+) -> tuple[State, list[Event]]:
+    events = list(movement.events)
+    board = Board(state, hexmap)
+    updated: list[LeaderState] = []
+    trains: dict[str, SiegeTrain] = {}
+    arrivals = list(state.forced_march_arrivals)
+    phase_word = "forced march" if forced else "march"
+    for m in movement.movers:
+        if m.stop.startswith("works:"):
+            n = int(m.stop.split(":")[1])
+            x = state.leader(m.unit)
+            updated.append(dataclasses.replace(x, marched=True, field_works=x.field_works + n))
+            events.append(
+                Event(
+                    "9.4.2",
+                    EventKind.FIELD_WORKS,
+                    f"Frederick spends {n} march{'es' if n > 1 else ''} building field works at "
+                    f"{x.hex} instead of marching (9.4.2): {12 * n} inches of works.",
+                    {"leader": m.unit, "hex": x.hex, "marches": n},
+                )
+            )
+            continue
+        end = hex_id(m.pos)
+        moved = m.hexes_moved > 0
+        fortress = hexmap.fortress_at(m.pos)
+        fortress_note = ""
+        entered = False
+        if m.enter_fortress:
+            problem = _enter_problem(board, m, fortress)
+            if problem:
+                events.append(
+                    rejection(
+                        m.army, f"{m.name} cannot enter a fortress: {problem}", "11.3", unit=m.unit
+                    )
+                )
+            else:
+                entered = True
+                fortress_note = f" and enters {fortress.name}"  # type: ignore[union-attr]
+
+        def inside_after(was_inside: bool, entered=entered, moved=moved, m=m) -> bool:
+            if entered:
+                return True
+            if moved or m.left_fortress:
+                return False
+            return was_inside
+
+        if m.train:
+            t = state.siege_train(m.unit)
+            trains[t.id] = dataclasses.replace(
+                t, hex=end, inside=inside_after(t.inside), moved=moved
+            )
+            events.append(
+                Event(
+                    "6.2.5",
+                    EventKind.MARCHED,
+                    f"Siege train {t.id} marches from {t.hex} to {end}{fortress_note}"
+                    + (f"; it {m.stop}" if m.stop else "")
+                    + ".",
+                    {"unit": t.id, "from": t.hex, "to": end, "mp": sum(m.mp_spent)},
+                    private(m.army),
+                )
+            )
+            continue
+        mp_total = sum(m.mp_spent)
+        for key in m.members:
+            x = state.leader(key)
+            changes = {"hex": end, "inside": inside_after(x.inside)}
+            if forced:
+                changes.update(forced_marched=True, forced_march_mp=mp_total)
+            else:
+                changes.update(
+                    marched=True, second_march_mp=m.mp_spent[1] if len(m.mp_spent) > 1 else 0
+                )
+            if moved:
+                changes.update(moved=True, turns_in_hex=0, field_works=0)
+            updated.append(dataclasses.replace(x, **changes))
+        for key, h, spent_then in m.dropped:
+            x = state.leader(key)
+            spent = sum(spent_then)
+            changes = {"hex": hex_id(h), "dropped_off": True}
+            if h != m.start:
+                changes.update(moved=True, turns_in_hex=0, field_works=0, inside=False)
+            if forced:
+                changes.update(forced_marched=True, forced_march_mp=spent)
+            else:
+                changes.update(
+                    marched=True, second_march_mp=spent_then[1] if len(spent_then) > 1 else 0
+                )
+            updated.append(dataclasses.replace(x, **changes))
+            events.append(
+                Event(
+                    "6.2.6",
+                    EventKind.DROPPED_OFF,
+                    f"{x.table.name} is dropped off at {hex_id(h)} and may not move any farther "
+                    "this turn (6.2.6).",
+                    {"leader": key, "hex": hex_id(h)},
+                )
+            )
+        commander = state.leader(m.unit)
+        start = hex_id(m.start)
+        verb = "force marches" if forced else "marches"
+        text = (
+            f"{ADJECTIVES[m.army]} force under {commander.table.name} {verb} from {start} to "
+            f"{end}{fortress_note} ({mp_total} MPs)"
+            if moved
+            else f"{ADJECTIVES[m.army]} force under {commander.table.name} stays at {start}"
+            f"{fortress_note}"
+        )
+        if m.left_fortress and not entered:
+            text += ", leaving the fortress"
+        if m.stop:
+            text += f"; it {m.stop}"
+        events.append(
+            Event(
+                m.stop_rule if m.stop else ("6.3" if forced else "6.2"),
+                EventKind.STOPPED
+                if m.stop
+                else (EventKind.FORCED_MARCH if forced else EventKind.MARCHED),
+                text + ".",
+                {
+                    "leader": m.unit,
+                    "from": start,
+                    "to": end,
+                    "mp": mp_total,
+                    "mp_per_march": list(m.mp_spent),
+                    "hexes": m.hexes_moved,
+                    "phase": phase_word,
+                    "stopped": bool(m.stop),
+                },
+            )
+        )
+        if forced and m.entered_enemy and moved:
+            arrivals.append((end, m.army.value))
+            events.append(
+                Event(
+                    "6.3.2",
+                    EventKind.NO_RETIRING,
+                    f"The force under {commander.table.name} reached {end} by forced march: the "
+                    "enemy there may not retire from battle this turn (6.3.2, 10.1.1).",
+                    {"hex": end, "army": m.army.value},
+                )
+            )
+    state = state.with_leaders(updated)
+    state = dataclasses.replace(
+        state,
+        siege_trains=tuple(trains.get(t.id, t) for t in state.siege_trains),
+        forced_march_arrivals=tuple(dict.fromkeys(arrivals)),
+    )
+    state, control_events = update_control(state, hexmap)
+    events.extend(control_events)
+    return state, events
+
+
+def _enter_problem(board: Board, m: Mover, fortress) -> str | None:
+    if fortress is None:
+        return f"there is no fortress at {hex_id(m.pos)}"
+    garrison = board.garrisoned_by(fortress.hex)
+    if any(a.is_enemy_of(m.army) for a in garrison):
+        return f"{fortress.name} is held by the enemy; it can only be taken by siege (11)"
+    if any(a.is_enemy_of(m.army) for a in board.outside_force_hexes.get(fortress.hex, set())):
+        return (
+            f"{fortress.name} is blockaded; friendly forces may not enter it without "
+            "fighting a battle (11.3)"
+        )
+    return None
+
+
+def update_control(state: State, hexmap: HexMap) -> tuple[State, list[Event]]:
+    """2.3, 11: a city passes to the country whose points occupy it, when no enemy force or
+    garrison shares its hex."""
+    control = dict(state.control)
+    events = []
+    points_at: dict[Hex, dict[Army, int]] = {}
+    for x in state.leaders:
+        h = parse_hex_id(x.hex)
+        points_at.setdefault(h, {}).setdefault(x.army, 0)
+        points_at[h][x.army] += x.points
+    for g in state.garrisons:
+        h = hexmap.city(g.city).hex
+        points_at.setdefault(h, {}).setdefault(g.army, 0)
+        points_at[h][g.army] += g.points
+    for city in hexmap.cities:
+        armies = {a: p for a, p in points_at.get(city.hex, {}).items() if p > 0}
+        if not armies or hexmap.area(city.hex) in ("Denmark", "United Provinces"):
+            continue
+        alliances = {a.alliance for a in armies}
+        if len(alliances) > 1:
+            continue
+        holder = control.get(city.name)
+        if holder is not None and Army(holder) in armies:
+            continue
+        if holder is not None and not any(Army(holder).is_enemy_of(a) for a in armies):
+            continue
+        new = max(armies, key=lambda a: (armies[a], a.value))
+        control[city.name] = new.value
+        was = f" from {ADJECTIVES[Army(holder)]} hands" if holder else ""
+        events.append(
+            Event(
+                "11" if city.fortress else "2.3",
+                EventKind.CITY_CONTROL,
+                f"{ADJECTIVES[new]} points occupy {city.name}: it passes into {ADJECTIVES[new]} "
+                f"control{was} (2.3).",
+                {"city": city.name, "army": new.value, "previous": holder},
+            )
+        )
+    return dataclasses.replace(state, control=control), events
+
+
+# --- the two phases -------------------------------------------------------------------------------
+
+
+def march_phase(
+    state: State, orders: Orders, dice: Dice, hexmap: HexMap, settings: RuleSettings
+) -> Resolution:
+    """Phase 3 (6.2, 6.4): transfers at the start of the turn, then all march orders at once."""
+    state, events = apply_transfers(state, orders.transfers, hexmap, settings)
+    movers, rejected = build_movers(state, list(orders.march), hexmap, settings, forced=False)
+    events.extend(rejected)
+    movement = Movement(state, hexmap, settings, dice, movers, roll_prefix="")
+    movement.run()
+    state, moved = _finish_movement(state, movement, hexmap, forced=False)
+    events.extend(moved)
+    events.extend(cic_events(state))
+    return Resolution(state, tuple(events))
+
+
+def forced_march_phase(
+    state: State, orders: Orders, dice: Dice, hexmap: HexMap, settings: RuleSettings
+) -> Resolution:
+    """Phase 4 (6.3): each ordered leader rolls a die; those at or under their strategic IR
+    force march, all at once."""
+    events: list[Event] = []
+    passed = []
+    for o in orders.forced_march:
+        if not state.has_leader(o.unit):
+            passed.append(o)  # build_movers rejects it with the reason
+            continue
+        x = state.leader(o.unit)
+        if x.dropped_off or x.held_until_turn >= state.turn:
+            passed.append(o)
+            continue
+        name = f"forced-march:{x.key}:t{state.turn}"
+        roll = dice.roll(name)
+        ir = strategic_ir(x)
+        data = {"leader": x.key, "roll": roll, "strategic_ir": ir, "dice": name}
+        if roll <= ir:
+            passed.append(o)
+            events.append(
+                Event(
+                    "6.3",
+                    EventKind.FORCED_MARCH,
+                    f"{x.table.name} rolls {roll} against a strategic IR of {ir}: "
+                    "the force may force march (6.3).",
+                    data,
+                    private(x.army),
+                )
+            )
+        else:
+            why = " (demoralized: IR counts as 0, 10.2)" if x.demoralized else ""
+            events.append(
+                Event(
+                    "6.3",
+                    EventKind.FORCED_MARCH_FAILED,
+                    f"{x.table.name} rolls {roll} against a strategic IR of {ir}"
+                    f"{why}: the force stays where it is (6.3).",
+                    data,
+                )
+            )
+    movers, rejected = build_movers(state, passed, hexmap, settings, forced=True)
+    events.extend(rejected)
+    movement = Movement(state, hexmap, settings, dice, movers, roll_prefix="forced-")
+    movement.run()
+    state, moved = _finish_movement(state, movement, hexmap, forced=True)
+    events.extend(moved)
+    events.extend(cic_events(state))
+    return Resolution(state, tuple(events))

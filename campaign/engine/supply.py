@@ -1,0 +1,201 @@
+"""Supply (5, 5.1, 5.2, 5.3, 11.4): which forces are supplied for the whole turn.
+
+A force is supplied if a supply line reaches its hex from a friendly garrisoned fortress, either
+over land within 10 MPs paying terrain costs (5.2.1), or along rivers, coasts and lake shores for
+any distance (5.2.2); never a mixture of the two. One search per alliance and method answers for
+every force at once: a multi-source search from all the alliance's supply sources.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from campaign.engine.armies import ADJECTIVES, Alliance, Army
+from campaign.engine.board import Board
+from campaign.engine.dice import Dice
+from campaign.engine.events import Event, EventKind, private
+from campaign.engine.orders import Orders
+from campaign.engine.resolution import Resolution
+from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.state import LeaderState, State
+from maps.core.hexgrid import Hex, hex_id, neighbours, parse_hex_id, side_hexes
+from maps.core.model import HexMap
+from maps.core.paths import reachable, water_reach
+
+
+@dataclass(frozen=True)
+class SupplyMap:
+    """The hexes an alliance can supply this turn, by land (with the MPs) and by water."""
+
+    alliance: Alliance
+    sources: frozenset[Hex]
+    land: dict[Hex, int]
+    water: frozenset[Hex]
+
+    def supplied(self, h: Hex) -> bool:
+        return h in self.land or h in self.water
+
+    def how(self, h: Hex) -> str | None:
+        if h in self.land:
+            return "land"
+        if h in self.water:
+            return "water"
+        return None
+
+
+def croat_screen(board: Board) -> set[Hex]:
+    """Hexes of the Croat screen (5.3): the hexes around every Austrian force, except hexes
+    occupied by an enemy force, and none at all around an Austrian force sharing its hex with an
+    enemy force. Garrisons without a leader have no screen."""
+    screen: set[Hex] = set()
+    enemy_forces = board.enemy_force_hexes(Alliance.AUSTRIAN)
+    for x in board.state.leaders:
+        if x.army is not Army.AUSTRIA:
+            continue
+        h = parse_hex_id(x.hex)
+        if h in enemy_forces:
+            continue
+        for _d, n in neighbours(h):
+            if n not in enemy_forces:
+                screen.add(n)
+    return screen
+
+
+def supply_sources(board: Board, alliance: Alliance) -> set[Hex]:
+    """Fortresses garrisoned by the alliance (5, 5.2.7) with no enemy force in their hex
+    (5.2.6; a blockaded or besieged fortress supplies only its inside, 11.4)."""
+    enemy_forces = board.enemy_force_hexes(alliance)
+    sources = set()
+    for city in board.hexmap.fortresses:
+        if city.hex in board.closed_hexes or city.hex in enemy_forces:
+            continue
+        if any(a.alliance is alliance for a in board.garrisoned_by(city.hex)):
+            sources.add(city.hex)
+    return sources
+
+
+def blocking_hexes(board: Board, alliance: Alliance) -> set[Hex]:
+    """Hexes a supply line may enter but not leave (5.2.3, 5.2.4, 5.3)."""
+    blocking = board.enemy_occupied(alliance)
+    if alliance is not Alliance.AUSTRIAN:
+        blocking |= croat_screen(board)
+    return blocking
+
+
+def supply_map(board: Board, alliance: Alliance, settings: RuleSettings) -> SupplyMap:
+    hexmap = board.hexmap
+    sources = supply_sources(board, alliance)
+    blocking = blocking_hexes(board, alliance)
+    closed = board.closed_hexes
+    enemy_forts = frozenset(board.enemy_fortresses(alliance))
+
+    def land_cost(frm: Hex, d: int, to: Hex) -> int | None:
+        if to in closed:
+            return None
+        # 5.2.1: terrain costs as a force would pay them, but no extra MPs for enemy hexes.
+        return hexmap.enter_cost(frm, d, enemy_fortresses=enemy_forts)
+
+    land = reachable(
+        hexmap,
+        sorted(sources),
+        settings.supply_land_mp,
+        cost=land_cost,
+        can_leave=lambda h: h not in blocking,
+    )
+
+    def can_leave_side(side) -> bool:
+        a, b = side_hexes(side)
+        return not ({a, b} & blocking or {a, b} & closed)
+
+    water = water_reach(hexmap, sorted(sources), can_leave_side=can_leave_side)
+    return SupplyMap(alliance, frozenset(sources), land, frozenset(water - closed))
+
+
+def supply_maps(board: Board, settings: RuleSettings) -> dict[Alliance, SupplyMap]:
+    return {a: supply_map(board, a, settings) for a in Alliance}
+
+
+def start_of_turn(state: State) -> State:
+    """Clear the per-turn records of the last turn; every force has stood one more turn."""
+    leaders = tuple(
+        dataclasses.replace(
+            x,
+            turns_in_hex=x.turns_in_hex + 1,
+            marched=False,
+            forced_marched=False,
+            moved=False,
+            dropped_off=False,
+            second_march_mp=0,
+            forced_march_mp=0,
+        )
+        for x in state.leaders
+    )
+    trains = tuple(dataclasses.replace(t, moved=False) for t in state.siege_trains)
+    return dataclasses.replace(
+        state, leaders=leaders, siege_trains=trains, marches={}, forced_march_arrivals=()
+    )
+
+
+def supply_phase(
+    state: State, orders: Orders, dice: Dice, hexmap: HexMap, settings: RuleSettings
+) -> Resolution:
+    """Phase 1 (5): fix the supply state of every force for the turn."""
+    state = start_of_turn(state)
+    board = Board(state, hexmap)
+    maps = supply_maps(board, settings)
+    events: list[Event] = []
+    updated: list[LeaderState] = []
+    for force in state.forces():
+        h = parse_hex_id(force.hex)
+        smap = maps[force.army.alliance]
+        if force.inside:
+            supplied, how, rule = True, "inside a fortress", "5.2.5"
+        else:
+            method = smap.how(h)
+            supplied = method is not None
+            rule = "5"
+            how = (
+                f"by land, {smap.land[h]} MPs from a friendly fortress"
+                if method == "land"
+                else "by river or coast"
+                if method == "water"
+                else "no supply line reaches it"
+            )
+        name = force.commander.table.name
+        noun = f"{ADJECTIVES[force.army]} force under {name} at {force.hex}"
+        data = {
+            "leader": force.commander.key,
+            "hex": force.hex,
+            "supplied": supplied,
+            "how": how,
+            "land_mp": smap.land.get(h),
+        }
+        if supplied:
+            events.append(
+                Event(
+                    rule,
+                    EventKind.SUPPLIED,
+                    f"The {noun} is supplied ({how}).",
+                    data,
+                    private(force.army),
+                )
+            )
+        else:
+            events.append(
+                Event(
+                    "5.1",
+                    EventKind.UNSUPPLIED,
+                    f"The {noun} is unsupplied: {how}. It loses 1 MP per march (5.1.1) and 10% "
+                    "of its points in the attrition phase (5.1.2).",
+                    data,
+                )
+            )
+        updated.extend(dataclasses.replace(x, supplied=supplied) for x in force.leaders)
+    return Resolution(state.with_leaders(updated), tuple(events))
+
+
+def supplied_hexes(state: State, hexmap: HexMap, settings: RuleSettings, army: Army) -> set[str]:
+    """Hex ids an army's alliance supplies right now (for maps and briefings)."""
+    smap = supply_map(Board(state, hexmap), army.alliance, settings)
+    return {hex_id(h) for h in set(smap.land) | set(smap.water)}
