@@ -213,6 +213,10 @@ CELERY_BROKER_URL = envurl(
     ("redis", "rediss", "amqp", "amqps", "memory"),
 )
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_TASK_ALWAYS_EAGER:
+    # Nothing is sent anywhere; naming the in-memory transport keeps Celery from looking for
+    # its default AMQP server on localhost.
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

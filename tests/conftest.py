@@ -39,6 +39,26 @@ def broker_reachable(url: str = TEST_BROKER_URL, timeout: float = 1.0) -> bool:
         return False
 
 
+def database_url_for_subprocess() -> str:
+    """A DATABASE_URL for the current test database, for a subprocess to open on its own.
+
+    Only a test with ``django_db(transaction=True)`` sees the subprocess's writes (and leaves
+    no rows behind).
+    """
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        if str(db["NAME"]).startswith((":memory:", "file:memorydb")):
+            pytest.fail(f"the SQLite test database {db['NAME']} is in memory")
+        return f"sqlite:///{db['NAME']}"
+    if connection.vendor == "postgresql":
+        auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+        port = f":{db['PORT']}" if db["PORT"] else ""
+        return f"postgres://{auth}@{db['HOST'] or ''}{port}/{db['NAME']}"
+    pytest.fail(f"no subprocess tests for the {connection.vendor} database")
+
+
 def _set_test_database_names() -> None:
     from django.conf import settings
 

@@ -14,27 +14,13 @@ import uuid
 import pytest
 from celery import Celery
 from django.conf import settings
-from django.db import connection
 
 from campaign.models import Heartbeat
-from tests.conftest import TEST_BROKER_URL, broker_reachable
+from tests.conftest import TEST_BROKER_URL, broker_reachable, database_url_for_subprocess
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 WAIT_SECONDS = 60
-
-
-def database_url() -> str:
-    """A URL for the test database, which the worker subprocess opens on its own."""
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    if connection.vendor == "postgresql":
-        auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-        host = db["HOST"] or ""
-        port = f":{db['PORT']}" if db["PORT"] else ""
-        return f"postgres://{auth}@{host}{port}/{db['NAME']}"
-    pytest.fail(f"no worker test for the {connection.vendor} database")
 
 
 @pytest.fixture
@@ -42,15 +28,11 @@ def worker_queue(tmp_path):
     """Start `celery -A dgk worker` on a queue of its own; stop it after the test."""
     if not broker_reachable():
         pytest.fail(f"Redis at {TEST_BROKER_URL} is unreachable, and the services are required")
-    if connection.vendor == "sqlite" and str(
-        db_name := connection.settings_dict["NAME"]
-    ).startswith((":memory:", "file:memorydb")):
-        pytest.fail(f"the SQLite test database {db_name} is in memory; a worker cannot open it")
     queue = f"dgk-test-{uuid.uuid4().hex[:12]}"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "dgk.settings",
-        "DATABASE_URL": database_url(),
+        "DATABASE_URL": database_url_for_subprocess(),
         "CELERY_BROKER_URL": TEST_BROKER_URL,
         "PYTHONUNBUFFERED": "1",
     }
