@@ -142,8 +142,32 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     counts = {o: list(outcomes.values()).count(o) for o in ("passed", "failed", "error", "skipped")}
     vendor = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     terminalreporter.write_line(
-        f"services: database {vendor}; live Celery worker tests over {TEST_BROKER_URL}: "
+        f"services: database {vendor}; Redis + live Celery worker tests over {TEST_BROKER_URL}: "
         + ", ".join(f"{n} {o}" for o, n in counts.items() if n)
         if outcomes
-        else f"services: database {vendor}; no live Celery worker test selected"
+        else f"services: database {vendor}; no Redis / live worker test selected"
     )
+
+
+# Standing people for web tests (healthchecks-style). Campaign tests add the players.
+PASSWORD = "Kunersdorf-1759"
+
+
+@pytest.fixture
+def organiser(db):
+    """A user in the organisers group: may create and run campaigns."""
+    from django.contrib.auth.models import User
+
+    from campaign.models import organisers_group
+
+    user = User.objects.create_user("organiser", "organiser@example.org", PASSWORD)
+    user.groups.add(organisers_group())
+    return user
+
+
+@pytest.fixture
+def outsider(db):
+    """A logged-in user with no part in any campaign."""
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("outsider", "outsider@example.org", PASSWORD)

@@ -103,3 +103,8 @@ def test_an_organiser_may_create_campaigns():
     )
 
     assert User.objects.get(username="gisela").has_perm("campaign.add_campaign")
+
+
+def test_the_standing_organiser_is_an_organiser_and_the_outsider_is_not(organiser, outsider):
+    assert is_organiser(organiser)
+    assert not is_organiser(outsider)
