@@ -1,0 +1,775 @@
+"""The battle phase (9, 9.1, 9.2, 9.4, 9.5, 10.1, 10.1.1): meetings, decisions, battle setups and
+the application of battle results.
+
+The phase runs in two steps, both through ``battle_phase``:
+
+1. With no battle waiting, it finds every hex where forces of the two alliances stand outside
+   any fortress, reads each army's decision (fight / decline / retire; no decision = no wish to
+   fight), lets forces with a march order retire (10.1, 10.1.1), eliminates forces outnumbered
+   4:1 (9), captures unescorted siege trains (9.1) and sets up every battle to be fought
+   (``BattleSetup``): the phase is then *incomplete* and waits.
+2. With battles waiting, it applies the results given (``Orders.battle_results``): losses (9.5),
+   killed and captured leaders, the loser retiring or routing (10.1), demoralization (9.5, 10.1,
+   5.1.3, 10.2.4) and victory points (12.2). When no battle is left waiting the phase is complete.
+
+Results for a battle set up in step 1 may come with the decisions (a scenario file, the season
+test): the battle id is ``t<turn>-<hex>``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from campaign.engine import victory
+from campaign.engine.armies import ADJECTIVES, Alliance, Army
+from campaign.engine.attrition import share_loss
+from campaign.engine.dice import Dice
+from campaign.engine.events import Event, EventKind, private
+from campaign.engine.orders import BattleResult, Choice, Orders, Outcome, rejection
+from campaign.engine.resolution import Resolution
+from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.state import (
+    Captive,
+    Force,
+    LeaderState,
+    PendingBattle,
+    Prisoners,
+    Retreat,
+    State,
+)
+from maps.core.hexgrid import distance, parse_hex_id
+from maps.core.model import HexMap
+
+MONTHS = ("April", "May", "June", "July", "August", "September", "October", "November", "December")
+
+# 9: what each country's points may buy on the tabletop.
+BUYS: dict[Army, tuple[str, ...]] = {
+    Army.AUSTRIA: ("Austrian",),
+    Army.EMPIRE: ("Imperial", "Saxon", "Bavarian", "Wurttemburger", "other Reichsarmee units"),
+    Army.FRANCE: ("French",),
+    Army.HANOVER: ("Hanoverian", "British", "Hessian", "other units allied to Hanover"),
+    Army.PRUSSIA: ("Prussian",),
+    Army.RUSSIA: ("Russian",),
+    Army.SWEDEN: ("Swedish",),
+}
+
+
+def turn_date(turn: int) -> str:
+    """The half month of a turn (4): turn 1 is April I, turn 18 December II.
+
+    >>> turn_date(1), turn_date(2), turn_date(18)
+    ('April I', 'April II', 'December II')
+    """
+    return f"{MONTHS[(turn - 1) // 2]} {'I' if turn % 2 else 'II'}"
+
+
+def outnumbers(big: int, small: int, ratio: int) -> bool:
+    """``big`` outnumbers ``small`` by ``ratio``:1 or more (9, 10.1.1, 11.1).
+
+    >>> outnumbers(2000, 500, 4), outnumbers(1999, 500, 4), outnumbers(100, 0, 4)
+    (True, False, True)
+    """
+    return big > 0 and big >= ratio * small
+
+
+def battle_id(turn: int, hex_id: str) -> str:
+    return f"t{turn}-{hex_id}"
+
+
+# --- sides -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Side:
+    """All forces of one alliance outside the fortress walls in one hex, merged into a single
+    army for the battle (9.2)."""
+
+    alliance: Alliance
+    forces: tuple[Force, ...]
+
+    @property
+    def records(self) -> list[LeaderState]:
+        return [x for f in self.forces for x in f.leaders]
+
+    @property
+    def points(self) -> int:
+        return sum(f.points for f in self.forces)
+
+    def points_by_army(self) -> dict[Army, int]:
+        out: dict[Army, int] = {}
+        for f in self.forces:
+            out[f.army] = out.get(f.army, 0) + f.points
+        return out
+
+    @property
+    def armies(self) -> tuple[Army, ...]:
+        return tuple(f.army for f in self.forces)
+
+    @property
+    def commander(self) -> LeaderState:
+        return commander_of(self.forces)
+
+
+def commander_of(forces: Iterable[Force]) -> LeaderState:
+    """9.2: the highest-ranking leader of the country with the largest force (ties between
+    countries: the country whose leader ranks higher, then the army order)."""
+    by_army: dict[Army, list[LeaderState]] = {}
+    for f in forces:
+        by_army.setdefault(f.army, []).extend(f.leaders)
+    army = max(
+        by_army,
+        key=lambda a: (
+            sum(x.points for x in by_army[a]),
+            -min(x.rank for x in by_army[a]),
+            -list(Army).index(a),
+        ),
+    )
+    return min(by_army[army], key=lambda x: x.rank)
+
+
+def sides_at(state: State, hex_id: str, exclude: Iterable[str] = ()) -> dict[Alliance, Side]:
+    """The sides outside the fortress walls in ``hex_id`` (forces inside never fight, 11.3)."""
+    skip = set(exclude)
+    out: dict[Alliance, list[Force]] = {}
+    for f in state.forces():
+        if f.hex != hex_id or f.inside:
+            continue
+        leaders = tuple(x for x in f.leaders if x.key not in skip)
+        if leaders:
+            out.setdefault(f.army.alliance, []).append(dataclasses.replace(f, leaders=leaders))
+    return {a: Side(a, tuple(fs)) for a, fs in out.items()}
+
+
+def meeting_hexes(state: State) -> list[str]:
+    """Hexes where forces of both alliances stand outside the fortress walls (9)."""
+    seen: dict[str, set[Alliance]] = {}
+    for x in state.leaders:
+        if not x.inside:
+            seen.setdefault(x.hex, set()).add(x.army.alliance)
+    return sorted(h for h, alliances in seen.items() if len(alliances) == 2)
+
+
+def retreating_leaders(state: State) -> set[str]:
+    return {key for r in state.retreats for key in r.leaders}
+
+
+def leader_name(key: str) -> str:
+    from campaign.engine.leaders import leader
+
+    return leader(key).name
+
+
+def describe(side: Side) -> str:
+    parts = ", ".join(
+        f"{ADJECTIVES[a]} {p}"
+        for a, p in sorted(side.points_by_army().items(), key=lambda kv: kv[0].value)
+    )
+    chief = side.commander.table.name
+    return f"{side.alliance.value.capitalize()} alliance under {chief} ({parts} points)"
+
+
+# --- the battle setup ---------------------------------------------------------------------------
+
+
+def field_works_inches(side: Side, state: State, hexmap: HexMap, settings: RuleSettings) -> dict:
+    """Field works of one side, in inches (9.4): 12" for each complete turn a force has stood in
+    the hex (9.4.1; the longest-standing force of the side counts), plus 12" for each march
+    Frederick spent on works beside a Prussian-controlled fortress (9.4.2)."""
+    turns = max((x.turns_in_hex for x in side.records), default=0)
+    standing = turns * settings.field_works_inches
+    frederick = 0
+    for x in side.records:
+        if x.key == "frederick" and x.field_works:
+            fortress = hexmap.fortress_at(parse_hex_id(x.hex))
+            if fortress is not None and state.control.get(fortress.name) == Army.PRUSSIA.value:
+                frederick = x.field_works * settings.field_works_inches
+    return {
+        "inches": standing + frederick,
+        "standing_turns": turns,
+        "standing": standing,
+        "frederick": frederick,
+    }
+
+
+def nearest_city(hexmap: HexMap, h) -> dict[str, Any] | None:
+    """The city of the hex or the nearest one by hexes (ties: by name), with its buildings
+    (2.3.2, 9.3)."""
+    best = None
+    for city in hexmap.cities:
+        key = (distance(h, city.hex), city.name)
+        if best is None or key < best[0]:
+            best = (key, city)
+    if best is None:
+        return None
+    city = best[1]
+    return {
+        "name": city.name,
+        "hex": city.hex_id,
+        "hexes_away": best[0][0],
+        "size": city.size.value,
+        "buildings": city.buildings,
+        "fortress": city.fortress,
+    }
+
+
+def leader_line(x: LeaderState, demoralized: bool) -> dict[str, Any]:
+    t = x.table
+    return {
+        "leader": x.key,
+        "name": t.name,
+        "army": x.army.value,
+        "rank": t.rank,
+        "points": x.points,
+        "tactical_ir": 0 if demoralized else t.tactical_ir,
+        "strategic_ir": 0 if demoralized else t.strategic_ir,
+        "book_tactical_ir": t.tactical_ir,
+        "book_strategic_ir": t.strategic_ir,
+    }
+
+
+def stakes(sides: dict[Alliance, Side], settings: RuleSettings, players: int) -> dict:
+    """What each player wins or loses in VPs if a side retires or is defeated (12.1-12.2.3)."""
+    out = {}
+    for alliance, side in sides.items():
+        other = sides[Alliance.AUSTRIAN if alliance is Alliance.PRUSSIAN else Alliance.PRUSSIAN]
+        for outcome in Outcome:
+            vps = victory.outcome_vps(
+                other.points_by_army(),
+                side.points_by_army(),
+                outcome is Outcome.DEFEATED,
+                settings,
+                players,
+            )
+            out[f"{alliance.value} {outcome.value}"] = {s.value: v for s, v in vps.items()}
+    return out
+
+
+def battle_setup(
+    state: State, hex_id: str, sides: dict[Alliance, Side], hexmap: HexMap, settings: RuleSettings
+) -> dict[str, Any]:
+    """Everything the tabletop needs for one battle (9, 9.2-9.4, 2.3.2, 10.2, 12)."""
+    h = parse_hex_id(hex_id)
+    out_sides = {}
+    for alliance, side in sides.items():
+        demoralized = [f.commander.key for f in side.forces if f.demoralized]
+        out_sides[alliance.value] = {
+            "commander": side.commander.key,
+            "commander_name": side.commander.table.name,
+            "points": side.points,
+            "points_by_country": {
+                a.value: {"points": p, "may_buy": list(BUYS[a])}
+                for a, p in sorted(side.points_by_army().items(), key=lambda kv: kv[0].value)
+            },
+            "leaders": [leader_line(x, f.demoralized) for f in side.forces for x in f.leaders],
+            "demoralized_forces": demoralized,
+            "unsupplied_forces": [
+                f.commander.key for f in side.forces if not all(x.supplied for x in f.leaders)
+            ],
+            "morale_penalty": settings.morale_penalty_demoralized if demoralized else 0,
+            "field_works": field_works_inches(side, state, hexmap, settings),
+            "size_class": victory.size_class(side.points, settings).value,
+        }
+    fortress = hexmap.fortress_at(h)
+    return {
+        "battle": battle_id(state.turn, hex_id),
+        "hex": hex_id,
+        "turn": state.turn,
+        "date": turn_date(state.turn),
+        "terrain": hexmap.terrain(h).label,
+        "area": hexmap.area(h),
+        "rivers": [
+            {"side": d, "class": r.value, "name": name} for d, r, name in hexmap.rivers_of(h)
+        ],
+        "city": nearest_city(hexmap, h),
+        "fortress": fortress.name if fortress else None,
+        "sides": out_sides,
+        "stakes": stakes(sides, settings, state.players),
+        "notes": [
+            "9.3: rough hexes call for many woods and hills and few towns; marsh hexes few hills.",
+            "9: British units should be restricted in share or cost more (players agree).",
+        ],
+    }
+
+
+# --- step 1: decisions ----------------------------------------------------------------------
+
+
+def capture_trains(
+    state: State, train_ids: Iterable[str], by: Army, rule: str
+) -> tuple[State, list[Event]]:
+    ids = set(train_ids)
+    if not ids:
+        return state, []
+    events = []
+    trains = []
+    for t in state.siege_trains:
+        if t.id in ids:
+            events.append(
+                Event(
+                    rule,
+                    EventKind.SIEGE_TRAIN_CAPTURED,
+                    f"The {ADJECTIVES[t.army]} siege train {t.id} at {t.hex} is captured "
+                    f"by the {ADJECTIVES[by]} army ({rule}).",
+                    {"train": t.id, "from": t.army.value, "by": by.value, "hex": t.hex},
+                )
+            )
+            t = dataclasses.replace(t, army=by, inside=False)
+        trains.append(t)
+    return dataclasses.replace(state, siege_trains=tuple(trains)), events
+
+
+def unescorted_trains(state: State) -> list[tuple[str, Army]]:
+    """9.1: siege trains outside a fortress with an enemy force and no friendly force outside in
+    their hex are captured (train id, capturing army)."""
+    out = []
+    for t in state.siege_trains:
+        if t.inside:
+            continue
+        sides = sides_at(state, t.hex, exclude=retreating_leaders(state))
+        own = sides.get(t.army.alliance)
+        enemy = [s for a, s in sides.items() if a is not t.army.alliance]
+        if own is None and enemy:
+            out.append((t.id, enemy[0].commander.army))
+    return out
+
+
+def remove_leaders(state: State, keys: Iterable[str]) -> State:
+    gone = set(keys)
+    return dataclasses.replace(state, leaders=tuple(x for x in state.leaders if x.key not in gone))
+
+
+def eliminate_side(state: State, side: Side, by: Army, rule: str) -> tuple[State, list[Event]]:
+    """The whole side is taken prisoner (9, 13.2): points become prisoners, leaders captives,
+    siege trains with it are captured (9.1)."""
+    events: list[Event] = []
+    prisoners = list(state.prisoners)
+    captives = list(state.captives)
+    for army, points in side.points_by_army().items():
+        if points:
+            prisoners.append(Prisoners(army, by, points))
+    for x in side.records:
+        captives.append(Captive(x.key, x.army, by))
+        events.append(
+            Event(
+                rule,
+                EventKind.LEADER_CAPTURED,
+                f"{x.table.name} is taken prisoner by the {ADJECTIVES[by]} army ({rule}).",
+                {"leader": x.key, "by": by.value},
+            )
+        )
+    hex_id = side.forces[0].hex
+    trains = [
+        t.id
+        for t in state.siege_trains
+        if t.hex == hex_id and not t.inside and t.army.alliance is side.alliance
+    ]
+    state = remove_leaders(state, [x.key for x in side.records])
+    state = dataclasses.replace(state, prisoners=tuple(prisoners), captives=tuple(captives))
+    state, more = capture_trains(state, trains, by, "9.1")
+    events.extend(more)
+    if any(x.key == "frederick" for x in side.records):
+        state, more = victory.frederick_taken(state, by, "captured")
+        events.extend(more)
+    return state, events
+
+
+def decide_meeting(
+    state: State, hex_id: str, orders: Orders, hexmap: HexMap, settings: RuleSettings
+) -> tuple[State, list[Event], PendingBattle | None]:
+    """One meeting of opposing forces: decisions, retirements, 4:1, or a battle set up."""
+    events: list[Event] = []
+    sides = sides_at(state, hex_id)
+    choices: dict[Army, Choice] = {}
+    for d in orders.battle:
+        if d.hex == hex_id:
+            choices[d.army] = d.choice
+    present = {f.army for s in sides.values() for f in s.forces}
+    wants = {
+        a: any(choices.get(f.army) is Choice.FIGHT for f in s.forces) for a, s in sides.items()
+    }
+    if not any(wants.values()):
+        events.append(
+            Event(
+                "9",
+                EventKind.NO_BATTLE,
+                f"No battle at {hex_id}: neither side wishes to fight (9).",
+                {"hex": hex_id, "armies": sorted(a.value for a in present)},
+            )
+        )
+        return state, events, None
+    # 9.4.2: Frederick in his works cannot initiate a battle without leaving them.
+    if wants.get(Alliance.PRUSSIAN) and choices.get(Army.PRUSSIA) is Choice.FIGHT:
+        for x in sides[Alliance.PRUSSIAN].records:
+            if x.key == "frederick" and x.field_works:
+                state = state.with_leader(x.key, field_works=0)
+                events.append(
+                    Event(
+                        "9.4.2",
+                        EventKind.FIELD_WORKS,
+                        f"Frederick leaves his field works at {hex_id} to give battle (9.4.2).",
+                        {"hex": hex_id},
+                    )
+                )
+        sides = sides_at(state, hex_id)
+    # 10.1, 10.1.1: retiring before the battle.
+    totals = {a: s.points for a, s in sides.items()}
+    forced_in = {(h, Army.parse(a)) for h, a in state.forced_march_arrivals}
+    retiring: list[Force] = []
+    for alliance, side in sides.items():
+        enemy_total = sum(p for a, p in totals.items() if a is not alliance)
+        for f in side.forces:
+            if choices.get(f.army) is not Choice.RETIRE:
+                continue
+            why = None
+            if not any(x.marched for x in f.leaders):
+                why = "it had no march order this turn (10.1)"
+            elif outnumbers(enemy_total, side.points, settings.no_battle_ratio):
+                why = f"it is outnumbered {settings.no_battle_ratio}:1 (10.1.1)"
+            elif any((hex_id, a) in forced_in for a in Army if a.alliance is not alliance):
+                why = "enemy forces reached the hex by forced march this turn (10.1.1, 6.3.2)"
+            if why:
+                events.append(
+                    rejection(
+                        f.army,
+                        f"the {ADJECTIVES[f.army]} force under "
+                        f"{f.commander.table.name} at {hex_id} may not retire: {why}",
+                        "10.1.1",
+                        hex=hex_id,
+                    )
+                )
+            else:
+                retiring.append(f)
+    for f in retiring:
+        keys = tuple(x.key for x in f.leaders)
+        trains = tuple(
+            t.id
+            for t in state.siege_trains
+            if t.hex == hex_id and not t.inside and t.army is f.army
+        )
+        state = dataclasses.replace(
+            state,
+            retreats=(*state.retreats, Retreat(hex_id, "retire", settings.retire_mp, keys, trains)),
+        )
+        enemy_side = next(s for a, s in sides.items() if a is not f.army.alliance)
+        events.append(
+            Event(
+                "10.1",
+                EventKind.RETIRED,
+                f"The {ADJECTIVES[f.army]} force under {f.commander.table.name} retires "
+                f"from battle at {hex_id}; it will retreat {settings.retire_mp} MPs in the "
+                "retreat/rally phase (10.1, 10.1.2).",
+                {"hex": hex_id, "leader": f.commander.key, "points": f.points},
+            )
+        )
+        vps = victory.outcome_vps(
+            enemy_side.points_by_army(), {f.army: f.points}, False, settings, state.players
+        )
+        state, more = victory.award(state, vps, "12.2", f"retirement before battle at {hex_id}")
+        events.extend(more)
+    sides = sides_at(state, hex_id, exclude=retreating_leaders(state))
+    if len(sides) < 2:
+        return state, events, None
+    # 9: 4:1 or more, no battle; the smaller force is taken prisoner.
+    a, b = sorted(sides.values(), key=lambda s: (-s.points, s.alliance.value))
+    if outnumbers(a.points, b.points, settings.no_battle_ratio):
+        events.append(
+            Event(
+                "9",
+                EventKind.NO_BATTLE,
+                f"No battle at {hex_id}: the {describe(a)} outnumbers the {describe(b)} "
+                f"{settings.no_battle_ratio}:1 or more. The smaller force is taken "
+                "prisoner; the larger loses nothing (9).",
+                {"hex": hex_id, "larger": a.points, "smaller": b.points},
+            )
+        )
+        vps = victory.outcome_vps(
+            a.points_by_army(), b.points_by_army(), True, settings, state.players
+        )
+        state, more = eliminate_side(state, b, a.commander.army, "9")
+        events.extend(more)
+        state, more = victory.award(state, vps, "12.2", f"capture of a force at {hex_id}")
+        events.extend(more)
+        return state, events, None
+    setup = battle_setup(state, hex_id, sides, hexmap, settings)
+    pending = PendingBattle(
+        setup["battle"],
+        hex_id,
+        {army.value: p for s in sides.values() for army, p in s.points_by_army().items()},
+    )
+    events.append(
+        Event(
+            "9",
+            EventKind.BATTLE,
+            f"Battle at {hex_id} ({setup['terrain']}, {turn_date(state.turn)}): "
+            f"{describe(sides[Alliance.PRUSSIAN])} against "
+            f"{describe(sides[Alliance.AUSTRIAN])}. The campaign waits for the result "
+            "from the tabletop (9).",
+            {"setup": setup},
+            private(*sorted(present, key=lambda a: a.value)),
+        )
+    )
+    events.append(
+        Event(
+            "9",
+            EventKind.BATTLE,
+            f"A battle is fought at {hex_id} between "
+            f"{sides[Alliance.PRUSSIAN].commander.table.name} and "
+            f"{sides[Alliance.AUSTRIAN].commander.table.name} (9).",
+            {"hex": hex_id, "battle": pending.id},
+        )
+    )
+    return state, events, pending
+
+
+# --- step 2: results ----------------------------------------------------------------------------
+
+
+def _orphan_points(
+    state: State,
+    hex_id: str,
+    army: Army,
+    points: int,
+    side_lost: bool,
+    enemy: Army,
+    hexmap: HexMap,
+) -> tuple[State, list[Event]]:
+    """Points left with no leader of their country after a battle (9.5). Points cannot stand
+    outside a fortress without a leader (3.2.2): they join their army's garrison of a friendly
+    fortress in the hex, or else are taken prisoner if their side lost, or scatter if it won."""
+    if points <= 0:
+        return state, []
+    fortress = hexmap.fortress_at(parse_hex_id(hex_id))
+    if fortress is not None and state.control.get(fortress.name) in {
+        a.value for a in Army if a.alliance is army.alliance
+    }:
+        old = sum(g.points for g in state.garrisons_of(fortress.name) if g.army is army)
+        state = state.with_garrison(fortress.name, army, old + points)
+        return state, [
+            Event(
+                "9.5",
+                EventKind.DEMORALIZED,
+                f"{points} {ADJECTIVES[army]} points left without a leader at {hex_id} "
+                f"fall back into {fortress.name} (9.5, 3.2.2).",
+                {"hex": hex_id, "points": points, "army": army.value},
+            )
+        ]
+    if side_lost:
+        state = dataclasses.replace(
+            state, prisoners=(*state.prisoners, Prisoners(army, enemy, points))
+        )
+        text = f"are taken prisoner by the {ADJECTIVES[enemy]} army"
+    else:
+        text = "scatter, with no leader of their country to hold them (3.2.2)"
+    return state, [
+        Event(
+            "9.5",
+            EventKind.PRISONERS if side_lost else EventKind.DEMORALIZED,
+            f"{points} {ADJECTIVES[army]} points left without a leader at {hex_id} {text} (9.5).",
+            {"hex": hex_id, "points": points, "army": army.value},
+        )
+    ]
+
+
+def apply_result(
+    state: State,
+    pending: PendingBattle,
+    result: BattleResult,
+    hexmap: HexMap,
+    settings: RuleSettings,
+) -> tuple[State, list[Event]]:
+    """Apply one tabletop result (9.5, 10.1, 5.1.3, 10.2.4, 12.2, 12.7)."""
+    hex_id = pending.hex
+    events: list[Event] = []
+    sides = sides_at(state, hex_id, exclude=retreating_leaders(state))
+    loser = result.loser
+    winner = Alliance.AUSTRIAN if loser is Alliance.PRUSSIAN else Alliance.PRUSSIAN
+    if loser not in sides or winner not in sides:
+        return state, [
+            rejection(None, f"battle {pending.id}: the forces are no longer in {hex_id}", "9.5")
+        ]
+    captor = {loser: sides[winner].commander.army, winner: sides[loser].commander.army}
+    # 9.5: losses.
+    for army_value, loss in result.losses:
+        army = Army(army_value)
+        records = [
+            x for x in sides.get(army.alliance, Side(army.alliance, ())).records if x.army is army
+        ]
+        if not records:
+            events.append(
+                rejection(
+                    army, f"battle {pending.id}: no {ADJECTIVES[army]} force fought there", "9.5"
+                )
+            )
+            continue
+        before = sum(x.points for x in records)
+        shares = share_loss(records, loss)
+        state = state.with_leaders(
+            dataclasses.replace(x, points=x.points - shares[x.key]) for x in records
+        )
+        events.append(
+            Event(
+                "9.5",
+                EventKind.BATTLE,
+                f"The {ADJECTIVES[army]} force at {hex_id} loses "
+                f"{min(loss, before)} of its {before} points in the battle (9.5).",
+                {"hex": hex_id, "army": army.value, "loss": min(loss, before), "before": before},
+            )
+        )
+    # 9.5: killed and captured leaders; their points pass to the next leader of the country.
+    for key, how in [(k, "killed") for k in result.killed] + [
+        (k, "captured") for k in result.captured
+    ]:
+        if not state.has_leader(key) or state.leader(key).hex != hex_id:
+            events.append(
+                rejection(None, f"battle {pending.id}: {key!r} was not in the battle", "9.5")
+            )
+            continue
+        x = state.leader(key)
+        enemy = captor[x.army.alliance]
+        state = remove_leaders(state, [key])
+        if how == "killed":
+            state = dataclasses.replace(state, killed=(*state.killed, key))
+        else:
+            state = dataclasses.replace(
+                state, captives=(*state.captives, Captive(key, x.army, enemy))
+            )
+        events.append(
+            Event(
+                "9.5",
+                EventKind.LEADER_KILLED if how == "killed" else EventKind.LEADER_CAPTURED,
+                f"{x.table.name} is {how} in the battle at {hex_id}; his counter is removed (9.5).",
+                {"leader": key, "how": how, "by": enemy.value},
+            )
+        )
+        heirs = sorted(
+            (y for y in state.leaders_at(hex_id) if y.army is x.army and not y.inside),
+            key=lambda y: y.rank,
+        )
+        if heirs:
+            state = state.with_leader(heirs[0].key, points=heirs[0].points + x.points)
+        else:
+            state, more = _orphan_points(
+                state, hex_id, x.army, x.points, x.army.alliance is loser, enemy, hexmap
+            )
+            events.extend(more)
+        if key == "frederick":
+            state, more = victory.frederick_taken(state, enemy, how)
+            events.extend(more)
+    sides = sides_at(state, hex_id, exclude=retreating_leaders(state))
+    # A side with no points left has lost its whole escort: leaders and trains taken (9.1).
+    if loser in sides and sides[loser].points == 0:
+        state, more = eliminate_side(state, sides[loser], captor[loser], "9.1")
+        events.extend(more)
+    sides = sides_at(state, hex_id, exclude=retreating_leaders(state))
+    # 10.1: the loser retires (with consent) or is defeated: demoralized and routed.
+    demoralize: set[str] = set()
+    if loser in sides:
+        side = sides[loser]
+        routed = result.outcome is Outcome.DEFEATED
+        mp = settings.rout_mp if routed else settings.retire_mp
+        keys = tuple(x.key for x in side.records)
+        trains = tuple(
+            t.id
+            for t in state.siege_trains
+            if t.hex == hex_id and not t.inside and t.army.alliance is loser
+        )
+        state = dataclasses.replace(
+            state,
+            retreats=(
+                *state.retreats,
+                Retreat(hex_id, "rout" if routed else "retire", mp, keys, trains),
+            ),
+        )
+        if routed:
+            demoralize.update(keys)
+        events.append(
+            Event(
+                "10.1",
+                EventKind.ROUTED if routed else EventKind.RETIRED,
+                f"The {describe(side)} "
+                + (
+                    f"is defeated outright: demoralized, it routs {mp} MPs (10.1, 10.1.3)."
+                    if routed
+                    else f"retires from the battle with the enemy's consent and will retreat "
+                    f"{mp} MPs (10.1, 10.1.2)."
+                ),
+                {"hex": hex_id, "battle": pending.id, "mp": mp, "leaders": list(keys)},
+            )
+        )
+    # 5.1.3, 10.2.4: unsupplied forces are demoralized whether they win or lose.
+    for side in sides.values():
+        for f in side.forces:
+            if not all(x.supplied for x in f.leaders):
+                demoralize.update(x.key for x in f.leaders)
+                events.append(
+                    Event(
+                        "5.1.3",
+                        EventKind.DEMORALIZED,
+                        f"The unsupplied {ADJECTIVES[f.army]} force under "
+                        f"{f.commander.table.name} is demoralized after the battle "
+                        "(5.1.3, 10.2.4).",
+                        {"leader": f.commander.key},
+                    )
+                )
+    state = state.with_leaders(
+        dataclasses.replace(state.leader(k), demoralized=True)
+        for k in sorted(demoralize)
+        if state.has_leader(k)
+    )
+    # 12.2: victory points by the size of the defeated side at the start of the battle.
+    armies = {Army(a): p for a, p in pending.points.items()}
+    vps = victory.outcome_vps(
+        {a: p for a, p in armies.items() if a.alliance is winner},
+        {a: p for a, p in armies.items() if a.alliance is loser},
+        result.outcome is Outcome.DEFEATED,
+        settings,
+        state.players,
+    )
+    state, more = victory.award(state, vps, "12.2", f"the battle at {hex_id}")
+    events.extend(more)
+    state = dataclasses.replace(
+        state,
+        pending_battles=tuple(b for b in state.pending_battles if b.id != pending.id),
+        battle_hexes=(*state.battle_hexes, hex_id),
+    )
+    return state, events
+
+
+# --- the phase ---------------------------------------------------------------------------------
+
+
+def battle_phase(
+    state: State, orders: Orders, dice: Dice, hexmap: HexMap, settings: RuleSettings
+) -> Resolution:
+    """Phase 7 (9): decide meetings and set up battles, or apply battle results."""
+    events: list[Event] = []
+    if not state.pending_battles:
+        state = dataclasses.replace(state, battle_hexes=())
+        pending: list[PendingBattle] = []
+        for hex_id in meeting_hexes(state):
+            if state.ended:
+                break
+            state, more, battle = decide_meeting(state, hex_id, orders, hexmap, settings)
+            events.extend(more)
+            if battle is not None:
+                pending.append(battle)
+        state = dataclasses.replace(state, pending_battles=tuple(pending))
+        for train, by in unescorted_trains(state):
+            state, more = capture_trains(state, [train], by, "9.1")
+            events.extend(more)
+    results = {r.battle: r for r in orders.battle_results}
+    for pending_battle in state.pending_battles:
+        if state.ended:
+            break
+        result = results.pop(pending_battle.id, None)
+        if result is not None:
+            state, more = apply_result(state, pending_battle, result, hexmap, settings)
+            events.extend(more)
+    for battle in results:
+        events.append(rejection(None, f"there is no battle {battle!r} waiting for a result", "9"))
+    if state.ended:
+        state = dataclasses.replace(state, pending_battles=())
+    return Resolution(state, tuple(events), complete=not state.pending_battles)
