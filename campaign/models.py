@@ -242,6 +242,7 @@ class StateVersion(models.Model):
     phase = models.CharField(max_length=20)
     state = models.JSONField()
     rolls = models.JSONField(default=list, blank=True)  # the named dice rolls made
+    reports = models.JSONField(default=list, blank=True)  # reconnaissance reports (8), with turn
     orders = models.JSONField(default=dict, blank=True)  # seat power -> the orders used
     created = models.DateTimeField(default=timezone.now)
 

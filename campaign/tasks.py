@@ -34,3 +34,41 @@ def heartbeat_when_ready(sender=None, **kwargs) -> None:
     finally:
         # The worker's main process keeps no connection open between its rare database uses.
         connection.close()
+
+
+# --- the season (issue 6): resolution, the deadline sweep, reminders, email ------------------
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def resolve_phase(window_id: int) -> None:
+    """Resolve one phase window if it is due; safe to run twice (exactly once)."""
+    from campaign.services.resolution import resolve_due_phase
+
+    resolve_due_phase(window_id, now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Beat, every minute: queue the resolution of every due window (the database decides)."""
+    from campaign.services.resolution import due_window_ids
+
+    due = due_window_ids(timezone.now())
+    for window_id in due:
+        resolve_phase.delay(window_id)
+    return len(due)
+
+
+@shared_task(ignore_result=True)
+def send_reminders() -> int:
+    """Beat: the reminders due now (each step once per seat and window)."""
+    from campaign.services.drifting import send_reminders as send
+
+    return send(now=timezone.now())
+
+
+@shared_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+def send_email(kind: str, **ids) -> bool:
+    """Build and send one email (never inside a web request)."""
+    from campaign.services.email import deliver
+
+    return deliver(kind, **ids)

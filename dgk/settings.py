@@ -229,6 +229,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # Seconds between runs, keyed by the task's dotted name.
 PERIODIC_TASKS = {
     "campaign.tasks.record_heartbeat": envint("HEARTBEAT_SECONDS", "60"),
+    "campaign.tasks.sweep_deadlines": envint("SWEEP_SECONDS", "60"),
+    "campaign.tasks.send_reminders": envint("REMINDER_SECONDS", "300"),
 }
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()

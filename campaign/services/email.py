@@ -1,0 +1,219 @@
+"""Every email: queued when the transaction commits, built and sent by the send_email task.
+
+Content for a seat is made only from that seat's projection (``campaign.projection``): the
+seat's own report and public facts, never another seat's secrets. A player chooses the kinds
+they get (``Seat.email_kinds``); invitations and the organiser's alerts always go.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+
+from campaign.engine.armies import Army
+from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
+
+logger = logging.getLogger(__name__)
+
+SUBJECTS = {
+    "phase-opened": "{campaign}: turn {turn}, {phase} orders are due",
+    "battle-pending": "{campaign}: a battle is pending (turn {turn})",
+    "reminder": "{campaign}: {phase} orders due in {hours} hours",
+    "phase-resolved": "{campaign}: turn {turn}, the {done} phase is resolved",
+    "campaign-over": "{campaign}: the campaign is over",
+    "invitation": "You are invited to the campaign {campaign}",
+    "handover": "{campaign}: you now command the {seat}",
+    "organiser-missing": "{campaign}: orders still missing, deadline in {hours} hours",
+    "organiser-flag": "{campaign}: the {seat} has missed {missed} deadlines in a row",
+}
+
+
+def _queue(kind: str, **ids) -> None:
+    from campaign import tasks
+
+    transaction.on_commit(lambda: tasks.send_email.delay(kind, **ids))
+
+
+def queue_after_resolution(campaign_id: int, notices) -> None:
+    """One email per seat per resolution: the new phase's call for orders to the seats that
+    owe them, the resolved report to the others, and "campaign over" at the end."""
+    if notices is None:
+        return
+    told = set()
+    for kind, seat_id in notices.opened:
+        _queue(kind, seat_id=seat_id, since=notices.since_version)
+        told.add(seat_id)
+    for seat_id in notices.resolved:
+        if seat_id not in told:
+            _queue("phase-resolved", seat_id=seat_id, since=notices.since_version)
+    if notices.over:
+        queue_campaign_over(campaign_id)
+
+
+def queue_invitation(invitation_id: int) -> None:
+    _queue("invitation", invitation_id=invitation_id)
+
+
+def queue_reminder(seat_id: int, window_id: int, hours: int) -> None:
+    _queue("reminder", seat_id=seat_id, window_id=window_id, hours=hours)
+
+
+def queue_organiser_missing(window_id: int, seat_ids: list[int]) -> None:
+    _queue("organiser-missing", window_id=window_id, seat_ids=seat_ids)
+
+
+def queue_organiser_flag(seat_id: int) -> None:
+    _queue("organiser-flag", seat_id=seat_id)
+
+
+def queue_handover(seat_id: int) -> None:
+    _queue("handover", seat_id=seat_id)
+
+
+def queue_campaign_over(campaign_id: int) -> None:
+    for seat_id in Seat.objects.filter(campaign_id=campaign_id, reserve=False).values_list(
+        "id", flat=True
+    ):
+        _queue("campaign-over", seat_id=seat_id)
+
+
+# --- building --------------------------------------------------------------------------------
+
+
+def _url(name: str, *args, fallback: str = "home") -> str:
+    try:
+        path = reverse(name, args=args)
+    except NoReverseMatch:
+        path = reverse(fallback)
+    return settings.SITE_URL + path
+
+
+def seat_report(seat: Seat, since_version: int | None) -> list[str]:
+    """The seat's report of the versions after ``since_version``, from its projection."""
+    campaign = seat.campaign
+    latest = campaign.latest_version()
+    if latest is None:
+        return []
+    rows = Event.objects.filter(campaign=campaign).select_related("version")
+    if since_version is not None:
+        rows = rows.filter(version__number__gt=since_version)
+    events = [
+        {
+            "rule": e.rule,
+            "kind": e.kind,
+            "text": e.text,
+            "data": e.data,
+            "audience": "public" if e.public else e.armies,
+            "turn": e.version.turn,
+        }
+        for e in rows
+    ]
+    try:
+        from campaign.engine.state import state_from_dict
+        from campaign.projection import Viewer, project, report_lines
+    except ImportError:
+        mine = set(seat.armies)
+        return [e["text"] for e in events if e["audience"] == "public" or mine & set(e["audience"])]
+    viewer = Viewer(
+        armies=frozenset(Army(a) for a in seat.armies),
+        umpire=False,
+        allies_share=bool(campaign.options.get("allies_share")),
+        label=seat.label,
+    )
+    reports = list(latest.reports)
+    view = project(state_from_dict(latest.state), viewer, events=events, reports=reports)
+    return report_lines(view)
+
+
+def _recipient(seat: Seat) -> str:
+    return seat.user.email if seat.user and seat.user.email else ""
+
+
+def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
+    """(recipients, subject, text, html) for one email, or None when nothing is to be sent."""
+    ctx: dict = {"kind": kind, "site_url": settings.SITE_URL}
+    to: list[str] = []
+    seat = None
+    if "seat_id" in ids:
+        seat = Seat.objects.select_related("campaign", "user").filter(id=ids["seat_id"]).first()
+        if seat is None:
+            return None
+    if kind == "invitation":
+        invitation = (
+            Invitation.objects.select_related("seat__campaign").filter(id=ids["invitation_id"])
+        ).first()
+        if invitation is None or invitation.accepted_at:
+            return None
+        seat = invitation.seat
+        to = [invitation.email]
+        ctx["link"] = _url("accept_invitation", invitation.token)
+    elif kind in ("organiser-missing", "organiser-flag"):
+        campaign = seat.campaign if seat else PhaseWindow.objects.get(id=ids["window_id"]).campaign
+        to = [campaign.organiser.email] if campaign.organiser.email else []
+        ctx["link"] = _url("organiser_board", campaign.code)
+        ctx["missing"] = list(
+            Seat.objects.filter(id__in=ids.get("seat_ids", [])).values_list("label", flat=True)
+        )
+        ctx["campaign"] = campaign
+    else:
+        if seat is None:
+            return None
+        if kind not in seat.email_kinds and kind != "handover":
+            return None
+        to = [_recipient(seat)] if _recipient(seat) else []
+        ctx["link"] = _url("orders:dashboard", seat.campaign.code)
+        ctx["settings_link"] = _url("seat_settings", seat.code)
+        if kind in ("phase-opened", "battle-pending", "phase-resolved", "campaign-over"):
+            ctx["report"] = seat_report(seat, ids.get("since"))
+        if kind == "handover":
+            ctx["link"] = _url("orders:handover", seat.campaign.code)
+    if not to:
+        return None
+    campaign = ctx.get("campaign") or seat.campaign
+    window = None
+    if "window_id" in ids:
+        window = PhaseWindow.objects.filter(id=ids["window_id"]).first()
+    else:
+        window = campaign.open_window()
+    latest: StateVersion | None = campaign.latest_version()
+    ctx.update(
+        campaign=campaign,
+        seat=seat,
+        window=window,
+        hours=ids.get("hours"),
+        latest=latest,
+        missed=seat.missed_in_a_row if seat else 0,
+    )
+    subject = SUBJECTS[kind].format(
+        campaign=campaign.name,
+        turn=(window.turn if window else latest.turn if latest else 1),
+        phase=(window.phase if window else ""),
+        done=(latest.resolved_phase if latest else ""),
+        hours=ids.get("hours"),
+        seat=seat.label if seat else "",
+        missed=ctx["missed"],
+    )
+    template = f"email/{kind}.txt"
+    text = render_to_string(template, ctx)
+    html = render_to_string("email/message.html", {**ctx, "body": text})
+    return to, subject, text, html
+
+
+def deliver(kind: str, **ids) -> bool:
+    """Build and send one email; False when there was nothing to send."""
+    built = build(kind, **ids)
+    if built is None:
+        return False
+    to, subject, text, html = built
+    message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, to)
+    message.attach_alternative(html, "text/html")
+    message.send()
+    return True
+
+
+__all__ = ["Campaign", "deliver", "build"]

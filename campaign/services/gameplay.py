@@ -1,0 +1,325 @@
+"""The engine adapter: campaign state in and out of JSON, orders per seat, who owes input.
+
+Every rule is the engine's (``campaign.engine``); this module only translates between the
+database's JSON and the engine's dataclasses, and decides which seats a phase waits for.
+Where the engine has no handler for a phase yet (battle, siege, retreat/rally until part 2
+lands) or the campaign's map cannot be loaded, the phase passes the state through unchanged with
+a public event saying so, and the campaign moves on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaign.engine.armies import Army, Seat, armies_of, seats_in_play
+from campaign.engine.dice import Dice
+from campaign.engine.events import Event, EventKind, event_to_dict, private, report_to_dict
+from campaign.engine.leaders import leader_key, leaders_of
+from campaign.engine.orders import OrderError, orders_from_dict, unit_army
+from campaign.engine.rulesettings import RuleSettings, settings_from_dict
+from campaign.engine.state import Phase, State, state_from_dict, state_to_dict
+
+# Phases that may wait for players (issue 6); the others always run straight through.
+INPUT_PHASES = (Phase.DEPLOYMENT, Phase.MARCH, Phase.FORCED_MARCH, Phase.BATTLE, Phase.SIEGE)
+ORDER_KINDS = {
+    Phase.DEPLOYMENT: ("deployment",),
+    Phase.MARCH: ("march", "transfers"),
+    Phase.FORCED_MARCH: ("forced_march",),
+}
+
+
+def _handlers() -> dict:
+    """The engine's phase handlers (an empty table while its phases module cannot load)."""
+    try:
+        from campaign.engine import phases
+    except ImportError:
+        return {}
+    return phases.HANDLERS
+
+
+# --- set-up -------------------------------------------------------------------------------
+
+
+def rule_settings(campaign) -> RuleSettings:
+    return settings_from_dict(campaign.rule_settings)
+
+
+def preset_armies(players: int) -> dict[str, list[str]]:
+    """Rule 1.2's presets: seat value -> army values, for 2 to 5 players.
+
+    >>> preset_armies(2)["prussia"]
+    ['hanover', 'prussia']
+    """
+    return {s.value: [a.value for a in armies_of(s, players)] for s in seats_in_play(players)}
+
+
+def seat_label(power: str) -> str:
+    return Seat(power).label
+
+
+def army_points_from_base(army: str, points: int, settings: RuleSettings) -> dict[str, int]:
+    """Starting points of every army from one army's figure, by the ratios of 3.4.
+
+    >>> army_points_from_base("sweden", 200, RuleSettings())["prussia"]
+    3200
+    """
+    unit = points / settings.point_ratio[Army.parse(army).value]
+    return {a.value: round(unit * settings.point_ratio[a.value]) for a in Army}
+
+
+def army_points_from_total(total: int, settings: RuleSettings) -> dict[str, int]:
+    """Starting points of every army from a total for all seven, by the ratios of 3.4.
+
+    >>> army_points_from_total(13400, RuleSettings())["sweden"]
+    200
+    """
+    whole = sum(settings.point_ratio[a.value] for a in Army)
+    return {a.value: round(total * settings.point_ratio[a.value] / whole) for a in Army}
+
+
+def historical_leaders(settings: RuleSettings) -> dict[str, list[str]]:
+    """The default selection (3.1.1): each army's highest-ranking leaders of section 14, as many
+    as the Deployment Chart gives it; Frederick (rank 1) is always among them."""
+    return {
+        a.value: [x.key for x in sorted(leaders_of(a), key=lambda x: x.rank)][
+            : settings.leaders[a.value]
+        ]
+        for a in Army
+    }
+
+
+def random_leaders(seed: str, settings: RuleSettings) -> dict[str, list[str]]:
+    """A random draw from section 14, seeded by the campaign; Frederick always included."""
+    rng = random.Random(f"{seed}|leaders")
+    out = {}
+    for a in Army:
+        keys = [x.key for x in leaders_of(a)]
+        wanted = settings.leaders[a.value]
+        if a is Army.PRUSSIA:
+            keys.remove("frederick")
+            chosen = ["frederick", *rng.sample(keys, wanted - 1)]
+        else:
+            chosen = rng.sample(keys, min(wanted, len(keys)))
+        out[a.value] = sorted(chosen, key=lambda k: _rank(a, k))
+    return out
+
+
+def _rank(army: Army, key: str) -> int:
+    return next(x.rank for x in leaders_of(army) if x.key == key)
+
+
+def check_leader_pick(army: str, keys: Iterable[str], settings: RuleSettings) -> list[str]:
+    """A player's own pick (3.1.1): the messages, empty when it is valid."""
+    a = Army.parse(army)
+    known = {x.key for x in leaders_of(a)}
+    picked = [leader_key(k) for k in keys]
+    problems = [f"{k!r} is not a {a.label} leader of section 14" for k in picked if k not in known]
+    wanted = settings.leaders[a.value]
+    if len(set(picked)) != wanted:
+        problems.append(f"{a.label} has {wanted} leaders (3.4); {len(set(picked))} were chosen")
+    if a is Army.PRUSSIA and "frederick" not in picked:
+        problems.append("The Prussian player must include Frederick (3.1.1)")
+    return problems
+
+
+def initial_state(players: int, army_points: dict[str, int]) -> dict:
+    """The state before deployment (3): nothing on the map yet."""
+    return state_to_dict(
+        State(turn=1, phase=Phase.DEPLOYMENT, players=players, army_points=dict(army_points))
+    )
+
+
+# --- reading a state ------------------------------------------------------------------------
+
+
+def read_state(data: dict) -> State:
+    return state_from_dict(data)
+
+
+def seats_owing(seats: Iterable, state: State, phase: Phase) -> list:
+    """The playing seats this phase waits for; empty means the phase runs automatically.
+
+    Deployment: seats with an army not yet deployed (3). March and forced march: every seat
+    with an army still in the campaign (12.6), so players always get their turn to write
+    orders, even if only to press "ready". Battle: seats with a force in a hex shared with an
+    enemy force outside the fortress (9); siege: seats of a garrison awaiting honors of war, or
+    of enemy forces in its hex (11.6); both only once the engine has rules for those phases.
+    """
+    if phase not in INPUT_PHASES or state.ended:
+        return []
+    if phase in (Phase.BATTLE, Phase.SIEGE) and phase not in _handlers():
+        return []
+    involved: set[str] = set()
+    if phase is Phase.DEPLOYMENT:
+        involved = {a.value for a in Army if a not in state.deployed}
+    elif phase in (Phase.MARCH, Phase.FORCED_MARCH):
+        involved = {a.value for a in Army}
+    elif phase is Phase.BATTLE:
+        by_hex: dict[str, set[Army]] = {}
+        for x in state.leaders:
+            if not x.inside:
+                by_hex.setdefault(x.hex, set()).add(x.army)
+        for armies in by_hex.values():
+            if len({a.alliance for a in armies}) > 1:
+                involved |= {a.value for a in armies}
+    elif phase is Phase.SIEGE:
+        for city in state.honors_pending:
+            garrisoned = {g.army for g in state.garrisons_of(city)}
+            involved |= {a.value for a in garrisoned}
+            hexes = {x.hex for x in state.leaders if x.inside and x.army in garrisoned}
+            involved |= {
+                x.army.value
+                for x in state.leaders
+                if not x.inside
+                and x.hex in hexes
+                and any(x.army.is_enemy_of(g) for g in garrisoned)
+            }
+    involved -= {a.value for a in state.surrendered}
+    return [s for s in seats if not s.reserve and set(s.armies) & involved]
+
+
+# --- orders ------------------------------------------------------------------------------
+
+
+def _rejected(armies: Iterable[str], text: str, rule: str) -> dict:
+    audience = private(*(Army(a) for a in armies))
+    return event_to_dict(
+        Event(rule, EventKind.ORDER_REJECTED, f"Order rejected: {text}", audience=audience)
+    )
+
+
+def seat_orders(seat, draft: Any, chosen_leaders: dict[str, list[str]]) -> tuple[dict, list]:
+    """One seat's orders, keeping only its own armies' units (and chosen leaders at
+    deployment). Returns (orders in the engine's format, rejection events for the seat)."""
+    own = set(seat.armies)
+    rejections: list[dict] = []
+    if not draft:
+        return {}, rejections
+    if not isinstance(draft, dict):
+        return {}, [_rejected(own, "the orders could not be read", "6")]
+    out: dict[str, Any] = {}
+    for kind, items in draft.items():
+        if kind == "deployment" and isinstance(items, dict):
+            kept = {}
+            for army, spec in items.items():
+                if army not in own:
+                    rejections.append(_rejected(own, f"{army!r} is not your army", "3"))
+                    continue
+                allowed = set(chosen_leaders.get(army) or [])
+                leaders = (spec or {}).get("leaders") if isinstance(spec, dict) else None
+                if allowed and isinstance(leaders, dict):
+                    for key in [k for k in leaders if leader_key(k) not in allowed]:
+                        rejections.append(
+                            _rejected(own, f"{key!r} was not chosen for this campaign", "3.1.1")
+                        )
+                        leaders.pop(key)
+                kept[army] = spec
+            out[kind] = kept
+        elif isinstance(items, list):
+            kept_items = []
+            for item in items:
+                unit = item.get("unit") or item.get("from") if isinstance(item, dict) else None
+                army = unit_army(leader_key(unit)) if isinstance(unit, str) else None
+                if army is not None and army.value not in own:
+                    rejections.append(_rejected(own, f"{unit!r} is not under your command", "6"))
+                    continue
+                kept_items.append(item)
+            out[kind] = kept_items
+        else:
+            out[kind] = items
+    return out, rejections
+
+
+def merge_orders(per_seat: Iterable[dict]) -> dict:
+    """All seats' orders for one phase, as one engine orders document."""
+    merged: dict[str, Any] = {}
+    for orders in per_seat:
+        for kind, items in orders.items():
+            if isinstance(items, list):
+                merged.setdefault(kind, []).extend(items)
+            elif isinstance(items, dict):
+                merged.setdefault(kind, {}).update(items)
+    return merged
+
+
+# --- resolving one phase ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one phase made: the new state (JSON), and events, rolls, reports as dicts."""
+
+    phase: Phase
+    state: dict
+    events: list[dict] = field(default_factory=list)
+    rolls: list[dict] = field(default_factory=list)
+    reports: list[dict] = field(default_factory=list)
+    complete: bool = True
+
+
+def load_campaign_map(map_name: str):
+    """The campaign's map, or None when it cannot be loaded (the reason is logged by caller)."""
+    from maps.core.loader import DEFAULT_MAP, MapError, load_map
+
+    try:
+        return load_map(map_name or DEFAULT_MAP)
+    except (MapError, OSError):
+        return None
+
+
+def _pass_through(state: State, phase: Phase, reason: str, settings: RuleSettings) -> Outcome:
+    """Advance the campaign past a phase the engine cannot resolve, saying so."""
+    nxt = phase.next()
+    turn, ended = state.turn, state.ended
+    if phase is Phase.RETREAT_RALLY:
+        turn += 1
+        ended = ended or turn > settings.turns
+        turn = min(turn, settings.turns)
+    new = dataclasses.replace(state, phase=nxt, turn=turn, ended=ended)
+    event = Event(
+        "4",
+        EventKind.PHASE,
+        f"The {phase.value} phase passes: {reason}.",
+        {"phase": phase.value, "passed": True},
+    )
+    return Outcome(phase, state_to_dict(new), [event_to_dict(event)])
+
+
+def run_phase(
+    state_data: dict, orders: dict, *, seed: str, settings: RuleSettings, map_name: str = ""
+) -> Outcome:
+    """Resolve the state's current phase with the engine (see module docstring)."""
+    state = state_from_dict(state_data)
+    phase = state.phase
+    if phase not in _handlers():
+        return _pass_through(state, phase, "the rules engine has no rules for it yet", settings)
+    hexmap = load_campaign_map(map_name)
+    if hexmap is None:
+        return _pass_through(state, phase, "the campaign map could not be loaded", settings)
+    try:
+        engine_orders = orders_from_dict(orders)
+    except OrderError as exc:
+        engine_orders = orders_from_dict({})
+        bad = Event("6", EventKind.ORDER_REJECTED, f"Orders rejected: {exc}")
+        extra = [event_to_dict(bad)]
+    else:
+        extra = []
+    dice = Dice(seed=seed, sides=settings.die_sides)
+    from campaign.engine.phases import resolve_phase
+
+    result = resolve_phase(state, phase, engine_orders, dice, hexmap, settings)
+    return Outcome(
+        phase=phase,
+        state=state_to_dict(result.state),
+        events=extra + [event_to_dict(e) for e in result.events],
+        rolls=[
+            {"name": r.name, "dice": list(r.dice), "total": r.total, "fixed": r.fixed}
+            for r in result.rolls
+        ],
+        reports=[{**report_to_dict(r), "turn": state.turn} for r in result.reports],
+        complete=result.complete,
+    )

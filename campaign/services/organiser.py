@@ -1,0 +1,344 @@
+"""The organiser's tools. Each is logged as an OrganiserAction, which every player can read.
+
+The status board shows who owes input and who is ready, never what anyone ordered, unless the
+organiser is a non-playing umpire (``Campaign.umpire_plays`` off), who sees everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import (
+    Campaign,
+    CampaignStatus,
+    OrganiserAction,
+    OrganiserActionKind,
+    PhaseWindow,
+    Reminder,
+    Seat,
+    StateVersion,
+    WindowStatus,
+)
+from campaign.services import deadlines
+
+
+class OrganiserError(ValueError):
+    """A tool that cannot be used now; the message says why."""
+
+
+def log(
+    campaign: Campaign, actor, kind: str, text: str, *, now: datetime | None = None, **data
+) -> OrganiserAction:
+    return OrganiserAction.objects.create(
+        campaign=campaign,
+        actor=actor,
+        kind=kind,
+        text=text,
+        data=data,
+        created=now or timezone.now(),
+    )
+
+
+# --- the status board ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatStatus:
+    seat: Seat
+    owes: bool
+    ready: bool
+    absent: bool
+    flagged: bool
+    entered_by_organiser: bool
+    draft: dict | None  # only for a non-playing umpire
+
+
+@dataclass(frozen=True)
+class Board:
+    campaign: Campaign
+    window: PhaseWindow | None
+    version: StateVersion | None
+    seats: list[SeatStatus]
+    reserves: list[Seat]
+    actions: list[OrganiserAction]
+
+
+def status_board(campaign: Campaign, *, now: datetime) -> Board:
+    from orders.models import OrderSheet
+
+    window = campaign.open_window()
+    sheets = {}
+    if window is not None:
+        sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}
+    rows = []
+    seats = list(campaign.seats.select_related("user"))
+    for seat in seats:
+        if seat.reserve:
+            continue
+        sheet = sheets.get(seat.id)
+        rows.append(
+            SeatStatus(
+                seat=seat,
+                owes=window is not None and window.owes(seat),
+                ready=bool(sheet and sheet.ready),
+                absent=seat.is_absent(now),
+                flagged=seat.flagged(),
+                entered_by_organiser=bool(sheet and sheet.entered_by_organiser),
+                draft=(sheet.draft if sheet else None) if campaign.umpire_sees_all else None,
+            )
+        )
+    return Board(
+        campaign=campaign,
+        window=window,
+        version=campaign.latest_version(),
+        seats=rows,
+        reserves=[s for s in seats if s.reserve],
+        actions=list(campaign.actions.select_related("actor")[:50]),
+    )
+
+
+# --- the tools ----------------------------------------------------------------------------
+
+
+def _running(campaign: Campaign) -> None:
+    if campaign.status != CampaignStatus.RUNNING:
+        raise OrganiserError("The campaign is not running.")
+
+
+@transaction.atomic
+def pause(campaign: Campaign, actor, *, now: datetime) -> None:
+    """Stop the clock: the open window keeps the time it had left."""
+    _running(campaign)
+    if not Campaign.objects.filter(id=campaign.id, paused=False).update(paused=True):
+        raise OrganiserError("The campaign is already paused.")
+    campaign.paused = True
+    for window in PhaseWindow.objects.select_for_update().filter(
+        campaign=campaign, status=WindowStatus.OPEN
+    ):
+        remaining = max(window.deadline - now, timedelta(0)) if window.deadline else None
+        PhaseWindow.objects.filter(id=window.id, status=WindowStatus.OPEN).update(
+            status=WindowStatus.PAUSED, remaining=remaining
+        )
+    log(campaign, actor, OrganiserActionKind.PAUSED, "Paused the campaign.", now=now)
+
+
+@transaction.atomic
+def resume(campaign: Campaign, actor, *, now: datetime) -> None:
+    """Restart the clock: the deadline moves on by the time the campaign was paused."""
+    _running(campaign)
+    if not Campaign.objects.filter(id=campaign.id, paused=True).update(paused=False):
+        raise OrganiserError("The campaign is not paused.")
+    campaign.paused = False
+    for window in PhaseWindow.objects.select_for_update().filter(
+        campaign=campaign, status=WindowStatus.PAUSED
+    ):
+        deadline = now + window.remaining if window.remaining is not None else window.deadline
+        PhaseWindow.objects.filter(id=window.id, status=WindowStatus.PAUSED).update(
+            status=WindowStatus.OPEN, deadline=deadline, remaining=None
+        )
+    log(campaign, actor, OrganiserActionKind.RESUMED, "Resumed the campaign.", now=now)
+
+
+@transaction.atomic
+def extend_deadline(campaign: Campaign, actor, hours: int, *, now: datetime) -> PhaseWindow:
+    """Move the open window's deadline later; reminders start over for the new deadline."""
+    _running(campaign)
+    if not 0 < hours <= deadlines.MAX_HOURS:
+        raise OrganiserError(f"Extend by 1 to {deadlines.MAX_HOURS} hours.")
+    window = campaign.open_window()
+    if window is None:
+        raise OrganiserError("No phase is waiting for orders.")
+    window = PhaseWindow.objects.select_for_update().get(id=window.id)
+    delta = timedelta(hours=hours)
+    window.deadline = (window.deadline or now) + delta
+    if window.remaining is not None:
+        window.remaining += delta
+    window.save(update_fields=["deadline", "remaining"])
+    Reminder.objects.filter(window=window).delete()
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.EXTENDED,
+        f"Extended the {window.phase} deadline of turn {window.turn} by {hours} hours.",
+        now=now,
+        hours=hours,
+        window=window.id,
+    )
+    return window
+
+
+@transaction.atomic
+def enter_orders(
+    campaign: Campaign, actor, seat: Seat, draft: dict, *, now: datetime, how: str = "by email"
+) -> None:
+    """Enter a player's orders sent by email or on paper; recorded as such, and ready."""
+    from orders.models import OrderSheet
+
+    _running(campaign)
+    window = campaign.open_window()
+    if window is None or not window.owes(seat):
+        raise OrganiserError(f"The {seat.label} owes no orders now.")
+    if not isinstance(draft, dict):
+        raise OrganiserError("Orders are an object in the order format.")
+    OrderSheet.objects.update_or_create(
+        window=window,
+        seat=seat,
+        defaults={
+            "campaign": campaign,
+            "draft": draft,
+            "ready": True,
+            "submitted_at": now,
+            "entered_by_organiser": True,
+            "entered_by": actor,
+            "updated": now,
+        },
+    )
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.ENTERED_ORDERS,
+        f"Entered the {window.phase} orders of the {seat.label} (sent {how}).",
+        now=now,
+        seat=str(seat.code),
+        window=window.id,
+    )
+    from campaign.services.resolution import queue_resolution
+
+    queue_resolution(window.id)
+
+
+@transaction.atomic
+def roll_back(campaign: Campaign, actor, *, now: datetime) -> PhaseWindow:
+    """Undo the last phase that waited for players, with the automatic phases after it:
+    their state versions and events go, the window opens again with a fresh deadline and the
+    order sheets as drafts (not ready). The seeded dice give the same rolls again."""
+    from orders.models import OrderSheet
+
+    window = (
+        PhaseWindow.objects.select_for_update()
+        .filter(campaign=campaign, status=WindowStatus.RESOLVED)
+        .select_related("version")
+        .order_by("-version__number")
+        .first()
+    )
+    if window is None:
+        raise OrganiserError("No phase has been resolved yet.")
+    number = window.version.number
+    campaign.versions.filter(number__gt=number).delete()  # cascades: events, later windows
+    deadline = deadlines.deadline_for(
+        campaign.deadline_policy, window.phase, now, campaign.time_zone
+    )
+    status = WindowStatus.PAUSED if campaign.paused else WindowStatus.OPEN
+    PhaseWindow.objects.filter(id=window.id).update(
+        status=status,
+        deadline=deadline,
+        opened_at=now,
+        resolved_at=None,
+        remaining=(deadline - now) if campaign.paused else None,
+    )
+    OrderSheet.objects.filter(window=window).update(ready=False)
+    Reminder.objects.filter(window=window).delete()
+    Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.RUNNING, ended=None)
+    campaign.status = CampaignStatus.RUNNING
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.ROLLED_BACK,
+        f"Rolled back to the {window.phase} phase of turn {window.turn}: orders are open again.",
+        now=now,
+        window=window.id,
+        version=number,
+    )
+    return window
+
+
+@transaction.atomic
+def replace_player(
+    campaign: Campaign,
+    actor,
+    seat: Seat,
+    *,
+    now: datetime,
+    reserve: Seat | None = None,
+    email: str = "",
+) -> Seat:
+    """Give a seat to a reserve player (who takes it at once) or invite someone by email.
+    The new player finds everything the seat knows on its handover page."""
+    if seat.reserve or seat.campaign_id != campaign.id:
+        raise OrganiserError("Choose a playing seat of this campaign.")
+    if campaign.status == CampaignStatus.ENDED:
+        raise OrganiserError("The campaign has ended.")
+    old = seat.user.get_username() if seat.user else "nobody"
+    seat.missed_in_a_row = 0
+    seat.absent_until = None
+    if reserve is not None:
+        if not reserve.reserve or reserve.campaign_id != campaign.id or reserve.user is None:
+            raise OrganiserError("That reserve player has not joined yet.")
+        seat.user = reserve.user
+        seat.joined = now
+        new = reserve.user.get_username()
+        reserve.delete()
+    elif email:
+        seat.user = None
+        seat.joined = None
+        new = email
+    else:
+        raise OrganiserError("Choose a reserve player or give an email address.")
+    seat.save(update_fields=["user", "joined", "missed_in_a_row", "absent_until"])
+    seat.invitations.filter(accepted_at__isnull=True).delete()
+    from campaign.services import email as mail
+    from campaign.services.setup import invite
+
+    if email and reserve is None:
+        invite(seat, email, now=now)
+    else:
+        mail.queue_handover(seat.id)
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.REPLACED,
+        f"Replaced the {seat.label}: {old} hands over to {new}.",
+        now=now,
+        seat=str(seat.code),
+    )
+    return seat
+
+
+@transaction.atomic
+def end_campaign(campaign: Campaign, actor, *, now: datetime) -> None:
+    """End the campaign now: open orders lock, everyone is told."""
+    if (
+        not Campaign.objects.filter(id=campaign.id)
+        .exclude(status=CampaignStatus.ENDED)
+        .update(status=CampaignStatus.ENDED, ended=now)
+    ):
+        raise OrganiserError("The campaign has already ended.")
+    campaign.status = CampaignStatus.ENDED
+    PhaseWindow.objects.filter(
+        campaign=campaign, status__in=[WindowStatus.OPEN, WindowStatus.PAUSED]
+    ).update(status=WindowStatus.RESOLVED, resolved_at=now)
+    log(campaign, actor, OrganiserActionKind.ENDED, "Ended the campaign.", now=now)
+    from campaign.services import email
+
+    email.queue_campaign_over(campaign.id)
+
+
+def resolve_now(campaign: Campaign, actor, *, now: datetime):
+    """Resolve the open phase before its deadline (missing orders stand still)."""
+    from campaign.services.resolution import resolve_due_phase
+
+    window = campaign.open_window()
+    if window is None or window.status != WindowStatus.OPEN:
+        raise OrganiserError("No open phase to resolve.")
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.RESOLVED_NOW,
+        f"Resolved the {window.phase} phase of turn {window.turn} before its deadline.",
+        now=now,
+    )
+    return resolve_due_phase(window.id, now=now, force=True)

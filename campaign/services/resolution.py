@@ -1,0 +1,295 @@
+"""Resolving phases: exactly once, in one transaction, then on to the next window.
+
+``resolve_due_phase(window_id, now=...)`` is the one way a phase resolves. It locks the window,
+checks it is due (its deadline passed, or every awaited seat is ready), claims it with a
+conditional update (0 rows: another worker got there first), reads the ready order sheets
+(a seat without one stands still and is told so), runs the engine with the campaign's seeded dice,
+inserts the new state version and its events, runs the automatic phases that follow straight
+through, and opens the next window with its deadline. All of it is one transaction: a crash
+leaves no half-written state, and the unique (campaign, number) of state versions makes a
+duplicate resolution fail to insert. Emails are queued only when the transaction commits.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+
+from campaign.engine.armies import Army
+from campaign.engine.events import Event, EventKind, event_to_dict, private
+from campaign.engine.state import Phase
+from campaign.models import (
+    Campaign,
+    CampaignStatus,
+    PhaseWindow,
+    Seat,
+    StateVersion,
+    WindowStatus,
+)
+from campaign.models import (
+    Event as EventRow,
+)
+from campaign.services import deadlines, gameplay
+
+logger = logging.getLogger(__name__)
+
+# A turn has nine phases: a chain of automatic phases longer than this is a bug, not a campaign.
+MAX_AUTOMATIC = 40
+
+
+@dataclass
+class Notices:
+    """Emails to queue when the transaction commits: (kind, seat id) per resolution."""
+
+    since_version: int
+    opened: list[tuple[str, int]] = field(default_factory=list)
+    resolved: list[int] = field(default_factory=list)
+    over: bool = False
+
+
+def _kind_of(phase: Phase) -> str:
+    return phase.value
+
+
+def insert_version(
+    campaign: Campaign,
+    number: int,
+    outcome: gameplay.Outcome,
+    *,
+    orders: dict,
+    extra_events: list[dict],
+    now: datetime,
+) -> StateVersion:
+    """Insert one state version with its events; IntegrityError if the number exists."""
+    state = outcome.state
+    version = StateVersion.objects.create(
+        campaign=campaign,
+        number=number,
+        turn=state["turn"],
+        resolved_phase=outcome.phase.value,
+        phase=state["phase"],
+        state=state,
+        rolls=outcome.rolls,
+        reports=outcome.reports,
+        orders=orders,
+        created=now,
+    )
+    store_events(version, extra_events + outcome.events)
+    return version
+
+
+def store_events(version: StateVersion, events: list[dict]) -> None:
+    EventRow.objects.bulk_create(
+        EventRow(
+            campaign_id=version.campaign_id,
+            version=version,
+            seq=i,
+            rule=e.get("rule", ""),
+            kind=e["kind"],
+            text=e["text"],
+            public=e.get("audience") == "public",
+            armies=[] if e.get("audience") == "public" else list(e.get("audience") or []),
+            data=e.get("data") or {},
+        )
+        for i, e in enumerate(events)
+    )
+
+
+def open_next(
+    campaign: Campaign, version: StateVersion, *, now: datetime, notices: Notices | None = None
+) -> PhaseWindow | None:
+    """From ``version``, run automatic phases straight through until a phase waits for
+    players (open its window and return it) or the campaign ends (return None)."""
+    seats = list(campaign.seats.all())
+    settings = gameplay.rule_settings(campaign)
+    for _ in range(MAX_AUTOMATIC):
+        state = gameplay.read_state(version.state)
+        if state.ended:
+            Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
+            if notices is not None:
+                notices.over = True
+            return None
+        owing = gameplay.seats_owing(seats, state, state.phase)
+        if owing:
+            kind = _kind_of(state.phase)
+            deadline = deadlines.deadline_for(
+                campaign.deadline_policy, kind, now, campaign.time_zone
+            )
+            window = PhaseWindow.objects.create(
+                campaign=campaign,
+                version=version,
+                phase=state.phase.value,
+                turn=state.turn,
+                owing=[str(s.code) for s in owing],
+                opened_at=now,
+                deadline=deadline,
+                status=WindowStatus.PAUSED if campaign.paused else WindowStatus.OPEN,
+                remaining=(deadline - now) if campaign.paused else None,
+            )
+            if notices is not None:
+                email_kind = "battle-pending" if state.phase is Phase.BATTLE else "phase-opened"
+                notices.opened += [(email_kind, s.id) for s in owing]
+            return window
+        outcome = gameplay.run_phase(
+            version.state, {}, seed=campaign.seed, settings=settings, map_name=campaign.map_name
+        )
+        version = insert_version(
+            campaign, version.number + 1, outcome, orders={}, extra_events=[], now=now
+        )
+    raise RuntimeError(f"{campaign}: more than {MAX_AUTOMATIC} automatic phases in a row")
+
+
+def _missing_event(seat: Seat, phase: Phase, absent: bool) -> dict:
+    rule = "3" if phase is Phase.DEPLOYMENT else "6.2"
+    if absent:
+        text = (
+            f"The {seat.label} is away: no {phase.value} orders, so its forces stand "
+            "still. This does not count as a missed deadline."
+        )
+    else:
+        text = (
+            f"No {phase.value} orders from the {seat.label} by the deadline: its forces "
+            "stand still."
+        )
+    audience = private(*(Army(a) for a in seat.armies))
+    event = Event(
+        rule, EventKind.ORDER_REJECTED, text, {"missing": True, "absent": absent}, audience=audience
+    )
+    return event_to_dict(event)
+
+
+def is_due(window: PhaseWindow, seats: list[Seat], ready_ids: set[int], now: datetime) -> bool:
+    """Due when the deadline has passed, or when every seat the window waits for (absent
+    players excepted) is ready."""
+    if window.deadline is not None and window.deadline <= now:
+        return True
+    awaited = [s for s in seats if window.owes(s) and not s.is_absent(now)]
+    return bool(awaited) and all(s.id in ready_ids for s in awaited)
+
+
+def resolve_due_phase(window_id: int, *, now: datetime, force: bool = False) -> StateVersion | None:
+    """Resolve the window's phase if it is due (or ``force``); the new version, or None when
+    there was nothing to do (not due, paused, or already resolved by someone else)."""
+    try:
+        with transaction.atomic():
+            version, notices = _resolve(window_id, now=now, force=force)
+    except IntegrityError:
+        # Another resolution inserted the same version number first: nothing to do.
+        logger.info("window %s was resolved by another worker", window_id)
+        return None
+    if version is not None:
+        from campaign.services import email
+
+        email.queue_after_resolution(version.campaign_id, notices)
+    return version
+
+
+def _resolve(window_id: int, *, now: datetime, force: bool):
+    from orders.models import OrderSheet
+
+    window = (
+        PhaseWindow.objects.select_for_update(of=("self",))
+        .select_related("campaign", "version")
+        .filter(id=window_id)
+        .first()
+    )
+    if window is None or window.status != WindowStatus.OPEN:
+        return None, None
+    campaign = window.campaign
+    if campaign.paused or campaign.status != CampaignStatus.RUNNING:
+        return None, None
+    seats = list(campaign.seats.all())
+    sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}
+    ready_ids = {seat_id for seat_id, sheet in sheets.items() if sheet.ready}
+    if not force and not is_due(window, seats, ready_ids, now):
+        return None, None
+    claimed = PhaseWindow.objects.filter(id=window.id, status=WindowStatus.OPEN).update(
+        status=WindowStatus.RESOLVING
+    )
+    if not claimed:
+        return None, None
+
+    phase = Phase(window.phase)
+    by_deadline = window.deadline is not None and window.deadline <= now
+    chosen = {s.power: s.leaders for s in seats}
+    per_seat, extra_events, used = [], [], {}
+    for seat in seats:
+        if not window.owes(seat):
+            continue
+        sheet = sheets.get(seat.id)
+        absent = seat.is_absent(now)
+        if sheet is not None and sheet.ready:
+            orders, rejections = gameplay.seat_orders(seat, sheet.draft, chosen.get(seat.power))
+            per_seat.append(orders)
+            extra_events += rejections
+            used[seat.power] = {"orders": orders, "by_organiser": sheet.entered_by_organiser}
+            Seat.objects.filter(id=seat.id).update(missed_in_a_row=0)
+        else:
+            extra_events.append(_missing_event(seat, phase, absent))
+            if by_deadline and not absent:
+                seat.missed_in_a_row += 1
+                Seat.objects.filter(id=seat.id).update(missed_in_a_row=seat.missed_in_a_row)
+                if seat.missed_in_a_row == int(campaign.reminders.get("flag_after_missed", 2)):
+                    from campaign.services import email
+
+                    email.queue_organiser_flag(seat.id)
+
+    outcome = gameplay.run_phase(
+        window.version.state,
+        gameplay.merge_orders(per_seat),
+        seed=campaign.seed,
+        settings=gameplay.rule_settings(campaign),
+        map_name=campaign.map_name,
+    )
+    version = insert_version(
+        campaign,
+        window.version.number + 1,
+        outcome,
+        orders=used,
+        extra_events=extra_events,
+        now=now,
+    )
+    PhaseWindow.objects.filter(id=window.id).update(status=WindowStatus.RESOLVED, resolved_at=now)
+    notices = Notices(since_version=window.version.number)
+    open_next(campaign, version, now=now, notices=notices)
+    notices.resolved = [s.id for s in seats if not s.reserve]
+    return version, notices
+
+
+def due_window_ids(now: datetime) -> list[int]:
+    """Open windows of running, unpaused campaigns that are due: deadline passed, or every
+    awaited seat ready (the sweep's query)."""
+    from orders.models import OrderSheet
+
+    windows = list(
+        PhaseWindow.objects.filter(
+            status=WindowStatus.OPEN,
+            campaign__status=CampaignStatus.RUNNING,
+            campaign__paused=False,
+        ).select_related("campaign")
+    )
+    if not windows:
+        return []
+    ready = {}
+    for window_id, seat_id in OrderSheet.objects.filter(window__in=windows, ready=True).values_list(
+        "window_id", "seat_id"
+    ):
+        ready.setdefault(window_id, set()).add(seat_id)
+    seats_of: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(campaign__in={w.campaign_id for w in windows}):
+        seats_of.setdefault(seat.campaign_id, []).append(seat)
+    return [
+        w.id
+        for w in windows
+        if is_due(w, seats_of.get(w.campaign_id, []), ready.get(w.id, set()), now)
+    ]
+
+
+def queue_resolution(window_id: int) -> None:
+    """Queue the resolve task when the current transaction commits (a seat became ready)."""
+    from campaign import tasks
+
+    transaction.on_commit(lambda: tasks.resolve_phase.delay(window_id))

@@ -1,0 +1,230 @@
+"""Setting a campaign up: create it with its seats, invite players, start it.
+
+A campaign is created in the "setup" status with one seat per player (rule 1.2's presets, which
+the organiser may edit before the start), invitations go out by email, and ``start_campaign``
+writes state version 0 (before deployment, 3) and opens the deployment window.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from campaign.engine.armies import Army
+from campaign.models import (
+    Campaign,
+    CampaignStatus,
+    Invitation,
+    LeaderSelection,
+    OrganiserAction,
+    OrganiserActionKind,
+    Seat,
+    StateVersion,
+)
+from campaign.services import deadlines, gameplay
+from campaign.services.organiser import log
+
+
+class SetupError(ValueError):
+    """A set-up step that cannot be done; the message says why."""
+
+
+@transaction.atomic
+def create_campaign(
+    organiser,
+    *,
+    name: str,
+    players: int,
+    now: datetime,
+    army_points: dict[str, int],
+    leader_selection: str = LeaderSelection.HISTORICAL,
+    rule_settings: dict | None = None,
+    options: dict | None = None,
+    deadline_policy: dict | None = None,
+    time_zone: str = "Europe/London",
+    reminders: dict | None = None,
+    umpire_plays: bool = False,
+    organiser_seat: str = "",
+    emails: dict[str, str] | None = None,
+    map_name: str = "",
+) -> Campaign:
+    """A new campaign in set-up with its seats (1.2 presets) and invitations."""
+    if not 2 <= players <= 5:
+        raise SetupError("Der Grosse König is for 2 to 5 players (1.2).")
+    policy = {k: deadlines.check_rule(k, v) for k, v in (deadline_policy or {}).items()}
+    campaign = Campaign.objects.create(
+        name=name,
+        organiser=organiser,
+        umpire_plays=umpire_plays,
+        rule_settings=rule_settings or {},
+        options=options or {},
+        army_points=army_points,
+        leader_selection=leader_selection,
+        deadline_policy=policy,
+        time_zone=time_zone,
+        reminders=reminders or dict(deadlines.DEFAULT_REMINDERS),
+        map_name=map_name,
+        created=now,
+    )
+    settings = gameplay.rule_settings(campaign)
+    if leader_selection == LeaderSelection.RANDOM:
+        chosen = gameplay.random_leaders(campaign.seed, settings)
+    elif leader_selection == LeaderSelection.PICK:
+        chosen = {}
+    else:
+        chosen = gameplay.historical_leaders(settings)
+    for power, armies in gameplay.preset_armies(players).items():
+        seat = Seat.objects.create(
+            campaign=campaign,
+            power=power,
+            label=gameplay.seat_label(power),
+            armies=armies,
+            leaders={a: chosen[a] for a in armies if a in chosen},
+        )
+        if umpire_plays and power == organiser_seat:
+            seat.user = organiser
+            seat.joined = now
+            seat.save(update_fields=["user", "joined"])
+        elif emails and emails.get(power):
+            invite(seat, emails[power], now=now)
+    if umpire_plays and not campaign.seats.filter(user=organiser).exists():
+        raise SetupError("Choose the seat the organiser plays.")
+    log(campaign, organiser, OrganiserActionKind.CREATED, f"Created the campaign {name}.", now=now)
+    return campaign
+
+
+def assign_armies(campaign: Campaign, assignment: dict[str, str]) -> None:
+    """Edit the 1.2 presets before the start: army value -> seat power. Every army of the
+    seven must go to a seat, and every seat must keep at least one army."""
+    if campaign.status != CampaignStatus.SETUP:
+        raise SetupError("Armies can only be reassigned before the campaign starts.")
+    seats = {s.power: s for s in campaign.seats.filter(reserve=False)}
+    missing = [a.label for a in Army if assignment.get(a.value) not in seats]
+    if missing:
+        raise SetupError(f"Give every army to a seat: {', '.join(missing)}.")
+    for power, seat in seats.items():
+        seat.armies = [a.value for a in Army if assignment[a.value] == power]
+        if not seat.armies:
+            raise SetupError(f"The {seat.label} would command no army.")
+    for seat in seats.values():
+        if campaign.leader_selection != LeaderSelection.PICK:
+            everyone = _all_chosen(campaign)
+            seat.leaders = {a: everyone[a] for a in seat.armies if a in everyone}
+        seat.save(update_fields=["armies", "leaders"])
+
+
+def _all_chosen(campaign: Campaign) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for seat in campaign.seats.all():
+        out.update(seat.leaders or {})
+    return out
+
+
+def pick_leaders(seat: Seat, army: str, keys: list[str]) -> list[str]:
+    """A player's own choice of leaders (3.1.1); the problems, empty when it was saved."""
+    if seat.campaign.status != CampaignStatus.SETUP:
+        return ["Leaders are chosen before the campaign starts."]
+    if army not in seat.armies:
+        return [f"The {seat.label} does not command {army}."]
+    problems = gameplay.check_leader_pick(army, keys, gameplay.rule_settings(seat.campaign))
+    if not problems:
+        seat.leaders = {**seat.leaders, army: list(dict.fromkeys(keys))}
+        seat.save(update_fields=["leaders"])
+    return problems
+
+
+def add_reserve(campaign: Campaign, email: str, *, now: datetime) -> Invitation:
+    """A reserve player: a seat with no armies, who can take over a seat later."""
+    count = campaign.seats.filter(reserve=True).count()
+    seat = Seat.objects.create(campaign=campaign, reserve=True, label=f"Reserve {count + 1}")
+    return invite(seat, email, now=now)
+
+
+def invite(seat: Seat, email: str, *, now: datetime) -> Invitation:
+    """Invite someone to a seat; the email goes out when the transaction commits."""
+    invitation = Invitation.objects.create(seat=seat, email=email.strip().lower(), created=now)
+    from campaign.services import email as mail
+
+    mail.queue_invitation(invitation.id)
+    return invitation
+
+
+class InvitationError(ValueError):
+    pass
+
+
+@transaction.atomic
+def accept_invitation(token: str, user, *, now: datetime) -> Seat:
+    """Seat ``user`` at the invitation's seat. Single use: a second accept fails."""
+    invitation = Invitation.objects.select_related("seat__campaign").filter(token=token).first()
+    if invitation is None:
+        raise InvitationError("This invitation link is not valid.")
+    taken = Invitation.objects.filter(id=invitation.id, accepted_at__isnull=True).update(
+        accepted_at=now, accepted_by=user
+    )
+    if not taken:
+        if invitation.accepted_by_id == user.id:
+            return invitation.seat
+        raise InvitationError("This invitation has already been used.")
+    seat = invitation.seat
+    if seat.campaign.status == CampaignStatus.ENDED:
+        raise InvitationError("This campaign has ended.")
+    if seat.user_id and seat.user_id != user.id:
+        raise InvitationError("Someone else has taken this seat; ask the organiser.")
+    seat.user = user
+    seat.joined = now
+    seat.save(update_fields=["user", "joined"])
+    return seat
+
+
+def user_for_invitation(email: str, username: str, password: str):
+    """A new account for an invitee who has none (the password is validated by the form)."""
+    return get_user_model().objects.create_user(username=username, email=email, password=password)
+
+
+@transaction.atomic
+def start_campaign(campaign: Campaign, actor, *, now: datetime) -> StateVersion:
+    """Write the state before deployment and open the deployment window (3)."""
+    campaign = Campaign.objects.select_for_update().get(id=campaign.id)
+    if campaign.status != CampaignStatus.SETUP:
+        raise SetupError("The campaign has already started.")
+    settings = gameplay.rule_settings(campaign)
+    seats = list(campaign.seats.filter(reserve=False))
+    problems = []
+    for seat in seats:
+        for army in seat.armies:
+            problems += gameplay.check_leader_pick(army, seat.leaders.get(army, []), settings)
+    if problems:
+        raise SetupError("Leaders are not chosen yet: " + "; ".join(problems))
+    if set(campaign.army_points) != {a.value for a in Army}:
+        raise SetupError("Set the starting points of every army (3).")
+    Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.RUNNING, started=now)
+    campaign.status = CampaignStatus.RUNNING
+    version = StateVersion.objects.create(
+        campaign=campaign,
+        number=0,
+        turn=1,
+        phase="deployment",
+        state=gameplay.initial_state(len(seats), campaign.army_points),
+        created=now,
+    )
+    from campaign.services.resolution import Notices, open_next
+
+    notices = Notices(since_version=0)
+    open_next(campaign, version, now=now, notices=notices)
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.STARTED,
+        "Started the campaign: deployment is open.",
+        now=now,
+    )
+    from campaign.services import email
+
+    email.queue_after_resolution(campaign.id, notices)
+    return version
+
+
+__all__ = ["OrganiserAction", "create_campaign", "start_campaign", "accept_invitation"]
