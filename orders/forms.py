@@ -1,0 +1,317 @@
+"""Forms for the orders a player writes, and the step-by-step preview of a march.
+
+Every form reads one order in the engine's own words and writes it into the seat's draft in the
+engine's order format (``campaign.engine.orders``), so the draft is exactly what resolution
+reads. Forms check only what can be checked by reading (a path in direction codes, a whole
+number, a leader of the seat's own armies); the rules themselves are the engine's and the map
+core's: the preview asks ``HexMap.enter_cost`` for every step and the rule settings for the MPs
+of a march (6.2, 6.4.4, 6.4.5, 6.4.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+
+from campaign.engine.leaders import leader, leader_key
+from campaign.engine.rulesettings import RuleSettings
+from campaign.projection import Relation, View
+from maps.core.hexgrid import (
+    DIRECTIONS,
+    HexIdError,
+    PathError,
+    format_path,
+    parse_hex_id,
+    parse_path,
+)
+from maps.core.hexgrid import hex_id as format_hex
+from maps.core.hexgrid import neighbour as step_to
+from maps.core.model import HexMap
+
+DIRECTION_NAMES = {1: "W", 2: "NW", 3: "NE", 4: "E", 5: "SE", 6: "SW"}
+
+
+def _clean_path(text: str) -> str:
+    try:
+        return format_path(parse_path(text or ""))
+    except PathError as exc:
+        raise forms.ValidationError(str(exc)) from None
+
+
+class MarchForm(forms.Form):
+    """A march order (6.2) for a leader's force or a siege train."""
+
+    unit = forms.CharField(max_length=40)
+    path = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Direction codes: 1 W, 2 NW, 3 NE, 4 E, 5 SE, 6 SW, e.g. 1-2-2-1-6.",
+    )
+    marches = forms.TypedChoiceField(choices=[(1, "1"), (2, "2")], coerce=int, initial=1)
+    leave_fortress = forms.BooleanField(required=False)
+    enter_fortress = forms.BooleanField(required=False)
+    works = forms.BooleanField(required=False, label="Build field works (9.4.2, Frederick)")
+    meeting = forms.ChoiceField(
+        choices=[("hold", "hold: meet in my own hex"), ("advance", "advance into the enemy's")],
+        initial="hold",
+        required=False,
+    )
+    drop = forms.CharField(
+        max_length=300,
+        required=False,
+        help_text="Subordinates dropped off (6.2.6): leader at hex, e.g. 'seydlitz 0405'.",
+    )
+
+    def __init__(self, *args, units: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.units = units
+
+    def clean_unit(self) -> str:
+        unit = leader_key(self.cleaned_data["unit"])
+        if unit not in self.units:
+            raise forms.ValidationError(f"{unit!r} is not one of your leaders or siege trains.")
+        return unit
+
+    def clean_path(self) -> str:
+        return _clean_path(self.cleaned_data.get("path", ""))
+
+    def clean_meeting(self) -> str:
+        return self.cleaned_data.get("meeting") or "hold"
+
+    def clean_drop(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        text = self.cleaned_data.get("drop", "").strip()
+        for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+            words = part.split()
+            if len(words) != 2:
+                raise forms.ValidationError(f"{part!r}: write a drop-off as 'leader hex'.")
+            key, where = leader_key(words[0]), words[1]
+            try:
+                leader(key)
+                parse_hex_id(where)
+            except (KeyError, HexIdError) as exc:
+                raise forms.ValidationError(f"{part!r}: {exc}") from None
+            out[key] = where
+        return out
+
+    def order(self) -> dict:
+        """The order in the engine's format (``campaign.engine.orders.march_order_from_dict``)."""
+        d = self.cleaned_data
+        order: dict = {"unit": d["unit"], "path": d["path"]}
+        if "marches" in self.fields:
+            order["marches"] = d["marches"]
+        for flag in ("leave_fortress", "enter_fortress", "works"):
+            if flag in self.fields and d.get(flag):
+                order[flag] = True
+        if d.get("meeting", "hold") != "hold":
+            order["meeting"] = d["meeting"]
+        if d.get("drop"):
+            order["drop"] = d["drop"]
+        return order
+
+
+class ForcedMarchForm(MarchForm):
+    """A forced march order (6.3): one march of 5 MPs if the die allows; never a siege train."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["marches"]
+        del self.fields["works"]
+
+
+class TransferForm(forms.Form):
+    """Points handed over at the start of the turn (6.4.2, 6.4.3)."""
+
+    source = forms.CharField(max_length=40, label="From (leader or 'garrison')")
+    target = forms.CharField(max_length=40, label="To (leader or 'garrison')")
+    points = forms.IntegerField(min_value=1, max_value=1_000_000)
+
+    def __init__(self, *args, units: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.units = units
+
+    def _side(self, name: str) -> str:
+        key = leader_key(self.cleaned_data[name])
+        if key != "garrison" and key not in self.units:
+            raise forms.ValidationError(f"{key!r} is not one of your leaders (or 'garrison').")
+        return key
+
+    def clean_source(self) -> str:
+        return self._side("source")
+
+    def clean_target(self) -> str:
+        return self._side("target")
+
+    def order(self) -> dict:
+        d = self.cleaned_data
+        return {"from": d["source"], "to": d["target"], "points": d["points"]}
+
+
+class DeployLeaderForm(forms.Form):
+    """Where one leader starts and how many points he commands (3, 3.2.1)."""
+
+    unit = forms.CharField(max_length=40)
+    hex = forms.CharField(max_length=8)
+    points = forms.IntegerField(min_value=0, max_value=1_000_000, initial=0)
+    inside = forms.BooleanField(required=False, label="Inside the fortress")
+
+    def clean_hex(self) -> str:
+        try:
+            return format_hex(parse_hex_id(self.cleaned_data["hex"]))
+        except HexIdError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+
+class DeployGarrisonForm(forms.Form):
+    """A fortress garrison (3.2.2, 3.2.3)."""
+
+    city = forms.CharField(max_length=60)
+    points = forms.IntegerField(min_value=0, max_value=1_000_000)
+
+
+class DeploySiegeTrainForm(forms.Form):
+    """Where a siege train starts (3.1.3, 3.2.2)."""
+
+    unit = forms.CharField(max_length=40)
+    hex = forms.CharField(max_length=8)
+    inside = forms.BooleanField(required=False, label="Inside the fortress")
+
+    clean_hex = DeployLeaderForm.clean_hex
+
+
+# --- the march preview -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a line of march as the player sees it while writing it."""
+
+    number: int
+    code: int
+    hex: str
+    cost: int | None  # None: impassable (2.2)
+    spent: int  # MPs spent up to and including this step
+    ok: bool
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Preview:
+    start: str
+    steps: tuple[Step, ...]
+    allowance: int
+    valid: bool
+    message: str
+
+    @property
+    def end(self) -> str:
+        return self.steps[-1].hex if self.steps else self.start
+
+    @property
+    def spent(self) -> int:
+        return self.steps[-1].spent if self.steps else 0
+
+
+def march_allowance(
+    settings: RuleSettings, turn: int, marches: int, supplied: bool, forced: bool = False
+) -> int:
+    """MPs for ``marches`` marches, by the engine's ``march_mp`` (6.2, 6.3, 5.1.1, 6.4.6)."""
+    from campaign.engine.marches import march_mp
+
+    base = settings.forced_march_mp if forced else settings.march_mp
+    return march_mp(supplied, turn, settings, base) * marches
+
+
+def enemy_hexes(view: View, hexmap: HexMap) -> tuple[frozenset, frozenset]:
+    """Hexes the viewer knows hold an enemy force or garrison, and enemy fortresses (from the
+    view: leader positions and garrison chits are public, 3.1.1, 3.1.2)."""
+    occupied = set()
+    forts = set()
+    for f in view.forces:
+        if f.relation is Relation.ENEMY or (
+            f.relation is Relation.ALLY and any(f.army.is_enemy_of(a) for a in view.armies)
+        ):
+            occupied.add(parse_hex_id(f.hex))
+    for g in view.garrisons:
+        if any(g.army.is_enemy_of(a) for a in view.armies):
+            try:
+                h = hexmap.city(g.city).hex
+            except KeyError:
+                continue
+            occupied.add(h)
+            forts.add(h)
+    return frozenset(occupied), frozenset(forts)
+
+
+def march_preview(
+    view: View,
+    hexmap: HexMap,
+    settings: RuleSettings,
+    start: str,
+    path: str,
+    *,
+    marches: int = 1,
+    supplied: bool = True,
+    forced: bool = False,
+) -> Preview:
+    """Each step of ``path`` from ``start``: its MP cost by the Terrain Effects Chart (2.2) and
+    6.4.4, the MPs spent so far, and whether the force can still make it (6.4.5)."""
+    allowance = march_allowance(settings, view.turn, marches, supplied, forced)
+    try:
+        codes = parse_path(path)
+        here = parse_hex_id(start)
+    except (PathError, HexIdError) as exc:
+        return Preview(start, (), allowance, False, str(exc))
+    enemies, forts = enemy_hexes(view, hexmap)
+    steps: list[Step] = []
+    spent = 0
+    valid = True
+    message = ""
+    for i, code in enumerate(codes, start=1):
+        there = step_to(here, code)
+        if not valid:
+            steps.append(Step(i, code, format_hex(there), None, spent, False, "after a stop"))
+            here = there
+            continue
+        cost = (
+            hexmap.enter_cost(here, code, enemy_occupied=enemies, enemy_fortresses=forts)
+            if here in hexmap and there in hexmap
+            else None
+        )
+        if cost is None:
+            note = "off the map" if there not in hexmap else "impassable (2.2)"
+            steps.append(Step(i, code, format_hex(there), None, spent, False, note))
+            valid, message = False, f"Step {i} ({code}) into {format_hex(there)} is {note}."
+        elif spent + cost > allowance:
+            steps.append(Step(i, code, format_hex(there), cost, spent + cost, False, "too far"))
+            valid = False
+            message = (
+                f"Step {i} into {format_hex(there)} costs {cost} MP; only "
+                f"{allowance - spent} of {allowance} MP are left (6.4.5)."
+            )
+        else:
+            spent += cost
+            note = "enemy: the force stops here (6.4.4)" if there in enemies else ""
+            steps.append(Step(i, code, format_hex(there), cost, spent, True, note))
+            if there in enemies and i < len(codes):
+                valid = False
+                message = f"The force must stop in {format_hex(there)}: enemy-occupied (6.4.4)."
+        here = there
+    if valid:
+        message = f"{spent} of {allowance} MP."
+    return Preview(start, tuple(steps), allowance, valid, message)
+
+
+def next_steps(hexmap: HexMap, at: str) -> list[tuple[int, str, str]]:
+    """The six neighbours of ``at`` as (direction code, compass name, hex id), on the map only."""
+    try:
+        here = parse_hex_id(at)
+    except HexIdError:
+        return []
+    out = []
+    for code in sorted(DIRECTIONS):
+        there = step_to(here, code)
+        if there in hexmap:
+            out.append((code, DIRECTION_NAMES[code], format_hex(there)))
+    return out

@@ -1,0 +1,24 @@
+"""The player's pages, under /play/ (see orders.views for who may open them)."""
+
+from django.urls import path
+
+from orders import views
+
+app_name = "orders"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("<uuid:code>/", views.dashboard, name="dashboard"),
+    path("<uuid:code>/orders/", views.orders, name="orders"),
+    path("<uuid:code>/orders/march/", views.save_march, name="save_march"),
+    path("<uuid:code>/orders/remove/", views.remove_order, name="remove_order"),
+    path("<uuid:code>/orders/transfer/", views.save_transfer, name="save_transfer"),
+    path("<uuid:code>/orders/ready/", views.ready, name="ready"),
+    path("<uuid:code>/deploy/", views.deploy, name="deploy"),
+    path("<uuid:code>/report/", views.report, name="report"),
+    path("<uuid:code>/report/<int:number>/", views.report, name="report_version"),
+    path("<uuid:code>/history/", views.history, name="history"),
+    path("<uuid:code>/handover/", views.handover, name="handover"),
+    path("<uuid:code>/map/<int:number>.png", views.map_image, name="map"),
+    path("<uuid:code>/view/<int:number>.json", views.view_json, name="view_json"),
+]

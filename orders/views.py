@@ -1,0 +1,906 @@
+"""What a player sees and does: dashboard, orders, deployment, reports, history, handover, map.
+
+Every page shows a ``campaign.projection.View`` of one state version for one seat, never the
+state itself: fog of war is decided there and nowhere else. Views stay thin: load and check
+access, read a form, change the seat's draft (or mark it ready), render.
+
+URLs carry the seat's public ``code``. Who may open them (``_access``):
+- the seat's own player: everything, and may write orders while the phase is open;
+- the campaign's organiser when a non-playing umpire: every seat's pages, read-only;
+- anyone else (another seat, an ally, an outsider): 403; anonymous visitors go to the login.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from campaign.engine.armies import ADJECTIVES, Army
+from campaign.engine.leaders import leader
+from campaign.engine.orders import Deployment
+from campaign.engine.rulesettings import RuleSettings, settings_from_dict
+from campaign.engine.state import Phase, state_from_dict
+from campaign.models import Campaign, Event, PhaseWindow, Seat, StateVersion, WindowStatus
+from campaign.projection import (
+    Relation,
+    View,
+    Viewer,
+    map_counters,
+    project,
+    report_lines,
+    view_to_dict,
+)
+from maps.core.hexgrid import HexIdError, hex_corners, hex_to_pixel, parse_hex_id
+from orders.forms import (
+    DeployGarrisonForm,
+    DeployLeaderForm,
+    DeploySiegeTrainForm,
+    ForcedMarchForm,
+    MarchForm,
+    TransferForm,
+    march_preview,
+    next_steps,
+)
+from orders.models import OrderSheet
+
+# Phases in which a seat writes orders on the orders page, and the draft kinds of each.
+ORDER_PHASES = {
+    Phase.MARCH.value: ("march", "transfers"),
+    Phase.FORCED_MARCH.value: ("forced_march",),
+}
+
+
+# --- access -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Access:
+    seat: Seat
+    campaign: Campaign
+    own: bool  # the seat's own player (may write); False: the umpire reading
+
+
+def _access(request: HttpRequest, code, *, write: bool = False) -> Access:
+    seat = get_object_or_404(Seat.objects.select_related("campaign"), code=code)
+    campaign = seat.campaign
+    if seat.user_id is not None and seat.user_id == request.user.id:
+        return Access(seat, campaign, own=True)
+    if campaign.organiser_id == request.user.id and campaign.umpire_sees_all and not write:
+        return Access(seat, campaign, own=False)
+    raise PermissionDenied("These are another player's pages.")
+
+
+# --- loading what a page shows ----------------------------------------------------------------
+
+
+def _viewer(access: Access) -> Viewer:
+    c = access.campaign
+    return Viewer.for_armies(
+        access.seat.armies,
+        allies_share=bool((c.options or {}).get("allies_share", False)),
+        label=access.seat.label,
+    )
+
+
+def _version(campaign: Campaign, number: int | None = None) -> StateVersion | None:
+    versions = StateVersion.objects.filter(campaign=campaign)
+    if number is None:
+        return versions.order_by("-number").first()
+    return versions.filter(number=number).first()
+
+
+def _view(access: Access, version: StateVersion) -> View:
+    """The seat's view of ``version``: its state, the events up to it (with the reports they
+    carry) and this turn's dice. Three queries whatever the number of forces."""
+    events = (
+        Event.objects.filter(campaign=access.campaign, version__number__lte=version.number)
+        .select_related("version")
+        .order_by("version__number", "seq")
+    )
+    rolls = []
+    for v in StateVersion.objects.filter(
+        campaign=access.campaign, turn=version.turn, number__lte=version.number
+    ).only("rolls"):
+        rolls.extend(v.rolls or [])
+    return project(state_from_dict(version.state), _viewer(access), events=events, rolls=rolls)
+
+
+def _settings(campaign: Campaign) -> RuleSettings:
+    return settings_from_dict(campaign.rule_settings)
+
+
+def _hexmap(campaign: Campaign):
+    from maps.core.loader import DEFAULT_MAP, MapError, load_map
+
+    try:
+        return load_map(campaign.map_name or DEFAULT_MAP)
+    except (MapError, OSError):
+        return None
+
+
+def _window(campaign: Campaign) -> PhaseWindow | None:
+    return (
+        PhaseWindow.objects.filter(campaign=campaign, status=WindowStatus.OPEN)
+        .order_by("-id")
+        .first()
+    )
+
+
+def _sheet(access: Access, window: PhaseWindow | None) -> OrderSheet | None:
+    if window is None or not window.owes(access.seat):
+        return None
+    if not access.own:
+        return OrderSheet.objects.filter(window=window, seat=access.seat).first()
+    sheet, _ = OrderSheet.objects.get_or_create(
+        window=window, seat=access.seat, defaults={"campaign": access.campaign}
+    )
+    return sheet
+
+
+def _units(view: View) -> dict[str, str]:
+    """The seat's own leaders and siege trains on the map: key -> name."""
+    units = {x.key: x.name for f in view.own_forces() for x in f.leaders}
+    units.update({t.id: f"Siege train {t.id}" for t in view.siege_trains if t.army in view.armies})
+    return units
+
+
+def _unit_position(view: View, unit: str) -> tuple[str, bool, bool] | None:
+    """(hex, supplied, inside) of one of the seat's units."""
+    x = view.leader(unit)
+    if x is not None:
+        return x.hex, x.supplied is not False, x.inside
+    for t in view.siege_trains:
+        if t.id == unit:
+            return t.hex, True, t.inside
+    return None
+
+
+# --- the dashboard ----------------------------------------------------------------------------
+
+
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    """Every seat of the signed-in person, in every campaign."""
+    seats = Seat.objects.filter(user=request.user).select_related("campaign")
+    return render(request, "play/index.html", {"seats": seats})
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest, code) -> HttpResponse:
+    access = _access(request, code)
+    version = _version(access.campaign)
+    ctx = _common(access, version)
+    if version is not None:
+        view = ctx["view"]
+        last_turn = max([e.turn or 0 for e in view.events] or [0])
+        ctx["report"] = report_lines(view, last_turn) if last_turn else []
+        ctx["report_turn"] = last_turn
+    return render(request, "play/dashboard.html", ctx)
+
+
+def _common(access: Access, version: StateVersion | None) -> dict:
+    window = _window(access.campaign)
+    sheet = _sheet(access, window) if version is not None else None
+    view = _view(access, version) if version is not None else None
+    owed = ""
+    if window is not None and window.owes(access.seat):
+        owed = "ready" if sheet is not None and sheet.ready else window.phase
+    return {
+        "access": access,
+        "seat": access.seat,
+        "campaign": access.campaign,
+        "version": version,
+        "view": view,
+        "window": window,
+        "sheet": sheet,
+        "owed": owed,
+        "marches_named": [
+            (ADJECTIVES[Army.parse(a)], n) for a, n in (view.marches.items() if view else ())
+        ],
+    }
+
+
+# --- orders -----------------------------------------------------------------------------------
+
+
+def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
+    version = _version(access.campaign)
+    if version is None:
+        raise PermissionDenied("The campaign has not started.")
+    ctx = _common(access, version)
+    view: View = ctx["view"]
+    hexmap = _hexmap(access.campaign)
+    settings = _settings(access.campaign)
+    sheet: OrderSheet | None = ctx["sheet"]
+    draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
+    phase = ctx["window"].phase if ctx["window"] is not None else ""
+    units = _units(view)
+    forced = phase == Phase.FORCED_MARCH.value
+    kind = "forced_march" if forced else "march"
+    unit = extra.pop("unit", None) or request.GET.get("unit", "")
+    path = extra.pop("path", None)
+    if path is None:
+        path = request.GET.get("path", "")
+        if not path and unit:
+            path = next(
+                (o.get("path", "") for o in _items(draft, kind) if o.get("unit") == unit), ""
+            )
+    marches = 1
+    for o in _items(draft, kind):
+        if o.get("unit") == unit and isinstance(o.get("marches"), int):
+            marches = o["marches"]
+    preview = steps = None
+    position = _unit_position(view, unit) if unit in units else None
+    if position is not None and hexmap is not None:
+        start, supplied, _inside = position
+        preview = march_preview(
+            view, hexmap, settings, start, str(path), marches=marches, supplied=supplied,
+            forced=forced,
+        )  # fmt: skip
+        steps = next_steps(hexmap, preview.end)
+    ctx.update(
+        {
+            "phase": phase,
+            "kind": kind,
+            "draft": draft,
+            "orders": [
+                {**o, "name": units.get(str(o.get("unit")), o.get("unit"))}
+                for o in _items(draft, kind)
+            ],
+            "marches_chosen": marches,
+            "transfers": _items(draft, "transfers"),
+            "units": units,
+            "unit": unit if unit in units else "",
+            "path": path,
+            "preview": preview,
+            "steps": steps,
+            "marches": view.marches,
+            "locked": sheet is None or sheet.ready or not access.own,
+            "map_svg": _map_svg(view, hexmap, preview, steps) if hexmap is not None else None,
+            "form": extra.pop("form", None),
+            "transfer_form": extra.pop("transfer_form", None),
+            **extra,
+        }
+    )
+    return ctx
+
+
+def _items(draft: dict, kind: str) -> list[dict]:
+    items = draft.get(kind) if isinstance(draft, dict) else None
+    return [o for o in items if isinstance(o, dict)] if isinstance(items, list) else []
+
+
+@login_required
+@require_GET
+def orders(request: HttpRequest, code) -> HttpResponse:
+    access = _access(request, code)
+    ctx = _orders_context(request, access)
+    if request.htmx:
+        return render(request, "orders/orders.html#play", ctx)
+    return render(request, "orders/orders.html", ctx)
+
+
+class Closed(Exception):
+    """No sheet can be written now (the phase resolved, or none is owed)."""
+
+
+def _writable_sheet(access: Access, kinds: tuple[str, ...]) -> OrderSheet:
+    """The seat's open sheet for this phase, locked for update; ``Closed`` otherwise."""
+    window = _window(access.campaign)
+    if window is None or not window.owes(access.seat):
+        raise Closed("No orders are owed now: the phase has resolved or waits for others.")
+    wanted = ORDER_PHASES.get(window.phase, ("deployment",))
+    if not set(kinds) & set(wanted):
+        raise Closed(f"These orders are not given in the {window.phase} phase.")
+    OrderSheet.objects.get_or_create(
+        window=window, seat=access.seat, defaults={"campaign": access.campaign}
+    )
+    return OrderSheet.objects.select_for_update().get(window=window, seat=access.seat)
+
+
+def writes_orders(view):
+    """A view that writes the draft: when the sheet is closed, say so and go to the dashboard
+    (never a server error, never a changed draft)."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, code, *args, **kwargs):
+        try:
+            return view(request, code, *args, **kwargs)
+        except Closed as exc:
+            messages.error(request, str(exc))
+            target = reverse("orders:dashboard", args=[code])
+            if request.htmx:
+                return HttpResponseClientRedirect(target)
+            return redirect(target)
+
+    return wrapper
+
+
+def _respond(request: HttpRequest, access: Access, ctx: dict, name: str, url: str) -> HttpResponse:
+    if request.htmx:
+        return render(request, f"orders/{name}.html#play", ctx)
+    return redirect(url)
+
+
+def _save_draft(sheet: OrderSheet, draft: dict) -> None:
+    sheet.draft = draft
+    sheet.updated = timezone.now()
+    sheet.save(update_fields=["draft", "updated"])
+
+
+def _locked(request: HttpRequest, sheet: OrderSheet) -> bool:
+    if sheet.ready or sheet.window.status != WindowStatus.OPEN:
+        messages.error(request, "Your orders are submitted and locked for this phase.")
+        return True
+    return False
+
+
+@login_required
+@require_POST
+@writes_orders
+def save_march(request: HttpRequest, code) -> HttpResponse:
+    """Save (or replace) one march or forced march order in the draft."""
+    access = _access(request, code, write=True)
+    url = reverse("orders:orders", args=[code])
+    with transaction.atomic():
+        sheet = _writable_sheet(access, ("march", "forced_march"))
+        if _locked(request, sheet):
+            return _respond(request, access, _orders_context(request, access), "orders", url)
+        kind = "forced_march" if sheet.window.phase == Phase.FORCED_MARCH.value else "march"
+        version = _version(access.campaign)
+        units = _units(_view(access, version))
+        form_class = ForcedMarchForm if kind == "forced_march" else MarchForm
+        form = form_class(request.POST, units=units)
+        if not form.is_valid():
+            ctx = _orders_context(
+                request, access, form=form, unit=request.POST.get("unit", "")[:40],
+                path=request.POST.get("path", "")[:200],
+            )  # fmt: skip
+            if request.htmx:
+                return render(request, "orders/orders.html#play", ctx)
+            return render(request, "orders/orders.html", ctx, status=400)
+        order = form.order()
+        draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
+        items = [o for o in _items(draft, kind) if o.get("unit") != order["unit"]]
+        draft[kind] = [*items, order]
+        _save_draft(sheet, draft)
+    messages.success(request, f"Order saved: {units[order['unit']]} {order['path'] or 'stands'}.")
+    ctx = _orders_context(request, access, unit=order["unit"], path=order["path"])
+    return _respond(request, access, ctx, "orders", f"{url}?unit={order['unit']}")
+
+
+@login_required
+@require_POST
+@writes_orders
+def remove_order(request: HttpRequest, code) -> HttpResponse:
+    access = _access(request, code, write=True)
+    url = reverse("orders:orders", args=[code])
+    kind = request.POST.get("kind", "march")
+    if kind not in ("march", "forced_march", "transfers"):
+        messages.error(request, "Unknown kind of order.")
+        return redirect(url)
+    with transaction.atomic():
+        sheet = _writable_sheet(access, (kind,))
+        if not _locked(request, sheet):
+            draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
+            items = _items(draft, kind)
+            try:
+                index = int(request.POST.get("index", ""))
+            except ValueError:
+                index = -1
+            unit = request.POST.get("unit", "")
+            kept = [
+                o
+                for i, o in enumerate(items)
+                if not (o.get("unit") == unit if unit else i == index)
+            ]
+            draft[kind] = kept
+            _save_draft(sheet, draft)
+            messages.success(request, "Order removed.")
+    return _respond(request, access, _orders_context(request, access), "orders", url)
+
+
+@login_required
+@require_POST
+@writes_orders
+def save_transfer(request: HttpRequest, code) -> HttpResponse:
+    """Points handed over at the start of the turn (6.4.2, 6.4.3)."""
+    access = _access(request, code, write=True)
+    url = reverse("orders:orders", args=[code])
+    with transaction.atomic():
+        sheet = _writable_sheet(access, ("transfers",))
+        if _locked(request, sheet):
+            return _respond(request, access, _orders_context(request, access), "orders", url)
+        units = _units(_view(access, _version(access.campaign)))
+        form = TransferForm(request.POST, units=units)
+        if not form.is_valid():
+            ctx = _orders_context(request, access, transfer_form=form)
+            if request.htmx:
+                return render(request, "orders/orders.html#play", ctx)
+            return render(request, "orders/orders.html", ctx, status=400)
+        draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
+        draft["transfers"] = [*_items(draft, "transfers"), form.order()]
+        _save_draft(sheet, draft)
+    messages.success(request, "Transfer saved.")
+    return _respond(request, access, _orders_context(request, access), "orders", url)
+
+
+@login_required
+@require_POST
+@writes_orders
+def ready(request: HttpRequest, code) -> HttpResponse:
+    """The player is done: the sheet is submitted and locks (the phase may then resolve)."""
+    access = _access(request, code, write=True)
+    window = _window(access.campaign)
+    if window is None or not window.owes(access.seat):
+        raise Closed("No orders are owed now: the phase has resolved or waits for others.")
+    sheet, _ = OrderSheet.objects.get_or_create(
+        window=window, seat=access.seat, defaults={"campaign": access.campaign}
+    )
+    changed = OrderSheet.objects.filter(id=sheet.id, ready=False).update(
+        ready=True, submitted_at=timezone.now(), updated=timezone.now()
+    )
+    if changed:
+        messages.success(request, "Your orders are submitted. They are secret until resolution.")
+        _after_ready(window)
+    target = reverse("orders:dashboard", args=[code])
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+def _after_ready(window: PhaseWindow) -> None:
+    """Ask for the phase to resolve once this commits; the service resolves it only when every
+    awaited seat is ready (or the deadline has passed)."""
+    from campaign.services.resolution import queue_resolution
+
+    queue_resolution(window.id)
+
+
+# --- deployment -------------------------------------------------------------------------------
+
+
+def _deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
+    version = _version(access.campaign)
+    if version is None:
+        raise PermissionDenied("The campaign has not started.")
+    ctx = _common(access, version)
+    sheet: OrderSheet | None = ctx["sheet"]
+    draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
+    dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
+    hexmap = _hexmap(access.campaign)
+    settings = _settings(access.campaign)
+    state = state_from_dict(version.state)
+    chosen = access.seat.leaders or {}
+    armies = []
+    for army_value in access.seat.armies:
+        army = Army.parse(army_value)
+        spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
+        deployment, problems = _read_deployment(army, spec)
+        if hexmap is not None and not problems:
+            from campaign.engine.deployment import check_deployment
+
+            others = {}
+            for other in access.seat.armies:
+                if other != army.value and isinstance(dep.get(other), dict):
+                    others[Army.parse(other)], _ = _read_deployment(Army.parse(other), dep[other])
+            problems = [
+                f"({v.rule}) {v.text}"
+                for v in check_deployment(
+                    deployment, hexmap, settings, state.army_points.get(army.value), others
+                )
+            ]
+        placed_points = sum(p for _k, _h, p, _i in deployment.leaders) + sum(
+            p for _c, p in deployment.garrisons
+        )
+        leaders = spec.get("leaders") if isinstance(spec.get("leaders"), dict) else {}
+        armies.append(
+            {
+                "army": army,
+                "label": army.label,
+                "points": state.army_points.get(army.value, 0),
+                "placed": placed_points,
+                "leaders": [
+                    {"key": k, "name": leader(k).name, **(leaders.get(k) or {})}
+                    for k in chosen.get(army.value, [])
+                ],
+                "garrisons": spec.get("garrisons") or {},
+                "siege_trains": [
+                    {"id": f"{army.value}-{i}", **_train_spec(spec, f"{army.value}-{i}")}
+                    for i in range(1, settings.siege_trains.get(army.value, 0) + 1)
+                ],
+                "problems": problems,
+            }
+        )
+    ctx.update(
+        {
+            "armies": armies,
+            "locked": sheet is None or sheet.ready or not access.own,
+            "errors": extra.pop("errors", []),
+            "map_svg": _map_svg(ctx["view"], hexmap, None) if hexmap is not None else None,
+        }
+    )
+    return ctx
+
+
+def _train_spec(spec: dict, tid: str) -> dict:
+    trains = spec.get("siege_trains") if isinstance(spec.get("siege_trains"), dict) else {}
+    value = trains.get(tid)
+    if isinstance(value, str):
+        return {"hex": value}
+    return value if isinstance(value, dict) else {}
+
+
+def _read_deployment(army: Army, spec: dict) -> tuple[Deployment, list[str]]:
+    from campaign.engine.orders import OrderError, deployment_from_dict
+
+    try:
+        return deployment_from_dict(army.value, spec), []
+    except (OrderError, ValueError, KeyError, TypeError) as exc:
+        return Deployment(army), [f"The draft cannot be read: {exc}"]
+
+
+@login_required
+@writes_orders
+def deploy(request: HttpRequest, code) -> HttpResponse:
+    """Secret deployment (3): place leaders, points and siege trains; the draft is kept as it
+    grows and the engine's validator speaks after every change."""
+    if request.method == "GET":
+        access = _access(request, code)
+        return render(request, "orders/deploy.html", _deployment_context(request, access))
+    if request.method != "POST":
+        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
+    access = _access(request, code, write=True)
+    url = reverse("orders:deploy", args=[code])
+    errors: list[str] = []
+    with transaction.atomic():
+        sheet = _writable_sheet(access, ("deployment",))
+        if not _locked(request, sheet):
+            draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
+            errors = _apply_deploy_post(request, access, draft)
+            if not errors:
+                _save_draft(sheet, draft)
+                messages.success(request, "Deployment saved.")
+    ctx = _deployment_context(request, access, errors=errors)
+    if request.htmx:
+        return render(request, "orders/deploy.html#sheet", ctx)
+    if errors:
+        return render(request, "orders/deploy.html", ctx, status=400)
+    return redirect(url)
+
+
+def _apply_deploy_post(request: HttpRequest, access: Access, draft: dict) -> list[str]:
+    """Change ``draft`` by one deployment action; the messages when the input is malformed."""
+    army_value = request.POST.get("army", "")
+    if army_value not in access.seat.armies:
+        return ["Choose one of your own armies."]
+    dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
+    spec = dep.get(army_value) if isinstance(dep.get(army_value), dict) else {}
+    spec = {k: dict(v) if isinstance(v, dict) else {} for k, v in spec.items()}
+    action = request.POST.get("action", "")
+    chosen = (access.seat.leaders or {}).get(army_value, [])
+    if action == "leader":
+        form = DeployLeaderForm(request.POST)
+        if not form.is_valid():
+            return _form_errors(form)
+        d = form.cleaned_data
+        if chosen and d["unit"] not in chosen:
+            return [f"{d['unit']!r} is not one of your chosen leaders."]
+        spec.setdefault("leaders", {})[d["unit"]] = {
+            "hex": d["hex"], "points": d["points"], "inside": d["inside"],
+        }  # fmt: skip
+    elif action == "garrison":
+        form = DeployGarrisonForm(request.POST)
+        if not form.is_valid():
+            return _form_errors(form)
+        d = form.cleaned_data
+        garrisons = spec.setdefault("garrisons", {})
+        if d["points"]:
+            garrisons[d["city"]] = d["points"]
+        else:
+            garrisons.pop(d["city"], None)
+    elif action == "train":
+        form = DeploySiegeTrainForm(request.POST)
+        if not form.is_valid():
+            return _form_errors(form)
+        d = form.cleaned_data
+        if not d["unit"].startswith(f"{army_value}-"):
+            return [f"{d['unit']!r} is not a siege train of {army_value}."]
+        spec.setdefault("siege_trains", {})[d["unit"]] = {"hex": d["hex"], "inside": d["inside"]}
+    elif action == "remove":
+        what, key = request.POST.get("what", ""), request.POST.get("key", "")
+        if what in ("leaders", "garrisons", "siege_trains"):
+            spec.setdefault(what, {}).pop(key, None)
+    else:
+        return ["Unknown deployment action."]
+    dep = dict(dep)
+    dep[army_value] = spec
+    draft["deployment"] = dep
+    return []
+
+
+def _form_errors(form) -> list[str]:
+    return [f"{field}: {' '.join(errs)}" for field, errs in form.errors.items()]
+
+
+# --- reports, history, handover ----------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def report(request: HttpRequest, code, number: int | None = None) -> HttpResponse:
+    """The turn report of a version (the latest by default): events in plain sentences."""
+    access = _access(request, code)
+    version = _version(access.campaign, number)
+    if version is None:
+        return render(request, "play/report.html", _common(access, None), status=404)
+    ctx = _common(access, version)
+    view = ctx["view"]
+    ctx["lines"] = [
+        (e.turn, e.rule, e.text) for e in view.events if e.turn in (None, view.turn)
+    ] or []
+    ctx["reports"] = [r for r in view.reports if r.turn == view.turn]
+    ctx["history_version"] = version
+    return render(request, "play/report.html", ctx)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest, code) -> HttpResponse:
+    """Every earlier phase, with the map and report as this seat saw them then."""
+    access = _access(request, code)
+    versions = (
+        StateVersion.objects.filter(campaign=access.campaign)
+        .only("number", "turn", "phase", "resolved_phase", "created")
+        .order_by("-number")
+    )
+    return render(
+        request, "play/history.html", {"access": access, "seat": access.seat,
+                                       "campaign": access.campaign, "versions": versions},
+    )  # fmt: skip
+
+
+@login_required
+@require_GET
+def handover(request: HttpRequest, code) -> HttpResponse:
+    """Everything the seat knows in one place, for a reserve player taking it over."""
+    access = _access(request, code)
+    version = _version(access.campaign)
+    ctx = _common(access, version)
+    if version is not None:
+        view = ctx["view"]
+        turns = sorted({e.turn for e in view.events if e.turn}, reverse=True)
+        ctx["by_turn"] = [
+            (t, [e for e in view.events if e.turn == t], [r for r in view.reports if r.turn == t])
+            for t in turns
+        ]
+    return render(request, "play/handover.html", ctx)
+
+
+@login_required
+@require_GET
+def view_json(request: HttpRequest, code, number: int) -> HttpResponse:
+    """The seat's view of one version as JSON (the same projection as every page)."""
+    access = _access(request, code)
+    version = _version(access.campaign, number)
+    if version is None:
+        return JsonResponse({"error": "no such version"}, status=404)
+    return JsonResponse(view_to_dict(_view(access, version)))
+
+
+# --- the map ----------------------------------------------------------------------------------
+
+HEX_SIZE = 18.0
+TERRAIN_FILL = {"c": "#e9e2c9", "m": "#b9d3b0", "r": "#c8b49a", "s": "#9cc0de", "l": "#9cc0de"}
+ARMY_FILL = {
+    "austria": "#f4f4f4",
+    "empire": "#e8d34a",
+    "france": "#3b5bb5",
+    "hanover": "#c0392b",
+    "prussia": "#1c2f5a",
+    "russia": "#2e7d32",
+    "sweden": "#f2c230",
+}
+ARMY_TEXT = {"austria": "#111", "empire": "#111", "sweden": "#111"}
+
+
+@login_required
+@require_GET
+def map_image(request: HttpRequest, code, number: int) -> HttpResponse:
+    """The seat's map of one version as a PNG, drawn only from the seat's view. Versions never
+    change, so the image is cached by (version, seat) for as long as the browser likes."""
+    access = _access(request, code)
+    version = _version(access.campaign, number)
+    if version is None:
+        return HttpResponse(status=404)
+    etag = (
+        '"'
+        + hashlib.sha256(
+            f"{access.campaign.code}:{version.number}:{access.seat.code}:"
+            f"{access.seat.armies}:{(access.campaign.options or {}).get('allies_share')}".encode()
+        ).hexdigest()[:32]
+        + '"'
+    )
+    headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable"}
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified(headers=headers)
+    hexmap = _hexmap(access.campaign)
+    if hexmap is None:
+        return HttpResponse("The campaign map could not be loaded.", status=503)
+    png = render_png(_view(access, version), hexmap)
+    return HttpResponse(png, content_type="image/png", headers=headers)
+
+
+def render_png(view: View, hexmap) -> bytes:
+    """Draw the view on the map: ``maps.core.render`` when the map core has it, otherwise a
+    plain terrain map with the counters of ``map_counters`` (the same overlay inputs)."""
+    counters = map_counters(view, hexmap)
+    try:
+        from maps.core import render as renderer  # the map engineer's renderer
+    except ImportError:
+        renderer = None
+    if renderer is not None and hasattr(renderer, "render_png"):
+        try:
+            return renderer.render_png(hexmap, counters=counters)
+        except TypeError:
+            pass
+    return _plain_png(hexmap, counters)
+
+
+def _plain_png(hexmap, counters) -> bytes:
+    from PIL import Image, ImageDraw
+
+    size = 12.0
+    points = [hex_to_pixel(h, size) for h in hexmap.hexes]
+    min_x = min(p[0] for p in points) - size
+    min_y = min(p[1] for p in points) - size
+    width = int(max(p[0] for p in points) - min_x + size * 2)
+    height = int(max(p[1] for p in points) - min_y + size * 2)
+    img = Image.new("RGB", (max(width, 1), max(height, 1)), "#f7f3ea")
+    draw = ImageDraw.Draw(img)
+    for h in hexmap.hexes:
+        corners = [(x - min_x, y - min_y) for x, y in hex_corners(h, size)]
+        draw.polygon(corners, fill=TERRAIN_FILL.get(hexmap.terrain(h).value, "#ddd"),
+                     outline="#a89f86")  # fmt: skip
+    for city in hexmap.cities:
+        x, y = hex_to_pixel(city.hex, size)
+        r = 3 if city.fortress else 2
+        draw.ellipse((x - min_x - r, y - min_y - r, x - min_x + r, y - min_y + r), fill="#222")
+    for c in counters:
+        try:
+            h = parse_hex_id(c.hex)
+        except HexIdError:
+            continue
+        x, y = hex_to_pixel(h, size)
+        x, y = x - min_x, y - min_y
+        fill = ARMY_FILL.get(c.army.value, "#888")
+        if c.kind == "report":
+            draw.rectangle((x - 5, y + 2, x + 5, y + 7), outline=fill, width=2)
+        elif c.kind == "garrison":
+            draw.rectangle((x - 4, y - 9, x + 4, y - 3), fill=fill, outline="#000")
+        else:
+            draw.rectangle((x - 6, y - 5, x + 6, y + 5), fill=fill, outline="#000")
+            if "D" in c.flags or "U" in c.flags:
+                draw.text((x + 6, y - 8), "".join(c.flags), fill="#a00")
+    buffer = io.BytesIO()
+    img.save(buffer, format="PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def _map_svg(view: View, hexmap, preview, steps=None) -> dict:
+    """The tappable map of the orders page: the hexes around the seat's forces (or the march
+    being written), the counters of the view, the line of march and the next steps."""
+    focus: list = []
+    if preview is not None:
+        focus = [preview.start, *(s.hex for s in preview.steps)]
+    else:
+        focus = [f.hex for f in view.own_forces()]
+    centre_hexes = []
+    for text in focus:
+        try:
+            centre_hexes.append(parse_hex_id(text))
+        except HexIdError:
+            continue
+    shown = _hexes_near(hexmap, tuple(centre_hexes))
+    if not shown:
+        shown = list(hexmap.hexes)[:200]
+    pixels = {h: hex_to_pixel(h, HEX_SIZE) for h in shown}
+    min_x = min(x for x, _ in pixels.values()) - HEX_SIZE
+    min_y = min(y for _, y in pixels.values()) - HEX_SIZE
+    max_x = max(x for x, _ in pixels.values()) + HEX_SIZE
+    max_y = max(y for _, y in pixels.values()) + HEX_SIZE
+    from maps.core.hexgrid import hex_id
+
+    cells = []
+    for h in shown:
+        corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in hex_corners(h, HEX_SIZE))
+        x, y = pixels[h]
+        cells.append(
+            {
+                "id": hex_id(h),
+                "points": corners,
+                "x": round(x, 1),
+                "y": round(y, 1),
+                "fill": TERRAIN_FILL.get(hexmap.terrain(h).value, "#ddd"),
+            }
+        )
+    shown_ids = {c["id"] for c in cells}
+    counters = []
+    for c in map_counters(view, hexmap):
+        if c.hex not in shown_ids:
+            continue
+        x, y = hex_to_pixel(parse_hex_id(c.hex), HEX_SIZE)
+        counters.append(
+            {
+                "x": round(x, 1),
+                "y": round(y, 1),
+                "kind": c.kind,
+                "label": c.label,
+                "fill": ARMY_FILL.get(c.army.value, "#888"),
+                "text": ARMY_TEXT.get(c.army.value, "#fff"),
+                "own": c.relation is Relation.OWNER,
+                "flags": "".join(c.flags),
+            }
+        )
+    line = []
+    if preview is not None:
+        for text in [preview.start, *(s.hex for s in preview.steps)]:
+            x, y = hex_to_pixel(parse_hex_id(text), HEX_SIZE)
+            line.append(f"{x:.1f},{y:.1f}")
+    cities = [
+        {"x": round(hex_to_pixel(c.hex, HEX_SIZE)[0], 1),
+         "y": round(hex_to_pixel(c.hex, HEX_SIZE)[1], 1), "name": c.name, "fortress": c.fortress}
+        for c in hexmap.cities if hex_id(c.hex) in shown_ids
+    ]  # fmt: skip
+    targets = []
+    for code, name, target in steps or []:
+        h = parse_hex_id(target)
+        x, y = hex_to_pixel(h, HEX_SIZE)
+        corners = " ".join(f"{px:.1f},{py:.1f}" for px, py in hex_corners(h, HEX_SIZE))
+        path = "-".join(str(s.code) for s in preview.steps) if preview is not None else ""
+        targets.append(
+            {
+                "code": code,
+                "name": name,
+                "hex": target,
+                "x": round(x, 1),
+                "y": round(y, 1),
+                "points": corners,
+                "path": f"{path}-{code}" if path else str(code),
+            }
+        )
+    return {
+        "targets": targets,
+        "viewbox": f"{min_x:.1f} {min_y:.1f} {max_x - min_x:.1f} {max_y - min_y:.1f}",
+        "cells": cells,
+        "counters": counters,
+        "line": " ".join(line),
+        "cities": cities,
+    }
+
+
+def _hexes_near(hexmap, centres: tuple, radius: int = 4) -> list:
+    from maps.core.hexgrid import within
+
+    out = []
+    seen = set()
+    for c in centres:
+        for h in within(c, radius):
+            if h in hexmap and h not in seen:
+                seen.add(h)
+                out.append(h)
+    return out

@@ -1,0 +1,169 @@
+"""A small map and a five-seat campaign played by the rules, for the player-page tests.
+
+No tests here: the other ``test_play_*`` and ``test_fog_*`` modules import these fixtures.
+The map has one area for each army's country (3.4), a fortress (Berlin, in Prussia) and an open
+neutral Poland in between; the rule settings give each army one leader (Prussia also a siege
+train), so a whole deployment fits in a few posts.
+
+Secret marker values: Frederick's 2917 points, Berlin's 283-point garrison. Enemies must never
+see them (3.1.2); Prussia's army total (3200) is public (3).
+"""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.engine.armies import Army
+from campaign.models import Campaign, Seat
+from campaign.services import setup
+from maps.core.compact import compact_map
+from maps.core.loader import map_to_dict
+
+ARMY_POINTS = {
+    "austria": 3200,
+    "empire": 800,
+    "france": 3000,
+    "hanover": 1500,
+    "prussia": 3200,
+    "russia": 1500,
+    "sweden": 200,
+}
+FREDERICK_POINTS = 2917  # secret marker
+BERLIN_POINTS = 283  # secret marker: 2917 + 283 = 3200
+MARKERS = (str(FREDERICK_POINTS), str(BERLIN_POINTS))
+
+
+def _block(cols: range, rows: range) -> list[str]:
+    return [f"{c:02d}{r:02d}" for c in cols for r in rows]
+
+
+AREAS = {
+    "Prussia": _block(range(1, 5), range(1, 4)),
+    "Swedish Pomerania": _block(range(5, 7), range(1, 3)),
+    "East Prussia": _block(range(9, 13), range(1, 4)),
+    "Hanover": _block(range(1, 4), range(5, 8)),
+    "France": _block(range(1, 4), range(9, 11)),
+    "Bavaria": _block(range(5, 7), range(8, 11)),
+    "Austria": _block(range(9, 13), range(6, 11)),
+    "Poland": "*",
+}
+# Where each army deploys its one leader (and all its points but Berlin's garrison).
+POSITIONS = {
+    "prussia": "0302",
+    "sweden": "0601",
+    "russia": "1002",
+    "hanover": "0206",
+    "france": "0210",
+    "empire": "0609",
+    "austria": "1007",
+}
+PEOPLE = ("player", "ally", "other")
+
+
+def write_map(path) -> str:
+    hexmap = compact_map(
+        {
+            "terrain": ["c" * 12] * 10,
+            "areas": AREAS,
+            "roads": [["0302", "0402", "0502", "0602"]],
+            "cities": [
+                {"name": "Berlin", "hex": "0202", "size": "star", "fortress": True},
+                {"name": "Warsaw", "hex": "0805", "size": "square"},
+            ],
+        },
+        name="test-play",
+    )
+    target = path / "test-play.json"
+    target.write_text(json.dumps(map_to_dict(hexmap)))
+    return str(target)
+
+
+@pytest.fixture
+def play_map(tmp_path) -> str:
+    return write_map(tmp_path)
+
+
+@pytest.fixture
+def rules_campaign(organiser, player, ally, other, play_map) -> Campaign:
+    """Five seats, the player is Prussia, the ally Hanover, the other Austria; deployment open.
+
+    Started now (not at the standing ``now`` of conftest), so deadlines lie ahead of the real
+    clock the resolution task reads.
+    """
+    now = timezone.now()
+    one = dict.fromkeys((a.value for a in Army), 1)
+    campaign = setup.create_campaign(
+        organiser,
+        name="Silesia 1757",
+        players=5,
+        now=now,
+        army_points=dict(ARMY_POINTS),
+        rule_settings={
+            "leaders": one,
+            "siege_trains": {**dict.fromkeys((a.value for a in Army), 0), "prussia": 1},
+        },
+        map_name=play_map,
+    )
+    people = {"prussia": player, "hanover": ally, "austria": other}
+    from tests.web.conftest import make_user
+
+    for seat in campaign.seats.all():
+        seat.user = people.get(seat.power) or make_user(f"r-{seat.power}")
+        seat.save()
+    setup.start_campaign(campaign, organiser, now=now)
+    campaign.refresh_from_db()
+    return campaign
+
+
+def seat(campaign: Campaign, power: str) -> Seat:
+    return campaign.seats.get(power=power)
+
+
+def client_for(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def url(name: str, s: Seat, *args) -> str:
+    return reverse(f"orders:{name}", args=[s.code, *args])
+
+
+def deploy_seat(s: Seat, client: Client) -> None:
+    """Deploy every army of the seat through the deployment page, without submitting."""
+    for army in s.armies:
+        key = s.leaders[army][0]
+        points = ARMY_POINTS[army] - (BERLIN_POINTS if army == "prussia" else 0)
+        if army == "prussia":
+            points = FREDERICK_POINTS
+        r = client.post(
+            url("deploy", s),
+            {"army": army, "action": "leader", "unit": key, "hex": POSITIONS[army],
+             "points": points},
+        )  # fmt: skip
+        assert r.status_code == 302, r.content.decode()[:2000]
+        if army == "prussia":
+            client.post(
+                url("deploy", s),
+                {"army": army, "action": "garrison", "city": "Berlin", "points": BERLIN_POINTS},
+            )
+            client.post(
+                url("deploy", s),
+                {"army": army, "action": "train", "unit": "prussia-1", "hex": POSITIONS[army]},
+            )
+
+
+def ready(s: Seat, client: Client, capture) -> None:
+    with capture(execute=True):
+        r = client.post(url("ready", s))
+    assert r.status_code == 302
+
+
+def deploy_everyone(campaign: Campaign, capture) -> None:
+    for s in campaign.seats.filter(reserve=False):
+        c = client_for(s.user)
+        deploy_seat(s, c)
+        ready(s, c, capture)

@@ -1,0 +1,104 @@
+# ruff: noqa: F811 (pytest fixtures imported from test_play_fixtures)
+"""A whole turn played through the web by every seat: deployment, march, forced march."""
+
+import pytest
+
+from campaign.models import StateVersion
+from orders.models import OrderSheet
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
+    FREDERICK_POINTS,
+    client_for,
+    deploy_everyone,
+    deploy_seat,
+    play_map,
+    ready,
+    rules_campaign,
+    seat,
+    url,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_deployment_page_shows_the_validator_as_the_player_goes(rules_campaign, player):
+    prussia = seat(rules_campaign, "prussia")
+    c = client_for(player)
+    page = c.get(url("deploy", prussia)).content.decode()
+    assert "Frederick" in page
+    assert "violations" in page, page
+    deploy_seat(prussia, c)
+    page = c.get(url("deploy", prussia)).content.decode()
+    assert "meets every restriction of 3" in page, page
+    sheet = OrderSheet.objects.get(seat=prussia)
+    assert sheet.draft["deployment"]["prussia"]["leaders"]["frederick"]["points"] == (
+        FREDERICK_POINTS
+    )
+    assert not sheet.ready
+
+
+def test_submitting_the_deployment_locks_it(
+    rules_campaign, player, django_capture_on_commit_callbacks
+):
+    prussia = seat(rules_campaign, "prussia")
+    c = client_for(player)
+    deploy_seat(prussia, c)
+    ready(prussia, c, django_capture_on_commit_callbacks)
+    r = c.post(
+        url("deploy", prussia),
+        {"army": "prussia", "action": "leader", "unit": "frederick", "hex": "0101", "points": 1},
+    )
+    assert r.status_code == 302
+    sheet = OrderSheet.objects.get(seat=prussia)
+    assert sheet.ready
+    assert sheet.draft["deployment"]["prussia"]["leaders"]["frederick"]["hex"] == "0302"
+
+
+def test_a_whole_turn_through_the_web(
+    rules_campaign, player, other, django_capture_on_commit_callbacks
+):
+    deploy_everyone(rules_campaign, django_capture_on_commit_callbacks)
+    window = rules_campaign.open_window()
+    assert window is not None and window.phase == "march", [
+        (v.number, v.phase) for v in StateVersion.objects.all()
+    ]
+    prussia = seat(rules_campaign, "prussia")
+    c = client_for(player)
+    page = c.get(url("dashboard", prussia)).content.decode()
+    assert "You owe" in page and "march orders" in page
+    # Choose Frederick, tap the hex to the East (code 4) as the map offers it, then save.
+    page = c.get(url("orders", prussia) + "?unit=frederick").content.decode()
+    assert 'data-code="4"' in page
+    r = c.post(
+        url("save_march", prussia),
+        {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert r.status_code == 200
+    body = r.content.decode()
+    assert 'id="play"' in body and "<html" not in body
+    assert "MP" in body
+    sheet = OrderSheet.objects.get(window=window, seat=prussia)
+    assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
+    # Every seat says ready (the others stand still).
+    for s in rules_campaign.seats.filter(reserve=False):
+        if window.owes(s):
+            ready(s, client_for(s.user), django_capture_on_commit_callbacks)
+    window.refresh_from_db()
+    assert window.status == "resolved"
+    nxt = rules_campaign.open_window()
+    assert nxt is not None and nxt.phase == "forced-march"
+    for s in rules_campaign.seats.filter(reserve=False):
+        if nxt.owes(s):
+            ready(s, client_for(s.user), django_capture_on_commit_callbacks)
+    latest = rules_campaign.latest_version()
+    state = latest.state
+    assert state["leaders"]["frederick"]["hex"] == "0402"
+    after = rules_campaign.open_window()
+    assert after is not None and after.phase == "march" and after.turn == 2
+    # The report tells the Prussian player what happened, the map follows the version.
+    page = c.get(url("report_version", prussia, window.version.number + 1)).content.decode()
+    assert "Frederick" in page
+    img = c.get(url("map", prussia, latest.number))
+    assert img.status_code == 200 and img["Content-Type"] == "image/png"
+    history = c.get(url("history", prussia)).content.decode()
+    assert history.count("<li>") >= 5
