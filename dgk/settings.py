@@ -128,9 +128,15 @@ try:
 except Exception as exc:  # dj-database-url raises several types for a bad URL
     raise ImproperlyConfigured(f"DATABASE_URL={DATABASE_URL!r} is not usable: {exc}") from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # SQLite: no persistent connections, and wait for a lock rather than fail at once.
+    # SQLite is shared by the web workers and runperiodic: write-ahead logging lets readers
+    # and one writer work at once, IMMEDIATE transactions take the write lock up front (no
+    # deadlock on upgrade), and a writer waits for the lock rather than fail at once.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -139,7 +145,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/campaigns/"
+LOGOUT_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.getenv("TIME_ZONE", "UTC").strip()
