@@ -21,6 +21,7 @@ from campaign.engine.orders import Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import LeaderState, State
+from campaign.engine.transfers import cic_events
 from maps.core.model import HexMap
 
 
@@ -154,6 +155,7 @@ def attrition_phase(
                 private(g.army),
             )
         )
+    events.extend(cic_events(state))
     return Resolution(state, tuple(events))
 
 

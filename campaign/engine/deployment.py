@@ -368,11 +368,46 @@ def initial_control(state: State, hexmap: HexMap) -> dict[str, str]:
     return control
 
 
+def army_points_from(army: Army, points: int, settings: RuleSettings) -> dict[str, int]:
+    """Every army's total from one army's, by the point ratios of the Deployment Chart (3).
+
+    >>> army_points_from(Army.SWEDEN, 200, RuleSettings())["prussia"]
+    3200
+    """
+    unit = points / settings.point_ratio[army.value]
+    return {a.value: round(settings.point_ratio[a.value] * unit) for a in Army}
+
+
+def check_army_points(army_points: dict[str, int], settings: RuleSettings) -> list[Violation]:
+    """3: "the rating listed on the Deployment Chart (3.4) must be adhered to"."""
+    if len(army_points) < len(Army):
+        missing = ", ".join(a.value for a in Army if a.value not in army_points)
+        return [Violation("3", f"The players must agree on the points of every army; missing: "
+                               f"{missing}.")]
+    anchor = Army.SWEDEN
+    wanted = army_points_from(anchor, army_points[anchor.value], settings)
+    wrong = [a for a in Army if army_points[a.value] != wanted[a.value]]
+    return [
+        Violation("3", f"{LABELS[a]} has {army_points[a.value]} points; the Deployment Chart's "
+                       f"ratio ({settings.point_ratio[a.value]:g} to Sweden's "
+                       f"{settings.point_ratio[anchor.value]:g}) gives {wanted[a.value]}.")
+        for a in wrong
+    ]
+
+
 def deployment_phase(
     state: State, orders: Orders, dice: Dice, hexmap: HexMap, settings: RuleSettings
 ) -> Resolution:
     """Phase 0 (3): check and apply each army's deployment."""
     events: list[Event] = []
+    ratio_problems = check_army_points(state.army_points, settings)
+    if ratio_problems:
+        text = " ".join(f"({p.rule}) {p.text}" for p in ratio_problems)
+        events.append(Event("3", EventKind.DEPLOYMENT_REJECTED,
+                            f"No deployment can be made yet: {text}",
+                            {"violations": [{"rule": p.rule, "text": p.text}
+                                            for p in ratio_problems]}))
+        return Resolution(state, tuple(events), complete=False)
     given = {d.army: d for d in orders.deployment}
     for army in Army:
         if army in given or army not in state.deployed:

@@ -6,8 +6,9 @@ lines of march cross:
 
 - A step into the next hex costs the Terrain Effects Chart's MPs (2.2). The cost, and whether the
   hex is enemy-occupied (+2 MPs and stop there, 6.4.4), are fixed when the step begins.
-- A force with two marches spends its first march's MPs, then its second's; MPs left in a march
-  that cannot pay for the next hex are lost (6.4.5), and when no march is left the force stops.
+- A force with two marches has their MPs together (10, or 8 when unsupplied); the MPs over the
+  first march's are its "second march" for attrition (7.1). A force that cannot pay for the next
+  hex stops where it is (6.4.5).
 - Two enemy forces that both moved this phase and run into each other (one steps into the other's
   hex after that one moved into it, or each steps toward the other's hex) *meet* (6.4.4
   exception): both stop, in the hex of the one that had moved fewer hexes; with equal distances
@@ -79,15 +80,13 @@ class Mover:
     left_fortress: bool
     pos: Hex = None  # type: ignore[assignment]
     step_i: int = 0
-    march_i: int = 0
-    mp_left: int = 0
+    spent: int = 0
     progress: int = 0
     step_cost: int | None = None
     target: Hex | None = None
     stop_after: bool = False
     done: bool = False
     hexes_moved: int = 0
-    mp_spent: list[int] = field(default_factory=list)
     stop: str = ""
     stop_rule: str = "6.2"
     met: bool = False
@@ -96,8 +95,20 @@ class Mover:
 
     def __post_init__(self) -> None:
         self.pos = self.start
-        self.mp_left = self.budgets[0] if self.budgets else 0
-        self.mp_spent = [0 for _ in self.budgets]
+
+    @property
+    def mp_left(self) -> int:
+        return sum(self.budgets) - self.spent
+
+    @property
+    def mp_spent(self) -> list[int]:
+        """MPs expended in each march: the first march's MPs first, then the second's (7.1:
+        "second march (over 5 MPs)")."""
+        out, left = [], self.spent
+        for budget in self.budgets:
+            out.append(min(left, budget))
+            left -= out[-1]
+        return out
 
     @property
     def name(self) -> str:
@@ -184,8 +195,7 @@ class Movement:
                 if m.done or m.step_cost is None:
                     continue
                 m.progress += 1
-                m.mp_left -= 1
-                m.mp_spent[m.march_i] += 1
+                m.spent += 1
                 if m.progress >= m.step_cost:
                     arrived.append(m)
             for m in arrived:
@@ -234,11 +244,7 @@ class Movement:
             )
             return
         cost = base + (self.settings.enemy_hex_extra_mp if enemy else 0)
-        while cost > m.mp_left:
-            if m.march_i + 1 < len(m.budgets):
-                m.march_i += 1
-                m.mp_left = m.budgets[m.march_i]
-                continue
+        if cost > m.mp_left:
             why = (
                 f"has too few MPs left to enter the enemy-occupied hex {hex_id(to)} and stays "
                 "adjacent"
@@ -261,6 +267,7 @@ class Movement:
 
     def _meet(self, a: Mover, b: Mover) -> None:
         """6.4.4 exception: both end in the hex of the force that moved the shorter distance."""
+        distances = {a.unit: a.hexes_moved, b.unit: b.hexes_moved}
         if a.hexes_moved != b.hexes_moved:
             shorter = a if a.hexes_moved < b.hexes_moved else b
             where = shorter.pos
@@ -292,7 +299,7 @@ class Movement:
                 {
                     "forces": [a.unit, b.unit],
                     "hex": hex_id(where),
-                    "distances": {a.unit: a.hexes_moved, b.unit: b.hexes_moved},
+                    "distances": distances,
                     "rolls": rolls,
                 },
             )
@@ -335,180 +342,164 @@ def build_movers(
     *,
     forced: bool,
 ) -> tuple[list[Mover], list[Event]]:
-    """Check each order (6.2, 6.2.2-6.2.6, 6.3.3, 10.2.1) and make the movers of the valid ones."""
+    """Check each order (6.2, 6.2.2-6.2.6, 6.3.3, 6.4.2, 10.2.1) and make the movers of the valid
+    ones. Rejected orders become ``ORDER_REJECTED`` events for their owner."""
     events: list[Event] = []
-    movers: list[Mover] = []
     rule = "6.3" if forced else "6.2"
-    own = {o.unit for o in orders if state.has_leader(o.unit)}
-    seen: set[str] = set()
-    used: dict[str, int] = {}
     base_mp = settings.forced_march_mp if forced else settings.march_mp
+
+    def reject(o, text: str, rule: str = rule) -> None:
+        events.append(rejection(unit_army(o.unit), f"{o.unit}: {text}", rule, unit=o.unit,
+                                path=format_path(o.path)))
+
+    # 1. Checks of each order on its own.
+    candidates: list[tuple[MarchOrder | ForcedMarchOrder, int]] = []
+    seen: set[str] = set()
     for o in orders:
-        army = unit_army(o.unit)
-
-        def reject(text: str, rule: str = rule, o=o, army=army) -> None:
-            events.append(
-                rejection(army, f"{o.unit}: {text}", rule, unit=o.unit, path=format_path(o.path))
-            )
-
         if o.unit in seen:
-            reject("has two orders this phase; only the first counts")
+            reject(o, "has two orders this phase; only the first counts")
             continue
         seen.add(o.unit)
-        train: SiegeTrain | None = None
-        x: LeaderState | None = None
-        if state.has_leader(o.unit):
-            x = state.leader(o.unit)
-        else:
-            try:
-                train = state.siege_train(o.unit)
-            except KeyError:
-                reject("is neither a leader nor a siege train on the map")
+        works = getattr(o, "works", False)
+        marches = 1 if forced else o.marches  # type: ignore[union-attr]
+        if not state.has_leader(o.unit):
+            if not any(t.id == o.unit for t in state.siege_trains):
+                reject(o, "is neither a leader nor a siege train on the map; points without a "
+                          "leader cannot be moved (6.2.3)", "6.2.3")
                 continue
-        if train is not None:
             if forced:
-                reject("siege trains cannot force march (6.3.3)", "6.3.3")
-                continue
-            marches = o.marches  # type: ignore[union-attr]
-            if marches > settings.marches_per_siege_train:
-                reject("a siege train may be given only one march per turn (6.2.5)", "6.2.5")
-                continue
-            if o.drop:
-                reject("a siege train has no subordinates to drop off")
-                continue
+                reject(o, "siege trains cannot force march (6.3.3)", "6.3.3")
+            elif marches > settings.marches_per_siege_train:
+                reject(o, "a siege train may be given only one march per turn (6.2.5)", "6.2.5")
+            elif o.drop or works:
+                reject(o, "a siege train has no subordinates and builds no works", "6.2.5")
+            elif not o.path and not o.enter_fortress and not o.leave_fortress:
+                reject(o, "gives no line of march")
+            else:
+                candidates.append((o, marches))
+            continue
+        x = state.leader(o.unit)
+        if x.held_until_turn >= state.turn:
+            reject(o, "may not move this turn (11.6.1)", "11.6.1")
+        elif x.dropped_off:
+            reject(o, "was dropped off along a line of march and may not move any farther this "
+                      "turn (6.2.6)", "6.2.6")
+        elif marches > marches_allowed(x, settings):
+            reject(o, f"may be given only {marches_allowed(x, settings)} march per turn (6.2.2)",
+                   "6.2.2")
+        elif works:
+            problem = _works_problem(state, x, o, hexmap)  # type: ignore[arg-type]
+            if problem:
+                reject(o, problem, "9.4.2")
+            else:
+                candidates.append((o, marches))
+        elif not o.path and not o.enter_fortress and not o.leave_fortress:
+            reject(o, "gives no line of march")
         else:
-            assert x is not None
-            if x.held_until_turn >= state.turn:
-                reject("may not move this turn (11.6.1)", "11.6.1")
+            candidates.append((o, marches))
+
+    # 2. Checks that depend on which other leaders have orders of their own (6.2.6, 6.4.2).
+    changed = True
+    while changed:
+        changed = False
+        own = {o.unit for o, _m in candidates if state.has_leader(o.unit)}
+        for o, m in candidates:
+            if not state.has_leader(o.unit) or getattr(o, "works", False):
                 continue
-            if x.dropped_off:
-                reject(
-                    "was dropped off along a line of march and may not move any farther this "
-                    "turn (6.2.6)",
-                    "6.2.6",
-                )
-                continue
-            marches = 1 if forced else o.marches  # type: ignore[union-attr]
-            if marches > marches_allowed(x, settings):
-                reject(
-                    f"may be given only {marches_allowed(x, settings)} march per turn (6.2.2)",
-                    "6.2.2",
-                )
-                continue
-        pool = (army or Army.PRUSSIA).march_pool.value
+            problem = _stack_problem(state, o, own, hexmap, settings)
+            if problem:
+                reject(o, *problem)
+                candidates.remove((o, m))
+                changed = True
+                break
+
+    # 3. Marches available to the army (6.2, 6.2.1), in the order the orders were written.
+    movers: list[Mover] = []
+    used: dict[str, int] = {}
+    own = {o.unit for o, _m in candidates if state.has_leader(o.unit)}
+    for o, marches in candidates:
+        army = unit_army(o.unit) or Army.PRUSSIA
+        pool = army.march_pool.value
         if not forced:
             have = state.marches.get(pool, 0)
             if used.get(pool, 0) + marches > have:
-                reject(
-                    f"needs {marches} march(es) but only {have - used.get(pool, 0)} of the "
-                    f"{have} allocated to {pool} remain (6.2)",
-                    "6.2",
-                )
-                continue
-        works = getattr(o, "works", False)
-        if train is not None:
-            start = parse_hex_id(train.hex)
-            if not o.path and not o.enter_fortress and not o.leave_fortress:
-                reject("gives no line of march")
+                reject(o, f"needs {marches} march(es) but only {have - used.get(pool, 0)} of the "
+                          f"{have} allocated to {pool} remain (6.2)")
                 continue
             used[pool] = used.get(pool, 0) + marches
-            movers.append(
-                Mover(
-                    unit=train.id,
-                    army=train.army,
-                    train=True,
-                    members=[],
-                    drops={},
-                    start=start,
-                    steps=o.path,
-                    budgets=[march_mp(True, state.turn, settings, base_mp)],
-                    demoralized=False,
-                    ir=0,
-                    meeting_choice="hold",
-                    enter_fortress=o.enter_fortress,
-                    left_fortress=train.inside and (o.leave_fortress or bool(o.path)),
-                )
-            )
-            continue
-        assert x is not None
-        if works:
-            problem = _works_problem(state, x, o, hexmap)
-            if problem:
-                reject(problem, "9.4.2")
-                continue
-            used[pool] = used.get(pool, 0) + marches
-            movers.append(
-                Mover(
-                    unit=x.key,
-                    army=x.army,
-                    train=False,
-                    members=[],
-                    drops={},
-                    start=parse_hex_id(x.hex),
-                    steps=(),
-                    budgets=[0] * marches,
-                    demoralized=False,
-                    ir=0,
-                    meeting_choice="hold",
-                    enter_fortress=False,
-                    left_fortress=False,
-                    stop=f"works:{marches}",
-                )
-            )
-            continue
-        if not o.path and not o.enter_fortress and not o.leave_fortress:
-            reject("gives no line of march")
-            continue
-        members = _stack(state, x, own)
-        force = state.force_of(x.key)
-        if force.demoralized and (o.drop or len(members) != len(force.leaders)):
-            reject("a demoralized force may not be divided (10.2.1)", "10.2.1")
-            continue
-        drops: dict[Hex, Hex] = {}
-        bad = None
-        for key, where in o.drop:
-            if key not in members or key == x.key:
-                bad = f"{key} is not a subordinate moving with {x.table.name} (6.2.6)"
-                break
-            if state.leader(key).points < settings.min_leader_points:
-                bad = (
-                    f"{key} may be dropped off only with at least "
-                    f"{settings.min_leader_points} points (6.2.6, 3.2.1)"
-                )
-                break
-            try:
-                drops[key] = hexmap.parse_hex_id(where)
-            except ValueError as exc:
-                bad = str(exc)
-                break
-        if bad:
-            reject(bad, "6.2.6")
-            continue
-        left_alone = _left_alone(state, x, members, settings)
-        if left_alone:
-            reject(left_alone, "6.4.2")
-            continue
-        if not forced:
-            used[pool] = used.get(pool, 0) + marches
-        mp = march_mp(x.supplied, state.turn, settings, base_mp)
-        movers.append(
-            Mover(
-                unit=x.key,
-                army=x.army,
-                train=False,
-                members=list(members),
-                drops=dict(drops),
-                start=parse_hex_id(x.hex),
-                steps=o.path,
-                budgets=[mp] * marches,
-                demoralized=force.demoralized,
-                ir=strategic_ir(x),
-                meeting_choice=o.meeting,
-                enter_fortress=o.enter_fortress,
-                left_fortress=x.inside and (o.leave_fortress or bool(o.path)),
-            )
-        )
+        movers.append(_mover(state, o, marches, own, hexmap, settings, base_mp))
     return movers, events
+
+
+def _stack_problem(
+    state: State,
+    o: MarchOrder | ForcedMarchOrder,
+    own: set[str],
+    hexmap: HexMap,
+    settings: RuleSettings,
+) -> tuple[str, str] | None:
+    x = state.leader(o.unit)
+    members = _stack(state, x, own)
+    force = state.force_of(x.key)
+    whole = len(members) == len(force.leaders)
+    if force.demoralized and (o.drop or not whole):
+        return "a demoralized force may not be divided (10.2.1)", "10.2.1"
+    for key, where in o.drop:
+        if key not in members or key == x.key:
+            return f"{key} is not a subordinate moving with {x.table.name} (6.2.6)", "6.2.6"
+        if state.leader(key).points < settings.min_leader_points:
+            return (f"{key} may be dropped off only with at least {settings.min_leader_points} "
+                    "points (6.2.6, 3.2.1)", "6.2.6")
+        try:
+            hexmap.parse_hex_id(where)
+        except ValueError as exc:
+            return str(exc), "6.2.6"
+    points = sum(state.leader(k).points for k in members)
+    if not whole and points < settings.min_leader_points:
+        return (f"{x.table.name} would march off alone with {points} points; a leader alone needs "
+                f"at least {settings.min_leader_points} (3.2.1, 6.4.2)", "6.4.2")
+    left_alone = _left_alone(state, x, members, settings)
+    if left_alone:
+        return left_alone, "6.4.2"
+    return None
+
+
+def _mover(
+    state: State,
+    o: MarchOrder | ForcedMarchOrder,
+    marches: int,
+    own: set[str],
+    hexmap: HexMap,
+    settings: RuleSettings,
+    base_mp: int,
+) -> Mover:
+    if not state.has_leader(o.unit):
+        train = state.siege_train(o.unit)
+        return Mover(
+            unit=train.id, army=train.army, train=True, members=[], drops={},
+            start=parse_hex_id(train.hex), steps=o.path,
+            budgets=[march_mp(True, state.turn, settings, base_mp)], demoralized=False, ir=0,
+            meeting_choice="hold", enter_fortress=o.enter_fortress,
+            left_fortress=train.inside and (o.leave_fortress or bool(o.path)),
+        )
+    x = state.leader(o.unit)
+    if getattr(o, "works", False):
+        return Mover(
+            unit=x.key, army=x.army, train=False, members=[], drops={},
+            start=parse_hex_id(x.hex), steps=(), budgets=[0] * marches, demoralized=False,
+            ir=0, meeting_choice="hold", enter_fortress=False, left_fortress=False,
+            stop=f"works:{marches}",
+        )
+    force = state.force_of(x.key)
+    mp = march_mp(x.supplied, state.turn, settings, base_mp)
+    return Mover(
+        unit=x.key, army=x.army, train=False, members=_stack(state, x, own),
+        drops={key: hexmap.parse_hex_id(where) for key, where in o.drop},
+        start=parse_hex_id(x.hex), steps=o.path, budgets=[mp] * marches,
+        demoralized=force.demoralized, ir=strategic_ir(x), meeting_choice=o.meeting,
+        enter_fortress=o.enter_fortress,
+        left_fortress=x.inside and (o.leave_fortress or bool(o.path)),
+    )
 
 
 def _works_problem(state: State, x: LeaderState, o: MarchOrder, hexmap: HexMap) -> str | None:
@@ -596,7 +587,7 @@ def _finish_movement(
             events.append(
                 Event(
                     "6.2.5",
-                    EventKind.MARCHED,
+                    EventKind.STOPPED if m.stop else EventKind.MARCHED,
                     f"Siege train {t.id} marches from {t.hex} to {end}{fortress_note}"
                     + (f"; it {m.stop}" if m.stop else "")
                     + ".",

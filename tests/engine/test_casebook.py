@@ -1,0 +1,42 @@
+"""The casebook: one scenario per numbered rule of sections 3 to 8 and every EXAMPLE in them.
+
+Each file in tests/casebook/ is a scenario (docs/scenario-format.md) with its expected results
+under "expect"; this test runs it through the engine and lists every expectation it misses.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from campaign.engine.scenario import (
+    ScenarioError,
+    check_expectations,
+    load_scenario,
+    run_scenario,
+)
+
+pytestmark = pytest.mark.pure
+
+CASEBOOK = Path(__file__).resolve().parent.parent / "casebook"
+CASES = sorted(CASEBOOK.glob("*.json"))
+
+
+def test_the_casebook_is_there():
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path):
+    scenario = load_scenario(path)
+    assert scenario.rules, f"{path.name} names no rule"
+    assert scenario.expect, f"{path.name} expects nothing"
+    outcome = run_scenario(scenario)
+    misses = check_expectations(scenario, outcome)
+    assert not misses, "\n".join([scenario.title, *misses])
+
+
+def test_a_broken_scenario_names_its_problem(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"map": {"terrain": ["c c"]}, "state": {"leaders": {"daun": {"hex": "0909"}}}}')
+    with pytest.raises(ScenarioError, match="leader 'daun'.*not on the map"):
+        load_scenario(bad)
