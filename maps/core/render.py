@@ -55,7 +55,7 @@ GRID = (205, 198, 176)
 SHORE = (60, 110, 160)
 RIVER = (36, 100, 178)
 ROAD = (158, 62, 38)
-BORDER = (128, 40, 120)
+BORDER = (170, 80, 160)
 INK = (25, 25, 25)
 HALO = (255, 255, 255)
 MARSH_HATCH = (92, 140, 92)
@@ -355,7 +355,7 @@ def _draw_terrain(c: _Canvas, hexmap: HexMap, hexes: Iterable[Hex]) -> None:
 
 
 def _draw_borders(c: _Canvas, hexmap: HexMap, hexes: Iterable[Hex], wanted: set[Hex]) -> None:
-    width = max(2, int(c.size / 5))
+    width = max(1, int(c.size / 8))
     for h in hexes:
         for d in (1, 2, 3, 4, 5, 6):
             n = neighbour(h, d)
@@ -386,7 +386,7 @@ def _dashed(draw: ImageDraw.ImageDraw, a, b, colour, width: int) -> None:
 
 def _draw_rivers(c: _Canvas, hexmap: HexMap, wanted: set[Hex]) -> None:
     major = max(3, int(c.size * 0.32))
-    minor = max(2, int(c.size * 0.16))
+    minor = max(2, int(c.size * 0.2))
     for course in hexmap.river_courses:
         width = major if course.river is River.MAJOR else minor
         for side in course.sides:
@@ -494,20 +494,30 @@ def _draw_cities(c: _Canvas, hexmap: HexMap, wanted: set[Hex], labels: bool) -> 
         if not labels:
             continue
         f = big if city.size in (CitySize.CIRCLED_STAR, CitySize.STAR) else small
-        x = cx + c.size * 0.7
+        x, y, anchor = _label_place(c, hexmap, city.hex, cx, cy)
         c.draw.text(
-            (x, cy), city.name, font=f, fill=INK, anchor="lm", stroke_width=2, stroke_fill=HALO
+            (x, y), city.name, font=f, fill=INK, anchor=anchor, stroke_width=2, stroke_fill=HALO
         )
         if city.fortress:
             c.draw.text(
-                (x, cy + c.size * 0.62),
+                (x, y + c.size * 0.62),
                 f"{city.vp} VP {city.bastions} b",
                 font=tiny,
                 fill=(90, 40, 40),
-                anchor="lm",
+                anchor=anchor,
                 stroke_width=1,
                 stroke_fill=HALO,
             )
+
+
+def _label_place(c: _Canvas, hexmap: HexMap, h: Hex, cx: float, cy: float):
+    """Right of the symbol unless a city stands in the next hex East; then left, then below."""
+    s = c.size
+    if hexmap.city_at(neighbour(h, 4)) is None:
+        return cx + s * 0.7, cy, "lm"
+    if hexmap.city_at(neighbour(h, 1)) is None:
+        return cx - s * 0.7, cy, "rm"
+    return cx, cy + s * 0.75, "mt"
 
 
 def _draw_overlays(c: _Canvas, overlays: Sequence[Overlay], wanted: set[Hex]) -> None:

@@ -470,7 +470,22 @@ def build_rivers(b: Build, facts: Facts) -> None:
                 samples.extend(seg)
                 keys.extend(_nearest_corner(b, q) for q in seg)
             if isinstance(ref, str) and ref in city_names and city_hex(b, ref) is not None:
-                v = _nearest_corner(b, p, city_hex(b, ref))
+                # the corner of the city's hex that makes the shortest detour for the river
+                # coming from a hex upstream and going on a hex downstream
+                h = city_hex(b, ref)
+                before = _along(points[max(i - 1, 0)], p, HEX_KM)
+                after = _along(points[min(i + 1, len(points) - 1)], p, HEX_KM)
+                v = min(
+                    (corner_vertex(h, k) for k in range(6)),
+                    key=lambda w: (
+                        round(
+                            math.dist(before, b.grid.vertex_xy(w))
+                            + math.dist(b.grid.vertex_xy(w), after),
+                            3,
+                        ),
+                        w,
+                    ),
+                )
                 forced[len(keys)] = v
             else:
                 v = _nearest_corner(b, p)
@@ -518,6 +533,15 @@ def build_rivers(b: Build, facts: Facts) -> None:
                 h = city_hex(b, ref)
                 if h is not None and b.grid.contains(h) and not _hex_on(b, h, name):
                     b.notes.append(f"{ref} ({hex_id(h)}) is not on the {name}")
+
+
+def _along(frm: Point, to: Point, km: float) -> Point:
+    """The point ``km`` from ``to`` on the way to ``frm`` (or ``frm`` if nearer)."""
+    dist = math.dist(frm, to)
+    if dist <= km or dist == 0:
+        return frm
+    t = km / dist
+    return (to[0] + (frm[0] - to[0]) * t, to[1] + (frm[1] - to[1]) * t)
 
 
 def _touch_end_cities(b: Build, refs: list, walk: list[Vertex], names: set[str]) -> list[Vertex]:
