@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by bin/run and bin/test: make .venv with Python 3.11+ and install the requirements.
 # Needs nothing but bash and Python 3.11 (with its venv module, Debian's python3-venv).
 # Installs again only when a requirements file has changed since the last install.
