@@ -243,7 +243,7 @@ PERIODIC_TASKS = {
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
 }
-# A worker heartbeat older than this makes /healthz answer 503 (when a broker is configured).
+# A heartbeat older than this makes /healthz answer 503 (periodic work has stopped).
 HEARTBEAT_MAX_AGE_SECONDS = envint("HEARTBEAT_MAX_AGE_SECONDS", "300")
 
 LOGGING = {
