@@ -23,7 +23,7 @@ from maps.core.loader import MapError, load_map
 from maps.core.model import HexMap
 
 SCENARIO_FORMAT = "dgk-scenario/1"
-# part 2: state fields a case may expect verbatim (docs/scenario-format.md)
+# part 2: state fields a case may expect, matched like events (docs/scenario-format.md)
 PART2_KEYS = ("captives", "prisoners", "killed", "retreats", "withdrawals", "pending_battles",
               "blockaded", "surrendered", "frederick_taken_by", "battle_hexes", "at_peace",
               "changed_sides", "campaign_year", "british_aid_cut")
@@ -258,9 +258,15 @@ def check_expectations(scenario: Scenario, outcome: Outcome) -> list[str]:
             for k, v in fragment.items():
                 if state[key].get(k) != v:
                     misses.append(f"{key} {k}: expected {v}, found {state[key].get(k)}")
-        elif key in ("forced_march_arrivals", "turn", "deployed", "ended", *PART2_KEYS):
+        elif key in PART2_KEYS:
+            if not _matches(fragment, state[key]):
+                misses.append(f"{key}: expected {fragment}, found {state[key]}")
+        elif key in ("forced_march_arrivals", "turn", "deployed", "ended"):
             if state[key] != fragment:
                 misses.append(f"{key}: expected {fragment}, found {state[key]}")
+        elif key == "phases":
+            if result["phases"] != fragment:
+                misses.append(f"phases: expected {fragment}, found {result['phases']}")
         elif key == "next_phase":
             if result["next_phase"] != fragment:
                 misses.append(f"next phase: expected {fragment}, found {result['next_phase']}")
