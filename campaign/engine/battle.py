@@ -423,9 +423,9 @@ def decide_meeting(
         for f in side.forces:
             if choices.get(f.army) is not Choice.RETIRE:
                 continue
-            why = None
+            why, rule = None, "10.1.1"
             if not any(x.marched for x in f.leaders):
-                why = "it had no march order this turn (10.1)"
+                why, rule = "it had no march order this turn (10.1)", "10.1"
             elif outnumbers(enemy_total, side.points, settings.no_battle_ratio):
                 why = f"it is outnumbered {settings.no_battle_ratio}:1 (10.1.1)"
             elif any((hex_id, a) in forced_in for a in Army if a.alliance is not alliance):
@@ -436,7 +436,7 @@ def decide_meeting(
                         f.army,
                         f"the {ADJECTIVES[f.army]} force under "
                         f"{f.commander.table.name} at {hex_id} may not retire: {why}",
-                        "10.1.1",
+                        rule,
                         hex=hex_id,
                     )
                 )
@@ -772,4 +772,5 @@ def battle_phase(
         events.append(rejection(None, f"there is no battle {battle!r} waiting for a result", "9"))
     if state.ended:
         state = dataclasses.replace(state, pending_battles=())
+        events.append(victory.table_event(victory.final_table(state, hexmap, settings)))
     return Resolution(state, tuple(events), complete=not state.pending_battles)

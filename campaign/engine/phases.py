@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from campaign.engine import allocation, attrition, deployment, marches, reconnaissance, supply
+from campaign.engine import battle, retreat, siege  # part 2
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind
 from campaign.engine.orders import NO_ORDERS, Orders
@@ -28,6 +29,9 @@ HANDLERS: dict[Phase, Handler] = {
     Phase.FORCED_MARCH: marches.forced_march_phase,
     Phase.ATTRITION: attrition.attrition_phase,
     Phase.RECONNAISSANCE: reconnaissance.reconnaissance_phase,
+    Phase.BATTLE: battle.battle_phase,
+    Phase.SIEGE: siege.siege_phase,
+    Phase.RETREAT_RALLY: retreat.retreat_rally_phase,
 }
 
 

@@ -511,4 +511,6 @@ def siege_phase(
         )
     state, more = capture_empty_fortresses(state, hexmap)
     events.extend(more)
+    if state.ended:
+        events.append(victory.table_event(victory.final_table(state, hexmap, settings)))
     return Resolution(state, tuple(events))
