@@ -4,6 +4,7 @@ Callers queue tasks with ``transaction.on_commit(lambda: task.delay(...))``. Wit
 configured they run eagerly, in the caller's process.
 """
 
+import logging
 import socket
 
 from celery import shared_task
@@ -14,6 +15,7 @@ from django.utils import timezone
 from campaign.models import Heartbeat
 
 WORKER = "worker"
+logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -49,13 +51,20 @@ def resolve_phase(window_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat, every minute: queue the resolution of every due window (the database decides)."""
-    from campaign.services.resolution import due_window_ids
+    """Beat, every minute: resolve every due window (the database, not a countdown, decides).
 
-    due = due_window_ids(timezone.now())
-    for window_id in due:
-        resolve_phase.delay(window_id)
-    return len(due)
+    Each window resolves in its own transaction, exactly once; one failing window is logged
+    and left open for the next sweep, it does not stop the others.
+    """
+    from campaign.services.resolution import due_window_ids, resolve_due_phase
+
+    resolved = 0
+    for window_id in due_window_ids(timezone.now()):
+        try:
+            resolved += resolve_due_phase(window_id, now=timezone.now()) is not None
+        except Exception:  # the next sweep retries; the others must still resolve
+            logger.exception("resolving window %s failed", window_id)
+    return resolved
 
 
 @shared_task(ignore_result=True)

@@ -1,8 +1,34 @@
-from django.urls import path
+from django.urls import include, path
 
 from campaign import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("campaigns/", views.my_campaigns, name="campaigns"),
+    path("campaigns/new/", views.new_campaign, name="new_campaign"),
+    path("campaigns/<uuid:code>/setup/", views.campaign_setup, name="campaign_setup"),
+    path("campaigns/<uuid:code>/setup/invite/", views.invite, name="invite"),
+    path("campaigns/<uuid:code>/start/", views.start, name="start_campaign"),
+    path("campaigns/<uuid:code>/log/", views.action_log, name="action_log"),
+    path("campaigns/<uuid:code>/organiser/", views.organiser_board, name="organiser_board"),
+    path("campaigns/<uuid:code>/organiser/pause/", views.pause, name="pause"),
+    path("campaigns/<uuid:code>/organiser/resume/", views.resume, name="resume"),
+    path("campaigns/<uuid:code>/organiser/extend/", views.extend, name="extend"),
+    path("campaigns/<uuid:code>/organiser/resolve/", views.resolve_now, name="resolve_now"),
+    path("campaigns/<uuid:code>/organiser/rollback/", views.roll_back, name="roll_back"),
+    path("campaigns/<uuid:code>/organiser/end/", views.end, name="end_campaign"),
+    path(
+        "campaigns/<uuid:code>/organiser/orders/<uuid:seat_code>/",
+        views.enter_orders,
+        name="enter_orders",
+    ),
+    path(
+        "campaigns/<uuid:code>/organiser/replace/<uuid:seat_code>/",
+        views.replace,
+        name="replace_player",
+    ),
+    path("seats/<uuid:code>/settings/", views.seat_settings, name="seat_settings"),
+    path("invite/<str:token>/", views.accept_invitation, name="accept_invitation"),
 ]

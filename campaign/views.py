@@ -1,16 +1,36 @@
-"""Site-wide views: the home page and /healthz."""
+"""Site-wide views (the home page, /healthz), and the campaign set-up and organiser pages.
+
+Access is checked in the private helpers ``_organiser_campaign``, ``_member_campaign`` and
+``_own_seat``, which raise PermissionDenied; the player's own pages are in orders.views.
+"""
 
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
-from campaign.models import Heartbeat
+from campaign.engine.rulesettings import settings_from_dict
+from campaign.forms import (
+    ArmiesForm,
+    CampaignForm,
+    EnterOrdersForm,
+    ExtendForm,
+    InviteForm,
+    JoinForm,
+    ReplaceForm,
+    SeatSettingsForm,
+)
+from campaign.models import Campaign, Heartbeat, Invitation, Seat, is_organiser
+from campaign.services import drifting, gameplay, organiser, setup
 from campaign.tasks import WORKER
 
 
@@ -78,3 +98,357 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "heartbeat": heartbeat,
     }
     return JsonResponse(body, status=200 if ok else 503)
+
+
+# --- campaigns: set-up, invitations, the organiser's board and tools (issue 6) -------------
+
+
+def _organiser_campaign(request: HttpRequest, code) -> Campaign:
+    """The campaign, if the signed-in user organises it."""
+    campaign = get_object_or_404(Campaign, code=code)
+    if campaign.organiser_id != request.user.id:
+        raise PermissionDenied
+    return campaign
+
+
+def _member_campaign(request: HttpRequest, code) -> Campaign:
+    """The campaign, if the signed-in user organises it or holds one of its seats."""
+    campaign = get_object_or_404(Campaign, code=code)
+    if (
+        campaign.organiser_id != request.user.id
+        and not campaign.seats.filter(user=request.user).exists()
+    ):
+        raise PermissionDenied
+    return campaign
+
+
+def _own_seat(request: HttpRequest, code) -> Seat:
+    seat = get_object_or_404(Seat.objects.select_related("campaign"), code=code)
+    if seat.user_id != request.user.id:
+        raise PermissionDenied
+    return seat
+
+
+def _board(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    return redirect("organiser_board", campaign.code)
+
+
+@login_required
+@require_GET
+def my_campaigns(request: HttpRequest) -> HttpResponse:
+    organised = Campaign.objects.filter(organiser=request.user).order_by("-created")
+    seats = Seat.objects.filter(user=request.user).select_related("campaign")
+    return render(
+        request,
+        "campaign/list.html",
+        {"organised": organised, "seats": seats, "may_organise": is_organiser(request.user)},
+    )
+
+
+@login_required
+def new_campaign(request: HttpRequest) -> HttpResponse:
+    if not is_organiser(request.user):
+        raise PermissionDenied
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        settings_ = settings_from_dict(data["rule_settings"])
+        if data["army_size"] == "base":
+            points = gameplay.army_points_from_base(
+                data["base_army"], data["base_points"], settings_
+            )
+        else:
+            points = gameplay.army_points_from_total(data["total_points"], settings_)
+        try:
+            campaign = setup.create_campaign(
+                request.user,
+                name=data["name"],
+                players=data["players"],
+                now=timezone.now(),
+                army_points=points,
+                leader_selection=data["leader_selection"],
+                rule_settings=data["rule_settings"],
+                options={
+                    "allies_share": data["allies_share"],
+                    "optional_rules": data["optional_rules"],
+                },
+                deadline_policy=form.deadline_policy(),
+                time_zone=data["time_zone"],
+                reminders={
+                    "hours_before": data["reminder_hours"],
+                    "flag_after_missed": data["flag_after_missed"],
+                },
+                umpire_plays=data["umpire_plays"],
+                organiser_seat=data["organiser_seat"],
+                emails=form.emails(),
+            )
+        except setup.SetupError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"{campaign.name} is set up: check the seats, then start.")
+            return redirect("campaign_setup", campaign.code)
+    return render(request, "campaign/new.html", {"form": form})
+
+
+@login_required
+def campaign_setup(request: HttpRequest, code) -> HttpResponse:
+    campaign = _organiser_campaign(request, code)
+    seats = list(campaign.seats.filter(reserve=False).select_related("user"))
+    armies_form = ArmiesForm(request.POST or None, seats=seats)
+    if request.method == "POST" and armies_form.is_valid():
+        try:
+            setup.assign_armies(campaign, armies_form.cleaned_data)
+        except setup.SetupError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Armies assigned.")
+            return redirect("campaign_setup", campaign.code)
+    return render(
+        request,
+        "campaign/setup.html",
+        {
+            "campaign": campaign,
+            "seats": seats,
+            "reserves": campaign.seats.filter(reserve=True).select_related("user"),
+            "armies_form": armies_form,
+            "invite_form": InviteForm(),
+            "invitations": Invitation.objects.filter(seat__campaign=campaign).select_related(
+                "seat"
+            ),
+        },
+    )
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, code) -> HttpResponse:
+    campaign = _organiser_campaign(request, code)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give a valid email address.")
+        return redirect("campaign_setup", campaign.code)
+    now = timezone.now()
+    seat_code = form.cleaned_data["seat"]
+    with transaction.atomic():
+        if seat_code:
+            seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
+            setup.invite(seat, form.cleaned_data["email"], now=now)
+        else:
+            setup.add_reserve(campaign, form.cleaned_data["email"], now=now)
+    messages.success(request, f"Invitation sent to {form.cleaned_data['email']}.")
+    return redirect("campaign_setup", campaign.code)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, code) -> HttpResponse:
+    campaign = _organiser_campaign(request, code)
+    try:
+        setup.start_campaign(campaign, request.user, now=timezone.now())
+    except setup.SetupError as exc:
+        messages.error(request, str(exc))
+        return redirect("campaign_setup", campaign.code)
+    messages.success(request, "The campaign has started: deployment is open.")
+    return _board(request, campaign)
+
+
+def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The emailed link: signed in, join at once; otherwise create an account (or sign in)."""
+    invitation = get_object_or_404(Invitation.objects.select_related("seat__campaign"), token=token)
+    form = JoinForm(request.POST or None) if not request.user.is_authenticated else None
+    if request.method == "POST" and invitation.accepted_at is None:
+        if form is not None:
+            if form.is_valid():
+                user = form.save(commit=False)
+                user.email = invitation.email
+                user.save()
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            else:
+                return render(
+                    request, "campaign/accept.html", {"invitation": invitation, "form": form}
+                )
+        try:
+            seat = setup.accept_invitation(token, request.user, now=timezone.now())
+        except setup.InvitationError as exc:
+            messages.error(request, str(exc))
+            return redirect("campaigns")
+        messages.success(request, f"Welcome to {seat.campaign.name}.")
+        return redirect("campaigns")
+    return render(request, "campaign/accept.html", {"invitation": invitation, "form": form})
+
+
+@login_required
+def organiser_board(request: HttpRequest, code) -> HttpResponse:
+    campaign = _organiser_campaign(request, code)
+    board = organiser.status_board(campaign, now=timezone.now())
+    template = "campaign/board.html#board" if request.htmx else "campaign/board.html"
+    return render(
+        request,
+        template,
+        {
+            "campaign": campaign,
+            "board": board,
+            "extend_form": ExtendForm(),
+            "replace_form": ReplaceForm(reserves=board.reserves),
+        },
+    )
+
+
+def _tool(request: HttpRequest, code, action, success: str) -> HttpResponse:
+    campaign = _organiser_campaign(request, code)
+    try:
+        action(campaign)
+    except organiser.OrganiserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, success)
+    return _board(request, campaign)
+
+
+@login_required
+@require_POST
+def pause(request: HttpRequest, code) -> HttpResponse:
+    return _tool(
+        request, code, lambda c: organiser.pause(c, request.user, now=timezone.now()), "Paused."
+    )
+
+
+@login_required
+@require_POST
+def resume(request: HttpRequest, code) -> HttpResponse:
+    return _tool(
+        request, code, lambda c: organiser.resume(c, request.user, now=timezone.now()), "Resumed."
+    )
+
+
+@login_required
+@require_POST
+def extend(request: HttpRequest, code) -> HttpResponse:
+    form = ExtendForm(request.POST)
+    if not form.is_valid():
+        campaign = _organiser_campaign(request, code)
+        messages.error(request, "Extend by a whole number of hours.")
+        return _board(request, campaign)
+    hours = form.cleaned_data["hours"]
+    return _tool(
+        request,
+        code,
+        lambda c: organiser.extend_deadline(c, request.user, hours, now=timezone.now()),
+        f"Deadline extended by {hours} hours.",
+    )
+
+
+@login_required
+@require_POST
+def roll_back(request: HttpRequest, code) -> HttpResponse:
+    return _tool(
+        request,
+        code,
+        lambda c: organiser.roll_back(c, request.user, now=timezone.now()),
+        "Rolled back: the last phase is open for orders again.",
+    )
+
+
+@login_required
+@require_POST
+def end(request: HttpRequest, code) -> HttpResponse:
+    return _tool(
+        request,
+        code,
+        lambda c: organiser.end_campaign(c, request.user, now=timezone.now()),
+        "The campaign has ended.",
+    )
+
+
+@login_required
+@require_POST
+def resolve_now(request: HttpRequest, code) -> HttpResponse:
+    return _tool(
+        request,
+        code,
+        lambda c: organiser.resolve_now(c, request.user, now=timezone.now()),
+        "The phase is resolved.",
+    )
+
+
+@login_required
+def enter_orders(request: HttpRequest, code, seat_code) -> HttpResponse:
+    campaign = _organiser_campaign(request, code)
+    seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
+    form = EnterOrdersForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            organiser.enter_orders(
+                campaign,
+                request.user,
+                seat,
+                form.cleaned_data["orders"],
+                now=timezone.now(),
+                how=form.cleaned_data["how"],
+            )
+        except organiser.OrganiserError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Orders of the {seat.label} entered.")
+            return _board(request, campaign)
+    return render(
+        request, "campaign/enter_orders.html", {"campaign": campaign, "seat": seat, "form": form}
+    )
+
+
+@login_required
+@require_POST
+def replace(request: HttpRequest, code, seat_code) -> HttpResponse:
+    campaign = _organiser_campaign(request, code)
+    seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
+    reserves = list(campaign.seats.filter(reserve=True).select_related("user"))
+    form = ReplaceForm(request.POST, reserves=reserves)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.non_field_errors()) or "Check the form.")
+        return _board(request, campaign)
+    reserve = next((s for s in reserves if str(s.code) == form.cleaned_data["reserve"]), None)
+    return _tool(
+        request,
+        code,
+        lambda c: organiser.replace_player(
+            c,
+            request.user,
+            seat,
+            now=timezone.now(),
+            reserve=reserve,
+            email=form.cleaned_data["email"] if reserve is None else "",
+        ),
+        f"The {seat.label} has a new player.",
+    )
+
+
+@login_required
+@require_GET
+def action_log(request: HttpRequest, code) -> HttpResponse:
+    """Everything the organiser did: visible to every player of the campaign."""
+    campaign = _member_campaign(request, code)
+    return render(
+        request,
+        "campaign/log.html",
+        {"campaign": campaign, "actions": campaign.actions.select_related("actor")},
+    )
+
+
+@login_required
+def seat_settings(request: HttpRequest, code) -> HttpResponse:
+    """A player's emails and absences."""
+    seat = _own_seat(request, code)
+    initial = {"email_kinds": seat.email_kinds, "absent_until": seat.absent_until}
+    form = SeatSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        seat.email_kinds = form.cleaned_data["email_kinds"]
+        seat.save(update_fields=["email_kinds"])
+        until = form.cleaned_data["absent_until"]
+        try:
+            drifting.declare_absence(seat, until, now=timezone.now())
+        except drifting.AbsenceError as exc:
+            form.add_error("absent_until", str(exc))
+        else:
+            messages.success(request, "Saved.")
+            return redirect("seat_settings", seat.code)
+    return render(request, "campaign/seat_settings.html", {"seat": seat, "form": form})

@@ -44,6 +44,13 @@ def queue_after_resolution(campaign_id: int, notices) -> None:
     owe them, the resolved report to the others, and "campaign over" at the end."""
     if notices is None:
         return
+    seated = set(
+        Seat.objects.filter(campaign_id=campaign_id, user__isnull=False).values_list(
+            "id", flat=True
+        )
+    )
+    notices.opened = [(kind, seat_id) for kind, seat_id in notices.opened if seat_id in seated]
+    notices.resolved = [seat_id for seat_id in notices.resolved if seat_id in seated]
     told = set()
     for kind, seat_id in notices.opened:
         _queue(kind, seat_id=seat_id, since=notices.since_version)
@@ -76,9 +83,9 @@ def queue_handover(seat_id: int) -> None:
 
 
 def queue_campaign_over(campaign_id: int) -> None:
-    for seat_id in Seat.objects.filter(campaign_id=campaign_id, reserve=False).values_list(
-        "id", flat=True
-    ):
+    for seat_id in Seat.objects.filter(
+        campaign_id=campaign_id, reserve=False, user__isnull=False
+    ).values_list("id", flat=True):
         _queue("campaign-over", seat_id=seat_id)
 
 

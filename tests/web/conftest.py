@@ -109,3 +109,9 @@ def austria(campaign):
 @pytest.fixture
 def hanover(campaign):
     return seat_of(campaign, "hanover")
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Seven accounts per test: hash their passwords cheaply."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,201 @@
+"""Forms of the set-up and organiser pages (the player's order forms are in orders.forms)."""
+
+from __future__ import annotations
+
+import json
+from zoneinfo import available_timezones
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from campaign.engine.armies import LABELS, Army, Seat
+from campaign.engine.rulesettings import settings_from_dict
+from campaign.models import EMAIL_KINDS, LeaderSelection
+from campaign.services import deadlines
+
+PHASE_KINDS = ("deployment", "march", "forced-march", "battle", "siege")
+OPTIONAL_RULES = [
+    ("13.1", "13.1 Winter quarters"),
+    ("13.2", "13.2 Prisoners of war"),
+    ("13.3", "13.3 New leaders"),
+    ("13.4", "13.4 New points"),
+    ("13.5", "13.5 New siege trains"),
+    ("13.6", "13.6 Lending points"),
+    ("13.7", "13.7 Peace"),
+    ("13.8", "13.8 Changing sides"),
+]
+EMAIL_LABELS = {
+    "phase-opened": "A phase opens for my orders (with my report)",
+    "reminder": "Reminders before a deadline",
+    "phase-resolved": "A phase is resolved",
+    "battle-pending": "A battle is pending",
+    "campaign-over": "The campaign is over",
+}
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    players = forms.TypedChoiceField(
+        choices=[(n, f"{n} players") for n in (5, 4, 3, 2)], coerce=int, initial=5
+    )
+    army_size = forms.ChoiceField(
+        choices=[("base", "From one army's points, by the ratios of 3.4"), ("total", "A total")],
+        initial="base",
+    )
+    base_army = forms.ChoiceField(choices=[(a.value, a.label) for a in Army], initial="sweden")
+    base_points = forms.IntegerField(min_value=1, max_value=100_000, initial=200, required=False)
+    total_points = forms.IntegerField(min_value=67, max_value=1_000_000, required=False)
+    leader_selection = forms.ChoiceField(choices=LeaderSelection.choices)
+    time_zone = forms.ChoiceField(
+        choices=[(z, z) for z in sorted(available_timezones())], initial="Europe/London"
+    )
+    deadline_at = forms.TimeField(
+        required=False,
+        help_text="Optional: close every phase at this time of day (at least 12 hours after "
+        "it opens) instead of after a number of hours.",
+    )
+    reminder_hours = forms.CharField(initial="24, 2", help_text="Hours before each deadline.")
+    flag_after_missed = forms.IntegerField(min_value=1, max_value=18, initial=2)
+    allies_share = forms.BooleanField(required=False, label="Allies share what they know")
+    optional_rules = forms.MultipleChoiceField(
+        choices=OPTIONAL_RULES, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    rule_settings = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text='Numbers changed by consent (1.4), as JSON, e.g. {"march_mp": 6}.',
+    )
+    umpire_plays = forms.BooleanField(required=False, label="I also play a seat")
+    organiser_seat = forms.ChoiceField(
+        choices=[("", "—")] + [(s.value, s.label) for s in Seat], required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for kind in PHASE_KINDS:
+            self.fields[f"hours_{kind}"] = forms.IntegerField(
+                min_value=1,
+                max_value=deadlines.MAX_HOURS,
+                initial=deadlines.DEFAULT_POLICY[kind]["hours"],
+                label=f"Hours for {kind} orders",
+            )
+        for s in Seat:
+            self.fields[f"email_{s.value}"] = forms.EmailField(
+                required=False, label=f"Invite the {s.label}"
+            )
+
+    def clean_rule_settings(self) -> dict:
+        text = self.cleaned_data["rule_settings"].strip()
+        if not text:
+            return {}
+        try:
+            data = json.loads(text)
+            settings_from_dict(data)
+        except (json.JSONDecodeError, ValueError, TypeError) as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return data
+
+    def clean_reminder_hours(self) -> list[int]:
+        try:
+            hours = [int(h) for h in self.cleaned_data["reminder_hours"].split(",") if h.strip()]
+        except ValueError:
+            raise forms.ValidationError("Hours as whole numbers, e.g. 24, 2.") from None
+        if any(not 0 < h <= deadlines.MAX_HOURS for h in hours):
+            raise forms.ValidationError("Each reminder is 1 hour or more before the deadline.")
+        return hours
+
+    def clean(self):
+        data = super().clean()
+        if data.get("army_size") == "base" and not data.get("base_points"):
+            self.add_error("base_points", "Give the points of the chosen army.")
+        if data.get("army_size") == "total" and not data.get("total_points"):
+            self.add_error("total_points", "Give the total points.")
+        if data.get("umpire_plays") and not data.get("organiser_seat"):
+            self.add_error("organiser_seat", "Choose the seat you play.")
+        return data
+
+    def deadline_policy(self) -> dict:
+        data = self.cleaned_data
+        if data.get("deadline_at"):
+            at = data["deadline_at"].strftime("%H:%M")
+            return {kind: {"at": at, "min_hours": 12} for kind in PHASE_KINDS}
+        return {kind: {"hours": data[f"hours_{kind}"]} for kind in PHASE_KINDS}
+
+    def emails(self) -> dict[str, str]:
+        return {s.value: self.cleaned_data.get(f"email_{s.value}") or "" for s in Seat}
+
+
+class ArmiesForm(forms.Form):
+    """Which seat commands each army (the 1.2 presets, editable before the start)."""
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(s.power, s.label) for s in seats]
+        current = {a: s.power for s in seats for a in s.armies}
+        for army in Army:
+            self.fields[army.value] = forms.ChoiceField(
+                choices=choices, initial=current.get(army.value), label=LABELS[army]
+            )
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField()
+    seat = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+class ExtendForm(forms.Form):
+    hours = forms.IntegerField(min_value=1, max_value=deadlines.MAX_HOURS, initial=24)
+
+
+class EnterOrdersForm(forms.Form):
+    how = forms.ChoiceField(choices=[("by email", "By email"), ("on paper", "On paper")])
+    orders = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text='The orders as written, in the order format, e.g. {"march": [{"unit": '
+        '"frederick", "path": "4-4-5", "marches": 2}]}.',
+    )
+
+    def clean_orders(self) -> dict:
+        try:
+            data = json.loads(self.cleaned_data["orders"])
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(f"Not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError('The orders are an object such as {"march": [...]}.')
+        return data
+
+
+class ReplaceForm(forms.Form):
+    reserve = forms.ChoiceField(required=False)
+    email = forms.EmailField(required=False)
+
+    def __init__(self, *args, reserves=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reserve"].choices = [("", "—")] + [
+            (str(s.code), f"{s.label}: {s.user.get_username()}") for s in reserves if s.user
+        ]
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("reserve") and not data.get("email"):
+            raise forms.ValidationError("Choose a reserve player or give an email address.")
+        return data
+
+
+class SeatSettingsForm(forms.Form):
+    email_kinds = forms.MultipleChoiceField(
+        choices=[(k, EMAIL_LABELS[k]) for k in EMAIL_KINDS],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Email me when",
+    )
+    absent_until = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        label="Away until",
+        help_text="While you are away your forces stand still; it does not count as missed.",
+    )
+
+
+class JoinForm(UserCreationForm):
+    """A new account for an invitee, on the invitation page."""
