@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -228,6 +227,7 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
     sheet: OrderSheet | None = ctx["sheet"]
     draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
     phase = ctx["window"].phase if ctx["window"] is not None else ""
+    phase = phase if phase in ORDER_PHASES and sheet is not None else ""
     units = _units(view)
     forced = phase == Phase.FORCED_MARCH.value
     kind = "forced_march" if forced else "march"
@@ -746,59 +746,38 @@ def map_image(request: HttpRequest, code, number: int) -> HttpResponse:
 
 
 def render_png(view: View, hexmap) -> bytes:
-    """Draw the view on the map: ``maps.core.render`` when the map core has it, otherwise a
-    plain terrain map with the counters of ``map_counters`` (the same overlay inputs)."""
-    counters = map_counters(view, hexmap)
-    try:
-        from maps.core import render as renderer  # the map engineer's renderer
-    except ImportError:
-        renderer = None
-    if renderer is not None and hasattr(renderer, "render_png"):
-        try:
-            return renderer.render_png(hexmap, counters=counters)
-        except TypeError:
-            pass
-    return _plain_png(hexmap, counters)
+    """Draw the view on the map with the map core's renderer. Its overlays are made only from
+    ``map_counters(view)``, so the image holds nothing the view does not."""
+    from maps.core import render
 
-
-def _plain_png(hexmap, counters) -> bytes:
-    from PIL import Image, ImageDraw
-
-    size = 12.0
-    points = [hex_to_pixel(h, size) for h in hexmap.hexes]
-    min_x = min(p[0] for p in points) - size
-    min_y = min(p[1] for p in points) - size
-    width = int(max(p[0] for p in points) - min_x + size * 2)
-    height = int(max(p[1] for p in points) - min_y + size * 2)
-    img = Image.new("RGB", (max(width, 1), max(height, 1)), "#f7f3ea")
-    draw = ImageDraw.Draw(img)
-    for h in hexmap.hexes:
-        corners = [(x - min_x, y - min_y) for x, y in hex_corners(h, size)]
-        draw.polygon(corners, fill=TERRAIN_FILL.get(hexmap.terrain(h).value, "#ddd"),
-                     outline="#a89f86")  # fmt: skip
-    for city in hexmap.cities:
-        x, y = hex_to_pixel(city.hex, size)
-        r = 3 if city.fortress else 2
-        draw.ellipse((x - min_x - r, y - min_y - r, x - min_x + r, y - min_y + r), fill="#222")
-    for c in counters:
+    overlays = []
+    stacks: dict[str, int] = {}
+    hexes = []
+    for c in map_counters(view, hexmap):
         try:
             h = parse_hex_id(c.hex)
         except HexIdError:
             continue
-        x, y = hex_to_pixel(h, size)
-        x, y = x - min_x, y - min_y
-        fill = ARMY_FILL.get(c.army.value, "#888")
+        hexes.append(h)
         if c.kind == "report":
-            draw.rectangle((x - 5, y + 2, x + 5, y + 7), outline=fill, width=2)
-        elif c.kind == "garrison":
-            draw.rectangle((x - 4, y - 9, x + 4, y - 3), fill=fill, outline="#000")
-        else:
-            draw.rectangle((x - 6, y - 5, x + 6, y + 5), fill=fill, outline="#000")
-            if "D" in c.flags or "U" in c.flags:
-                draw.text((x + 6, y - 8), "".join(c.flags), fill="#a00")
-    buffer = io.BytesIO()
-    img.save(buffer, format="PNG", optimize=False)
-    return buffer.getvalue()
+            overlays.append(render.Note(h, c.label))
+            continue
+        label = c.label + (f" {''.join(c.flags)}" if c.flags else "")
+        stack = stacks.get(c.hex, 0)
+        stacks[c.hex] = stack + 1
+        overlays.append(
+            render.Counter(
+                h, label, ARMY_FILL.get(c.army.value, "#888888"),
+                ARMY_TEXT.get(c.army.value, "#ffffff"), stack,
+            )
+        )  # fmt: skip
+    region = None
+    if hexes:
+        from maps.core.hexgrid import axial_to_offset
+
+        cols, rows = zip(*(axial_to_offset(h) for h in hexes), strict=True)
+        region = render.Region(min(cols) - 3, min(rows) - 3, max(cols) + 5, max(rows) + 5)
+    return render.render_png(hexmap, region=region, overlays=overlays)
 
 
 def _map_svg(view: View, hexmap, preview, steps=None) -> dict:

@@ -5,11 +5,12 @@ The map has one area for each army's country (3.4), a fortress (Berlin, in Pruss
 neutral Poland in between; the rule settings give each army one leader (Prussia also a siege
 train), so a whole deployment fits in a few posts.
 
-Secret marker values: Frederick's 2917 points, Berlin's 283-point garrison. Enemies must never
-see them (3.1.2); Prussia's army total (3200) is public (3).
+Secret marker values: Frederick's 31017 points, Berlin's 983-point garrison. Enemies must never
+see them (3.1.2); Prussia's army total (32000) is public (3).
 """
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -22,17 +23,17 @@ from campaign.services import setup
 from maps.core.compact import compact_map
 from maps.core.loader import map_to_dict
 
-ARMY_POINTS = {
-    "austria": 3200,
-    "empire": 800,
-    "france": 3000,
-    "hanover": 1500,
-    "prussia": 3200,
-    "russia": 1500,
-    "sweden": 200,
+ARMY_POINTS = {  # the ratios of 3.4, from Sweden's 2000
+    "austria": 32000,
+    "empire": 8000,
+    "france": 30000,
+    "hanover": 15000,
+    "prussia": 32000,
+    "russia": 15000,
+    "sweden": 2000,
 }
-FREDERICK_POINTS = 2917  # secret marker
-BERLIN_POINTS = 283  # secret marker: 2917 + 283 = 3200
+FREDERICK_POINTS = 31017  # secret marker
+BERLIN_POINTS = 983  # secret marker: 31017 + 983 = 32000, Prussia's public total
 MARKERS = (str(FREDERICK_POINTS), str(BERLIN_POINTS))
 
 
@@ -136,9 +137,7 @@ def deploy_seat(s: Seat, client: Client) -> None:
     """Deploy every army of the seat through the deployment page, without submitting."""
     for army in s.armies:
         key = s.leaders[army][0]
-        points = ARMY_POINTS[army] - (BERLIN_POINTS if army == "prussia" else 0)
-        if army == "prussia":
-            points = FREDERICK_POINTS
+        points = FREDERICK_POINTS if army == "prussia" else ARMY_POINTS[army]
         r = client.post(
             url("deploy", s),
             {"army": army, "action": "leader", "unit": key, "hex": POSITIONS[army],
@@ -167,3 +166,14 @@ def deploy_everyone(campaign: Campaign, capture) -> None:
         c = client_for(s.user)
         deploy_seat(s, c)
         ready(s, c, capture)
+
+
+_NOISE = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # public codes in URLs
+    r"|csrfmiddlewaretoken\" value=\"[^\"]*\"|X-CSRFToken\": \"[^\"]*\""
+)
+
+
+def without_noise(text: str) -> str:
+    """A page without its UUIDs and CSRF tokens, whose random digits could hold a marker."""
+    return _NOISE.sub("", text)

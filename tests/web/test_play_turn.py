@@ -1,4 +1,4 @@
-# ruff: noqa: F811 (pytest fixtures imported from test_play_fixtures)
+# ruff: noqa: F401, F811 (pytest fixtures imported from test_play_fixtures)
 """A whole turn played through the web by every seat: deployment, march, forced march."""
 
 import pytest
