@@ -175,6 +175,7 @@ def check_deployment(
 
     # Garrisons: fortresses only, in controlled areas (or the exceptions), bastion limit.
     garrisoned: dict[str, int] = {}
+    given_to_garrisons = sum(max(points, 0) for _c, points in deployment.garrisons)
     for city_name, points in deployment.garrisons:
         try:
             city = hexmap.city(city_name)
@@ -278,7 +279,7 @@ def check_deployment(
             )
 
     # 3: the army's total.
-    total = sum(p for _k, _h, p, _i in placed) + sum(garrisoned.values())
+    total = sum(p for _k, _h, p, _i in placed) + given_to_garrisons
     if army_points is not None and total != army_points:
         v.append(Violation("3", f"{name} deploys {total} points; its army has {army_points}."))
 

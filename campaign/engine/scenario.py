@@ -264,6 +264,16 @@ def check_expectations(scenario: Scenario, outcome: Outcome) -> list[str]:
         elif key in ("forced_march_arrivals", "turn", "deployed", "ended"):
             if state[key] != fragment:
                 misses.append(f"{key}: expected {fragment}, found {state[key]}")
+        elif key == "violations":
+            for army, rules in fragment.items():
+                found = [
+                    sorted(v["rule"] for v in e["data"].get("violations", []))
+                    for e in result["events"]
+                    if e["kind"] == "deployment-rejected" and e["data"].get("army") == army
+                ]
+                if sorted(rules) not in found:
+                    misses.append(f"violations of {army}: expected rules {sorted(rules)}, "
+                                  f"found {found}")
         elif key == "phases":
             if result["phases"] != fragment:
                 misses.append(f"phases: expected {fragment}, found {result['phases']}")
