@@ -581,6 +581,8 @@ class Counter:
     relation: Relation
     inside: bool = False
     flags: tuple[str, ...] = ()  # "D" demoralized, "U" unsupplied (3.1.4)
+    name: str = ""  # the commander (a force), the country (a garrison), the train's id
+    points: int | None = None  # None when the viewer may not know them
 
 
 def map_counters(view: View, hexmap: Any = None) -> tuple[Counter, ...]:
@@ -593,7 +595,12 @@ def map_counters(view: View, hexmap: Any = None) -> tuple[Counter, ...]:
         names = ", ".join(x.name for x in f.leaders)
         label = names if f.points is None else f"{names} {f.points}"
         flags = tuple(flag for flag, on in (("D", f.demoralized), ("U", f.supplied is False)) if on)
-        out.append(Counter(f.hex, "force", f.army, label, f.relation, f.inside, flags))
+        out.append(
+            Counter(
+                f.hex, "force", f.army, label, f.relation, f.inside, flags,
+                f.commander.name, f.points,
+            )
+        )  # fmt: skip
     if hexmap is not None:
         for g in view.garrisons:
             try:
@@ -601,9 +608,14 @@ def map_counters(view: View, hexmap: Any = None) -> tuple[Counter, ...]:
             except KeyError:
                 continue
             label = ADJECTIVES[g.army] if g.points is None else f"{ADJECTIVES[g.army]} {g.points}"
-            out.append(Counter(where, "garrison", g.army, label, g.relation, True))
+            out.append(
+                Counter(
+                    where, "garrison", g.army, label, g.relation, True, (),
+                    ADJECTIVES[g.army], g.points,
+                )
+            )  # fmt: skip
     for t in view.siege_trains:
-        out.append(Counter(t.hex, "siege-train", t.army, t.id, Relation.OWNER, t.inside))
+        out.append(Counter(t.hex, "siege-train", t.army, t.id, Relation.OWNER, t.inside, (), t.id))
     latest: dict[tuple[str, str], ReportView] = {}
     for r in view.reports:
         latest.setdefault((r.hex, r.army.value), r)

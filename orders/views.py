@@ -207,6 +207,11 @@ def _common(access: Access, version: StateVersion | None) -> dict:
         "window": window,
         "sheet": sheet,
         "owed": owed,
+        "allied_forces": [
+            f
+            for f in (view.forces if view else ())
+            if f.relation is Relation.ALLY and f.points is not None
+        ],
         "marches_named": [
             (ADJECTIVES[Army.parse(a)], n) for a, n in (view.marches.items() if view else ())
         ],
@@ -762,15 +767,17 @@ def render_png(view: View, hexmap) -> bytes:
         if c.kind == "report":
             overlays.append(render.Note(h, c.label))
             continue
-        label = c.label + (f" {''.join(c.flags)}" if c.flags else "")
         stack = stacks.get(c.hex, 0)
         stacks[c.hex] = stack + 1
         overlays.append(
             render.Counter(
-                h, label, ARMY_FILL.get(c.army.value, "#888888"),
+                h, c.name or c.label, ARMY_FILL.get(c.army.value, "#888888"),
                 ARMY_TEXT.get(c.army.value, "#ffffff"), stack,
             )
         )  # fmt: skip
+        if c.points is not None or c.flags:
+            known = " ".join(x for x in (str(c.points or ""), "".join(c.flags)) if x)
+            overlays.append(render.Note(h, known))
     region = None
     if hexes:
         from maps.core.hexgrid import axial_to_offset
