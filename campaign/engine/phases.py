@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 
-from campaign.engine import allocation, attrition, deployment, marches, reconnaissance, supply
-from campaign.engine import battle, retreat, siege  # part 2
+from campaign.engine import (
+    allocation,
+    attrition,
+    battle,
+    deployment,
+    marches,
+    reconnaissance,
+    retreat,
+    siege,
+    supply,
+)
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind
 from campaign.engine.orders import NO_ORDERS, Orders

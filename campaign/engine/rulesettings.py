@@ -108,6 +108,16 @@ class RuleSettings:
     # 13 optional rules between campaigns
     siege_train_cost: int = 300  # 13.5
     britain_aid_cutoff: int = 7  # 13.6
+    # 13: each optional rule between campaigns is a switch (part 2, campaign/engine/linked.py)
+    winter_quarters: bool = True  # 13.1
+    prisoner_exchange: bool = True  # 13.2
+    new_leaders: bool = True  # 13.3
+    new_points: bool = True  # 13.4
+    new_points_per_star_city: int = 0  # 13.4: "determined by mutual consent of all players"
+    new_siege_trains: bool = True  # 13.5
+    lending_points: bool = True  # 13.6 (with the British aid roll)
+    peace: bool = True  # 13.7
+    changing_sides: bool = True  # 13.8
 
     def army_number(self, name: str, army: Army) -> Any:
         return getattr(self, name)[army.value]
@@ -152,6 +162,10 @@ def settings_from_dict(data: dict[str, Any] | None) -> RuleSettings:
             if not isinstance(value, list | tuple) or len(value) != len(default):
                 raise ValueError(f"rule setting {name!r} must be a list of {len(default)} numbers")
             kwargs[name] = tuple(value)
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"rule setting {name!r} is true or false, not {value!r}")
+            kwargs[name] = value
         else:
             if not isinstance(value, int | float) or isinstance(value, bool):
                 raise ValueError(f"rule setting {name!r} must be a number, not {value!r}")

@@ -14,6 +14,7 @@ from typing import Any
 
 from campaign.engine.dice import Dice, Roll
 from campaign.engine.events import Event, Report, event_to_dict, report_to_dict
+from campaign.engine.linked import between_campaigns_from_dict, next_campaign
 from campaign.engine.orders import OrderError, Orders, orders_from_dict
 from campaign.engine.phases import HANDLERS, PhaseError, resolve_phase
 from campaign.engine.rulesettings import RuleSettings, settings_from_dict, settings_to_dict
@@ -26,10 +27,10 @@ SCENARIO_FORMAT = "dgk-scenario/1"
 # part 2: state fields a case may expect, matched like events (docs/scenario-format.md)
 PART2_KEYS = ("captives", "prisoners", "killed", "retreats", "withdrawals", "pending_battles",
               "blockaded", "surrendered", "frederick_taken_by", "battle_hexes", "at_peace",
-              "changed_sides", "campaign_year", "british_aid_cut")
+              "changed_sides", "campaign_year", "british_aid_cut", "retired_leaders")
 OUTCOME_FORMAT = "dgk-adjudication/1"
 _KEYS = {"format", "title", "rule", "rules", "note", "map", "seed", "settings", "state", "orders",
-         "dice", "through", "expect"}
+         "dice", "through", "expect", "between_campaigns"}
 
 
 class ScenarioError(ValueError):
@@ -49,6 +50,7 @@ class Scenario:
     through: Phase | None
     expect: dict[str, Any] = field(default_factory=dict)
     source: str = ""
+    between: dict[str, Any] | None = None  # part 2: linked campaigns (13), instead of phases
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,7 @@ def scenario_from_dict(data: dict[str, Any], source: str = "<scenario>") -> Scen
         through=through,
         expect=dict(data.get("expect") or {}),
         source=source,
+        between=data.get("between_campaigns"),
     )
 
 
@@ -160,6 +163,10 @@ def run_scenario(scenario: Scenario, through: Phase | None = None) -> Outcome:
     through = through or scenario.through
     state = scenario.state
     dice = Dice(scenario.seed, fixed=dict(scenario.fixed))
+    if scenario.between is not None:
+        inputs = between_campaigns_from_dict(scenario.between)
+        state, done = next_campaign(state, inputs, dice, scenario.hexmap, scenario.settings)
+        return Outcome(state, (), tuple(done), (), tuple(dice.log))
     events: list[Event] = []
     reports: list[Report] = []
     phases: list[Phase] = []

@@ -229,6 +229,7 @@ class State:
     british_aid_cut: bool = False  # 13.6
     at_peace: tuple[Army, ...] = ()  # 13.7
     changed_sides: tuple[Army, ...] = ()  # 13.8
+    retired_leaders: tuple[str, ...] = ()  # removed for good between campaigns (13.3)
 
     # --- lookups --------------------------------------------------------------------------------
 
@@ -363,6 +364,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
         "british_aid_cut": state.british_aid_cut,
         "at_peace": [a.value for a in state.at_peace],
         "changed_sides": [a.value for a in state.changed_sides],
+        "retired_leaders": list(state.retired_leaders),
     }
 
 
@@ -487,6 +489,7 @@ def state_from_dict(data: dict[str, Any]) -> State:
         british_aid_cut=bool(data.get("british_aid_cut", False)),
         at_peace=tuple(Army.parse(a) for a in data.get("at_peace") or []),
         changed_sides=tuple(Army.parse(a) for a in data.get("changed_sides") or []),
+        retired_leaders=tuple(data.get("retired_leaders") or []),
     )
 
 
