@@ -458,15 +458,23 @@ def _side_between(u: Vertex, v: Vertex) -> Side:
 
 def build_rivers(b: Build, facts: Facts) -> None:
     city_names = facts.city_names
+    banks = {(c["name"], c["bank"][0]): c["bank"][1] for c in facts.cities if c.get("bank")}
     for river in facts.rivers:
         name, klass = river["name"], river["class"]
         points = [b.xy(*facts.locate(p)) for p in river["points"]]
         forced: dict[int, Vertex] = {}
+        bank_points = [
+            pt
+            for ref, pt in zip(river["points"], points, strict=True)
+            if isinstance(ref, str) and (ref, name) in banks
+        ]
         samples: list[Point] = []
         keys: list[Vertex] = []
         for i, (ref, p) in enumerate(zip(river["points"], points, strict=True)):
             if i > 0:
                 seg = densify([points[i - 1], p], 2.0)[1:-1]
+                # near a city that stands on one bank, the bank corners alone lead the river
+                seg = [q for q in seg if all(math.dist(q, c) > HEX_KM for c in bank_points)]
                 samples.extend(seg)
                 keys.extend(_nearest_corner(b, q) for q in seg)
             if isinstance(ref, str) and ref in city_names and city_hex(b, ref) is not None:
@@ -487,6 +495,13 @@ def build_rivers(b: Build, facts: Facts) -> None:
                     ),
                 )
                 forced[len(keys)] = v
+                bank = banks.get((ref, name))
+                if bank:
+                    # the city stands on one bank: the river runs along the sides of its hex that
+                    # face the other bank, in the order the water passes them
+                    keys.extend(_bank_corners(b, h, before, after, bank))
+                    samples.append(p)
+                    continue
             else:
                 v = _nearest_corner(b, p)
             samples.append(p)
@@ -533,6 +548,24 @@ def build_rivers(b: Build, facts: Facts) -> None:
                 h = city_hex(b, ref)
                 if h is not None and b.grid.contains(h) and not _hex_on(b, h, name):
                     b.notes.append(f"{ref} ({hex_id(h)}) is not on the {name}")
+
+
+def _bank_corners(b: Build, h: Hex, before: Point, after: Point, bank: str) -> list[Vertex]:
+    """Corners of ``h`` on the far side of the river from a city on the ``bank`` ("left" or
+    "right", looking downstream), ordered from upstream to downstream."""
+    fx, fy = after[0] - before[0], after[1] - before[1]
+    norm = math.hypot(fx, fy) or 1.0
+    fx, fy = fx / norm, fy / norm
+    # x East, y North: the right of the flow is (fy, -fx)
+    ox, oy = (fy, -fx) if bank == "left" else (-fy, fx)
+    cx, cy = b.grid.hex_centre(h)
+    far = []
+    for k in range(6):
+        v = corner_vertex(h, k)
+        vx, vy = b.grid.vertex_xy(v)
+        if (vx - cx) * ox + (vy - cy) * oy > 0.1 * HEX_KM:
+            far.append(((vx - cx) * fx + (vy - cy) * fy, v))
+    return [v for _t, v in sorted(far)]
 
 
 def _along(frm: Point, to: Point, km: float) -> Point:
