@@ -1,0 +1,108 @@
+"""Email: the right people, their own report only, their choice of kinds, never in a request."""
+
+import pytest
+
+from campaign.models import Event
+from campaign.services import email
+from campaign.services.resolution import resolve_due_phase
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "Daun has 4321 points at SECRET-HEX"
+
+
+def resolve(campaign, capture):
+    window = campaign.open_window()
+    with capture(execute=True):
+        return resolve_due_phase(window.id, now=window.deadline)
+
+
+def test_the_next_phase_opens_with_an_email_to_each_seat(
+    campaign, mailoutbox, django_capture_on_commit_callbacks
+):
+    resolve(campaign, django_capture_on_commit_callbacks)
+    assert len(mailoutbox) == 5  # one each, not one per automatic phase
+    fritz = next(m for m in mailoutbox if m.to == ["fritz@example.org"])
+    assert fritz.subject == "Bohemia 1757: turn 1, march orders are due"
+    assert "Prussian player" in fritz.body and "/play/" in fritz.body
+    html = fritz.alternatives[0][0]
+    assert fritz.alternatives[0][1] == "text/html" and "<a href=" in html
+
+
+def test_a_seats_email_holds_its_own_report_and_no_other_secret(
+    campaign, prussia, austria, mailoutbox
+):
+    version = resolve_due_phase(campaign.open_window().id, now=campaign.open_window().deadline)
+    Event.objects.create(
+        campaign=campaign, version=version, seq=99, rule="8", kind="reconnaissance",
+        text=SECRET, armies=["austria"],
+    )  # fmt: skip
+    Event.objects.create(
+        campaign=campaign, version=version, seq=100, rule="3", kind="turn",
+        text="Everyone may read this.", public=True,
+    )  # fmt: skip
+    email.deliver("phase-opened", seat_id=prussia.id, since=0)
+    email.deliver("phase-opened", seat_id=austria.id, since=0)
+    to_prussia, to_austria = mailoutbox
+    assert SECRET not in to_prussia.body and SECRET not in to_prussia.alternatives[0][0]
+    assert "Everyone may read this." in to_prussia.body
+    assert "No deployment orders from the Prussian player" in to_prussia.body
+    assert "Austrian player" not in to_prussia.body
+    assert SECRET in to_austria.body
+
+
+def test_players_choose_what_they_get(
+    campaign, prussia, mailoutbox, django_capture_on_commit_callbacks
+):
+    prussia.email_kinds = ["campaign-over"]
+    prussia.save()
+    resolve(campaign, django_capture_on_commit_callbacks)
+    assert len(mailoutbox) == 4
+    assert all(m.to != ["fritz@example.org"] for m in mailoutbox)
+
+
+def test_seats_without_a_player_get_nothing(
+    campaign, prussia, mailoutbox, django_capture_on_commit_callbacks
+):
+    prussia.user = None
+    prussia.save()
+    resolve(campaign, django_capture_on_commit_callbacks)
+    assert len(mailoutbox) == 4
+
+
+def test_html_escapes_what_players_wrote(campaign, prussia, mailoutbox):
+    version = resolve_due_phase(campaign.open_window().id, now=campaign.open_window().deadline)
+    Event.objects.create(
+        campaign=campaign, version=version, seq=99, rule="6", kind="order-rejected",
+        text="Order rejected: <script>alert(1)</script>", armies=["prussia"],
+    )  # fmt: skip
+    email.deliver("phase-opened", seat_id=prussia.id, since=0)
+    assert "<script>" not in mailoutbox[0].alternatives[0][0]
+    assert "&lt;script&gt;" in mailoutbox[0].alternatives[0][0]
+
+
+def test_a_resolved_phase_tells_seats_that_owe_nothing(campaign, prussia, austria, monkeypatch):
+    """One email per seat per resolution: the call for orders to seats that owe the next
+    phase, the resolved report to the others."""
+    from campaign.services.resolution import Notices
+
+    queued = []
+    notices = Notices(since_version=0, opened=[("phase-opened", prussia.id)])
+    notices.resolved = [prussia.id, austria.id]
+    monkeypatch.setattr(email, "_queue", lambda kind, **ids: queued.append((kind, ids["seat_id"])))
+    email.queue_after_resolution(campaign.id, notices)
+    assert queued == [("phase-opened", prussia.id), ("phase-resolved", austria.id)]
+
+
+def test_battle_pending_and_campaign_over_have_their_own_words(campaign, prussia, mailoutbox):
+    email.deliver("battle-pending", seat_id=prussia.id, since=0)
+    email.deliver("campaign-over", seat_id=prussia.id, since=0)
+    assert "a battle is pending" in mailoutbox[0].subject
+    assert "the campaign is over" in mailoutbox[1].subject
+
+
+def test_nothing_is_sent_inside_a_request(client, campaign, organiser, mailoutbox):
+    """Views queue email on commit (a Celery task); the request itself sends none."""
+    client.force_login(organiser)
+    client.post(f"/campaigns/{campaign.code}/organiser/end/")
+    assert mailoutbox == []

@@ -1,0 +1,253 @@
+"""The organiser's board and tools: each works, each is logged, the log is the players' too."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import CampaignStatus, OrganiserAction, WindowStatus
+from campaign.services import organiser as tools
+from campaign.services.resolution import resolve_due_phase
+from campaign.services.setup import accept_invitation, add_reserve
+from orders.models import OrderSheet
+
+pytestmark = pytest.mark.django_db
+
+
+def logged(campaign, kind):
+    return OrganiserAction.objects.filter(campaign=campaign, kind=kind).exists()
+
+
+@pytest.fixture
+def as_organiser(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+def url(name, campaign, *more):
+    return reverse(name, args=[campaign.code, *more])
+
+
+def test_the_board_shows_who_is_ready_not_what_they_ordered(
+    client, campaign, prussia, austria, organiser, now
+):
+    OrderSheet.objects.create(
+        campaign=campaign, seat=prussia, window=campaign.open_window(), ready=True,
+        draft={"deployment": {"prussia": {"leaders": {"frederick": {"hex": "SECRET-HEX"}}}}},
+    )  # fmt: skip
+    campaign.umpire_plays = True  # an organiser who plays must not see orders
+    campaign.save()
+    client.force_login(organiser)
+    page = client.get(url("organiser_board", campaign)).content.decode()
+    assert "ready" in page and "waiting" in page
+    assert "SECRET-HEX" not in page
+
+
+def test_a_non_playing_umpire_sees_everything(as_organiser, campaign, prussia):
+    OrderSheet.objects.create(
+        campaign=campaign, seat=prussia, window=campaign.open_window(), ready=True,
+        draft={"deployment": {"prussia": {"leaders": {"frederick": {"hex": "UMPIRE-SEES"}}}}},
+    )  # fmt: skip
+    assert "UMPIRE-SEES" in as_organiser.get(url("organiser_board", campaign)).content.decode()
+
+
+def test_the_board_answers_htmx_with_its_partial(as_organiser, campaign):
+    r = as_organiser.get(url("organiser_board", campaign), HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert r.status_code == 200 and body.lstrip().startswith('<section id="board"')
+    assert "<html" not in body
+
+
+def test_it_pauses_and_resumes_keeping_the_time_left(as_organiser, campaign, now, monkeypatch):
+    window = campaign.open_window()
+    left = window.deadline - now
+    tools.pause(campaign, None, now=now)
+    window.refresh_from_db()
+    assert window.status == WindowStatus.PAUSED and window.remaining == left
+    assert resolve_due_phase(window.id, now=now + timedelta(days=30)) is None
+    later = now + timedelta(days=2)
+    tools.resume(campaign, None, now=later)
+    window.refresh_from_db()
+    assert window.status == WindowStatus.OPEN and window.deadline == later + left
+    assert logged(campaign, "paused") and logged(campaign, "resumed")
+
+
+def test_pause_and_resume_through_the_pages(as_organiser, campaign):
+    assert as_organiser.post(url("pause", campaign)).status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.paused
+    r = as_organiser.post(url("pause", campaign), follow=True)
+    assert "already paused" in r.content.decode()
+    as_organiser.post(url("resume", campaign))
+    campaign.refresh_from_db()
+    assert not campaign.paused
+
+
+def test_it_extends_the_deadline(as_organiser, campaign):
+    before = campaign.open_window().deadline
+    as_organiser.post(url("extend", campaign), {"hours": "12"})
+    assert campaign.open_window().deadline == before + timedelta(hours=12)
+    assert "by 12 hours" in OrganiserAction.objects.get(kind="extended").text
+    r = as_organiser.post(url("extend", campaign), {"hours": "-3"}, follow=True)
+    assert "whole number of hours" in r.content.decode()
+
+
+def test_it_enters_orders_sent_by_email(
+    as_organiser, campaign, prussia, django_capture_on_commit_callbacks
+):
+    page = url("enter_orders", campaign, prussia.code)
+    assert as_organiser.get(page).status_code == 200
+    r = as_organiser.post(page, {"how": "on paper", "orders": "not json"})
+    assert "Not valid JSON" in r.content.decode()
+    orders = '{"deployment": {"prussia": {"leaders": {}}}}'
+    with django_capture_on_commit_callbacks(execute=True):
+        r = as_organiser.post(page, {"how": "on paper", "orders": orders})
+    assert r.status_code == 302
+    sheet = OrderSheet.objects.get(seat=prussia)
+    assert sheet.ready and sheet.entered_by_organiser and sheet.draft["deployment"]
+    assert "(sent on paper)" in OrganiserAction.objects.get(kind="entered-orders").text
+
+
+def test_it_rolls_back_the_last_phase(as_organiser, campaign, prussia, now):
+    first = campaign.open_window()
+    OrderSheet.objects.create(campaign=campaign, seat=prussia, window=first, ready=True)
+    resolve_due_phase(first.id, now=first.deadline)
+    assert campaign.versions.count() > 1 and campaign.open_window().phase == "march"
+    r = as_organiser.post(url("roll_back", campaign))
+    assert r.status_code == 302
+    assert campaign.versions.count() == 1
+    window = campaign.open_window()
+    assert window.id == first.id and window.status == WindowStatus.OPEN
+    assert OrderSheet.objects.get(seat=prussia).ready is False  # a draft again, not lost
+    assert logged(campaign, "rolled-back")
+    again = resolve_due_phase(window.id, now=window.deadline)
+    assert again.number == 1
+
+
+def test_roll_back_with_nothing_resolved_says_so(as_organiser, campaign):
+    r = as_organiser.post(url("roll_back", campaign), follow=True)
+    assert "No phase has been resolved yet." in r.content.decode()
+
+
+def test_it_replaces_a_player_with_a_reserve(
+    as_organiser, campaign, prussia, outsider, now, django_capture_on_commit_callbacks
+):
+    invitation = add_reserve(campaign, "reserve@example.org", now=now)
+    accept_invitation(invitation.token, outsider, now=now)
+    reserve = campaign.seats.get(reserve=True)
+    prussia.missed_in_a_row = 3
+    prussia.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        r = as_organiser.post(
+            url("replace_player", campaign, prussia.code), {"reserve": str(reserve.code)}
+        )
+    assert r.status_code == 302
+    prussia.refresh_from_db()
+    assert prussia.user == outsider and prussia.missed_in_a_row == 0
+    assert not campaign.seats.filter(reserve=True).exists()
+    assert "fritz hands over to nobody" in OrganiserAction.objects.get(kind="replaced").text
+
+
+def test_it_replaces_a_player_by_invitation(
+    as_organiser, campaign, prussia, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        as_organiser.post(
+            url("replace_player", campaign, prussia.code), {"email": "new@example.org"}
+        )
+    prussia.refresh_from_db()
+    assert prussia.user is None
+    assert mailoutbox[-1].to == ["new@example.org"]
+
+
+def test_replace_needs_a_reserve_or_an_email(as_organiser, campaign, prussia):
+    r = as_organiser.post(url("replace_player", campaign, prussia.code), {}, follow=True)
+    assert "Choose a reserve player or give an email address." in r.content.decode()
+
+
+def test_it_resolves_now(as_organiser, campaign):
+    as_organiser.post(url("resolve_now", campaign))
+    assert campaign.versions.filter(number=1).exists()
+    assert logged(campaign, "resolved-now")
+
+
+def test_it_ends_the_campaign(
+    as_organiser, campaign, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        as_organiser.post(url("end_campaign", campaign))
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.ENDED
+    assert not campaign.windows.filter(status=WindowStatus.OPEN).exists()
+    assert len([m for m in mailoutbox if "is over" in m.subject]) == 5
+    r = as_organiser.post(url("end_campaign", campaign), follow=True)
+    assert "already ended" in r.content.decode()
+
+
+def test_every_action_is_visible_to_the_players(client, campaign, player, now):
+    tools.extend_deadline(campaign, campaign.organiser, 6, now=now)
+    client.force_login(player)
+    page = client.get(url("action_log", campaign)).content.decode()
+    assert "Started the campaign" in page and "by 6 hours" in page
+
+
+ORGANISER_PAGES = [
+    ("organiser_board", "get"), ("campaign_setup", "get"), ("pause", "post"), ("resume", "post"),
+    ("extend", "post"), ("resolve_now", "post"), ("roll_back", "post"), ("end_campaign", "post"),
+    ("invite", "post"), ("start_campaign", "post"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("who", ["own", "other", "ally", "outsider", "anonymous"])
+@pytest.mark.parametrize(("name", "method"), ORGANISER_PAGES)
+def test_organiser_pages_refuse_everyone_else(
+    client, campaign, player, other, ally, outsider, who, name, method
+):
+    people = {"own": player, "other": other, "ally": ally, "outsider": outsider}
+    if who in people:
+        client.force_login(people[who])
+    r = getattr(client, method)(url(name, campaign))
+    if who == "anonymous":
+        assert r.status_code == 302 and "login" in r.url
+    else:
+        assert r.status_code == 403
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.RUNNING and not campaign.paused
+
+
+@pytest.mark.parametrize("name", ["enter_orders", "replace_player"])
+@pytest.mark.parametrize("who", ["own", "other", "ally", "outsider"])
+def test_seat_tools_refuse_everyone_else(
+    client, campaign, prussia, player, other, ally, outsider, who, name
+):
+    client.force_login({"own": player, "other": other, "ally": ally, "outsider": outsider}[who])
+    assert (
+        client.post(url(name, campaign, prussia.code), {"email": "x@example.org"}).status_code
+        == 403
+    )
+
+
+@pytest.mark.parametrize(
+    ("who", "expected"),
+    [
+        ("organiser", 200),
+        ("own", 200),
+        ("other", 200),
+        ("ally", 200),
+        ("outsider", 403),
+        ("anonymous", 302),
+    ],
+)
+def test_the_log_is_for_the_campaigns_people(
+    client, campaign, organiser, player, other, ally, outsider, who, expected
+):
+    people = {
+        "organiser": organiser,
+        "own": player,
+        "other": other,
+        "ally": ally,
+        "outsider": outsider,
+    }
+    if who in people:
+        client.force_login(people[who])
+    assert client.get(url("action_log", campaign)).status_code == expected
