@@ -1,0 +1,62 @@
+"""The real path for deadlines: the beat's sweep goes through Redis to a Celery worker process,
+which finds the phase whose deadline has passed and resolves it in the test database.
+
+Reuses the foundation's worker fixture (a worker on a queue of its own).
+"""
+
+import time
+from datetime import timedelta
+
+import pytest
+from celery import Celery
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from campaign.models import PhaseWindow, StateVersion, WindowStatus
+from campaign.services import setup
+from tests.conftest import TEST_BROKER_URL
+from tests.integration.test_celery_worker import WAIT_SECONDS, worker_queue  # noqa: F401
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_passed_deadline_is_resolved_by_the_worker(worker_queue):  # noqa: F811
+    queue, worker, log = worker_queue
+    organiser = get_user_model().objects.create_user("umpire", "umpire@example.org", "x")
+    now = timezone.now()
+    campaign = setup.create_campaign(
+        organiser,
+        name="Worker 1757",
+        players=2,
+        now=now,
+        army_points={
+            "austria": 3200,
+            "empire": 800,
+            "france": 3000,
+            "hanover": 1500,
+            "prussia": 3200,
+            "russia": 1500,
+            "sweden": 200,
+        },  # fmt: skip
+        map_name="no-such-map-for-tests",
+    )
+    setup.start_campaign(campaign, organiser, now=now)
+    window = campaign.open_window()
+    PhaseWindow.objects.filter(id=window.id).update(deadline=now - timedelta(seconds=1))
+
+    sender = Celery("dgk-test-sender", broker=TEST_BROKER_URL)
+    started = time.monotonic()
+    sender.send_task("campaign.tasks.sweep_deadlines", queue=queue)
+    resolved = None
+    while time.monotonic() - started < WAIT_SECONDS and worker.poll() is None:
+        resolved = StateVersion.objects.filter(campaign=campaign, number=1).first()
+        if resolved is not None:
+            break
+        time.sleep(0.2)
+    sender.close()
+    if resolved is None:
+        pytest.fail(f"the worker resolved nothing in {WAIT_SECONDS}s; its log:\n{log.read_text()}")
+    print(f"deadline to resolved phase: {time.monotonic() - started:.2f}s (worker round trip)")
+    window.refresh_from_db()
+    assert window.status == WindowStatus.RESOLVED
+    assert campaign.open_window().phase == "march"
