@@ -264,23 +264,26 @@ def march_preview(
     except (PathError, HexIdError) as exc:
         return Preview(start, (), allowance, False, str(exc))
     enemies, forts = enemy_hexes(view, hexmap)
+    if here not in hexmap:
+        return Preview(start, (), allowance, False, f"{start} is not a hex of the map.")
     steps: list[Step] = []
     spent = 0
     valid = True
     message = ""
     for i, code in enumerate(codes, start=1):
         there = step_to(here, code)
+        if there not in hexmap:
+            steps.append(Step(i, code, "off the map", None, spent, False, "off the map"))
+            if valid:
+                valid, message = False, f"Step {i} ({code}) leaves the map."
+            break
         if not valid:
             steps.append(Step(i, code, format_hex(there), None, spent, False, "after a stop"))
             here = there
             continue
-        cost = (
-            hexmap.enter_cost(here, code, enemy_occupied=enemies, enemy_fortresses=forts)
-            if here in hexmap and there in hexmap
-            else None
-        )
+        cost = hexmap.enter_cost(here, code, enemy_occupied=enemies, enemy_fortresses=forts)
         if cost is None:
-            note = "off the map" if there not in hexmap else "impassable (2.2)"
+            note = "impassable (2.2)"
             steps.append(Step(i, code, format_hex(there), None, spent, False, note))
             valid, message = False, f"Step {i} ({code}) into {format_hex(there)} is {note}."
         elif spent + cost > allowance:

@@ -303,11 +303,19 @@ class Closed(Exception):
     """No sheet can be written now (the phase resolved, or none is owed)."""
 
 
-def _writable_sheet(access: Access, kinds: tuple[str, ...]) -> OrderSheet:
-    """The seat's open sheet for this phase, locked for update; ``Closed`` otherwise."""
+def _writable_sheet(access: Access, kinds: tuple[str, ...], phase: str | None = None) -> OrderSheet:
+    """The seat's open sheet for this phase, locked for update; ``Closed`` otherwise.
+
+    ``phase`` is the phase the form was written for: a page left open while its phase resolved
+    must not write into the next phase's orders."""
     window = _window(access.campaign)
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
+    if phase and phase != window.phase:
+        raise Closed(
+            f"The {phase} phase has resolved: your orders for it are locked. "
+            f"Now: the {window.phase} phase."
+        )
     wanted = ORDER_PHASES.get(window.phase, ("deployment",))
     if not set(kinds) & set(wanted):
         raise Closed(f"These orders are not given in the {window.phase} phase.")
@@ -362,7 +370,9 @@ def save_march(request: HttpRequest, code) -> HttpResponse:
     access = _access(request, code, write=True)
     url = reverse("orders:orders", args=[code])
     with transaction.atomic():
-        sheet = _writable_sheet(access, ("march", "forced_march"))
+        sheet = _writable_sheet(
+            access, ("march", "forced_march"), request.POST.get("phase", "")[:20]
+        )
         if _locked(request, sheet):
             return _respond(request, access, _orders_context(request, access), "orders", url)
         kind = "forced_march" if sheet.window.phase == Phase.FORCED_MARCH.value else "march"
@@ -399,7 +409,7 @@ def remove_order(request: HttpRequest, code) -> HttpResponse:
         messages.error(request, "Unknown kind of order.")
         return redirect(url)
     with transaction.atomic():
-        sheet = _writable_sheet(access, (kind,))
+        sheet = _writable_sheet(access, (kind,), request.POST.get("phase", "")[:20])
         if not _locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             items = _items(draft, kind)
@@ -413,9 +423,10 @@ def remove_order(request: HttpRequest, code) -> HttpResponse:
                 for i, o in enumerate(items)
                 if not (o.get("unit") == unit if unit else i == index)
             ]
-            draft[kind] = kept
-            _save_draft(sheet, draft)
-            messages.success(request, "Order removed.")
+            if kept != items:
+                draft[kind] = kept
+                _save_draft(sheet, draft)
+                messages.success(request, "Order removed.")
     return _respond(request, access, _orders_context(request, access), "orders", url)
 
 
@@ -427,7 +438,7 @@ def save_transfer(request: HttpRequest, code) -> HttpResponse:
     access = _access(request, code, write=True)
     url = reverse("orders:orders", args=[code])
     with transaction.atomic():
-        sheet = _writable_sheet(access, ("transfers",))
+        sheet = _writable_sheet(access, ("transfers",), request.POST.get("phase", "")[:20])
         if _locked(request, sheet):
             return _respond(request, access, _orders_context(request, access), "orders", url)
         units = _units(_view(access, _version(access.campaign)))
@@ -453,6 +464,9 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     window = _window(access.campaign)
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
+    phase = request.POST.get("phase", "")[:20]
+    if phase and phase != window.phase:
+        raise Closed(f"The {phase} phase has resolved: your orders for it are locked.")
     sheet, _ = OrderSheet.objects.get_or_create(
         window=window, seat=access.seat, defaults={"campaign": access.campaign}
     )
@@ -573,7 +587,7 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     url = reverse("orders:deploy", args=[code])
     errors: list[str] = []
     with transaction.atomic():
-        sheet = _writable_sheet(access, ("deployment",))
+        sheet = _writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
         if not _locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             errors = _apply_deploy_post(request, access, draft)
@@ -792,7 +806,7 @@ def _map_svg(view: View, hexmap, preview, steps=None) -> dict:
     being written), the counters of the view, the line of march and the next steps."""
     focus: list = []
     if preview is not None:
-        focus = [preview.start, *(s.hex for s in preview.steps)]
+        focus = [preview.start, *(s.hex for s in preview.steps if s.hex[:1].isdigit())]
     else:
         focus = [f.hex for f in view.own_forces()]
     centre_hexes = []
@@ -844,7 +858,7 @@ def _map_svg(view: View, hexmap, preview, steps=None) -> dict:
         )
     line = []
     if preview is not None:
-        for text in [preview.start, *(s.hex for s in preview.steps)]:
+        for text in [preview.start, *(s.hex for s in preview.steps if s.hex[:1].isdigit())]:
             x, y = hex_to_pixel(parse_hex_id(text), HEX_SIZE)
             line.append(f"{x:.1f},{y:.1f}")
     cities = [
