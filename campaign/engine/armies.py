@@ -25,7 +25,8 @@ class Army(Enum):
         return ALLIANCE_OF[self]
 
     def is_enemy_of(self, other: Army) -> bool:
-        return ALLIANCE_OF[self] is not ALLIANCE_OF[other]
+        # Looked up by value: hashing a str is much cheaper than hashing an Enum member.
+        return _ALLIANCE_BY_VALUE[self._value_] is not _ALLIANCE_BY_VALUE[other._value_]
 
     @property
     def march_pool(self) -> Army:
@@ -104,6 +105,8 @@ ALLIANCE_OF = {
     Army.HANOVER: Alliance.PRUSSIAN,
     Army.PRUSSIA: Alliance.PRUSSIAN,
 }
+
+_ALLIANCE_BY_VALUE = {army.value: alliance for army, alliance in ALLIANCE_OF.items()}
 
 MARCH_POOL = {Army.EMPIRE: Army.AUSTRIA, Army.SWEDEN: Army.RUSSIA}
 

@@ -66,13 +66,17 @@ class Board:
                 out.add(h)
         return out
 
+    @cached_property
+    def _inside_hexes(self) -> dict[Hex, set[Army]]:
+        out: dict[Hex, set[Army]] = {}
+        for x in self.state.leaders:
+            if x.inside:
+                out.setdefault(parse_hex_id(x.hex), set()).add(x.army)
+        return out
+
     def garrisoned_by(self, h: Hex) -> set[Army]:
         """Armies garrisoning the fortress of ``h``: garrison points, or a leader inside (11.2)."""
-        armies = set(self.garrison_hexes.get(h, set()))
-        for x in self.state.leaders:
-            if x.inside and parse_hex_id(x.hex) == h:
-                armies.add(x.army)
-        return armies
+        return set(self.garrison_hexes.get(h, set())) | self._inside_hexes.get(h, set())
 
     def enemy_fortresses(self, alliance: Alliance) -> set[Hex]:
         return {

@@ -9,7 +9,7 @@ armies are deployed.
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
+import functools
 from dataclasses import dataclass
 
 from campaign.engine.armies import ADJECTIVES, CLOSED_NEUTRALS, CONTROLLED_AREAS, LABELS, Army
@@ -20,7 +20,7 @@ from campaign.engine.orders import Deployment, Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import Garrison, LeaderState, SiegeTrain, State
-from maps.core.hexgrid import Hex, HexIdError, neighbours, parse_hex_id
+from maps.core.hexgrid import Hex, HexIdError, parse_hex_id
 from maps.core.model import City, HexMap
 
 MUNSTER = "Munster"
@@ -36,23 +36,33 @@ class Violation:
 
 
 def west_of_rhine(hexmap: HexMap) -> frozenset[Hex]:
-    """Empire hexes West of the Rhine (3.2.4): those reached from France or the Austrian
-    Netherlands through Empire hexes without crossing a Rhine hexside."""
-    start = [h for h in hexmap.hexes if hexmap.area(h) in CONTROLLED_AREAS[Army.FRANCE]]
-    seen: set[Hex] = set()
-    queue = deque(start)
-    reached: set[Hex] = set(start)
-    while queue:
-        h = queue.popleft()
-        for d, n in neighbours(h):
-            if n in reached or n not in hexmap or hexmap.area(n) != "Empire":
-                continue
-            if hexmap.river_name(h, d) == RHINE:
-                continue
-            reached.add(n)
-            seen.add(n)
-            queue.append(n)
-    return frozenset(seen)
+    """Empire hexes West of the Rhine (3.2.4).
+
+    Walking East along its row from a hex, a line crosses the Rhine an odd number of times if
+    the hex lies West of it: a river running North-South must cross every row it passes through
+    by a West/East hexside, so the parity of those crossings tells the bank.
+    """
+    return _west_of_rhine(hexmap)
+
+
+@functools.lru_cache(maxsize=8)
+def _west_of_rhine(hexmap: HexMap) -> frozenset[Hex]:
+    crossings_east: dict[Hex, int] = {}
+    west = set()
+    by_row: dict[int, list[Hex]] = {}
+    for h in hexmap.hexes:
+        by_row.setdefault(h.r, []).append(h)
+    for row in by_row.values():
+        row.sort(key=lambda h: -h.q)
+        count = 0
+        for h in row:
+            crossings_east[h] = count
+            if hexmap.river_name(h, 1) == RHINE:
+                count += 1
+    for h, count in crossings_east.items():
+        if count % 2 == 1 and hexmap.area(h) == "Empire":
+            west.add(h)
+    return frozenset(west)
 
 
 def may_deploy_in(
@@ -383,15 +393,21 @@ def check_army_points(army_points: dict[str, int], settings: RuleSettings) -> li
     """3: "the rating listed on the Deployment Chart (3.4) must be adhered to"."""
     if len(army_points) < len(Army):
         missing = ", ".join(a.value for a in Army if a.value not in army_points)
-        return [Violation("3", f"The players must agree on the points of every army; missing: "
-                               f"{missing}.")]
+        return [
+            Violation(
+                "3", f"The players must agree on the points of every army; missing: {missing}."
+            )
+        ]
     anchor = Army.SWEDEN
     wanted = army_points_from(anchor, army_points[anchor.value], settings)
     wrong = [a for a in Army if army_points[a.value] != wanted[a.value]]
     return [
-        Violation("3", f"{LABELS[a]} has {army_points[a.value]} points; the Deployment Chart's "
-                       f"ratio ({settings.point_ratio[a.value]:g} to Sweden's "
-                       f"{settings.point_ratio[anchor.value]:g}) gives {wanted[a.value]}.")
+        Violation(
+            "3",
+            f"{LABELS[a]} has {army_points[a.value]} points; the Deployment Chart's "
+            f"ratio ({settings.point_ratio[a.value]:g} to Sweden's "
+            f"{settings.point_ratio[anchor.value]:g}) gives {wanted[a.value]}.",
+        )
         for a in wrong
     ]
 
@@ -404,10 +420,14 @@ def deployment_phase(
     ratio_problems = check_army_points(state.army_points, settings)
     if ratio_problems:
         text = " ".join(f"({p.rule}) {p.text}" for p in ratio_problems)
-        events.append(Event("3", EventKind.DEPLOYMENT_REJECTED,
-                            f"No deployment can be made yet: {text}",
-                            {"violations": [{"rule": p.rule, "text": p.text}
-                                            for p in ratio_problems]}))
+        events.append(
+            Event(
+                "3",
+                EventKind.DEPLOYMENT_REJECTED,
+                f"No deployment can be made yet: {text}",
+                {"violations": [{"rule": p.rule, "text": p.text} for p in ratio_problems]},
+            )
+        )
         return Resolution(state, tuple(events), complete=False)
     given = {d.army: d for d in orders.deployment}
     for army in Army:
@@ -460,3 +480,59 @@ def _deployment_of(state: State, army: Army) -> Deployment:
         tuple((g.city, g.points) for g in state.garrisons if g.army is army),
         tuple((t.id, t.hex, t.inside) for t in state.siege_trains if t.army is army),
     )
+
+
+def sample_deployments(
+    hexmap: HexMap, settings: RuleSettings, army_points: dict[str, int]
+) -> dict[Army, Deployment]:
+    """A legal deployment of all seven armies, for demonstrations, benches and tests.
+
+    Each army takes its highest-ranking leaders (Frederick is rank 1); every fortress of its
+    areas gets the minimum garrison (the French also take the Empire's fortresses West of the
+    Rhine, 3.2.4); the leaders stand at the army's fortresses, largest first, the
+    commander-in-chief with the siege trains and the most points (3.2.6).
+    """
+    from campaign.engine.leaders import leaders_of
+
+    west = west_of_rhine(hexmap)
+    garrison_of: dict[str, Army] = {}
+    for city in sorted(hexmap.fortresses, key=lambda c: c.name):
+        if city.area in CLOSED_NEUTRALS:
+            continue
+        for army, areas in CONTROLLED_AREAS.items():
+            if city.area in areas:
+                garrison_of[city.name] = army
+        if city.area == "Empire" and city.hex in west:
+            garrison_of[city.name] = Army.FRANCE
+    out: dict[Army, Deployment] = {}
+    for army in Army:
+        total = army_points[army.value]
+        forts = [c for c in hexmap.fortresses if garrison_of.get(c.name) is army]
+        garrisons = [(c.name, settings.min_garrison_points) for c in forts]
+        home = sorted(
+            (c for c in forts if c.area in CONTROLLED_AREAS[army]),
+            key=lambda c: (-c.bastions, c.name),
+        ) or sorted(
+            (c for c in hexmap.cities if c.area in CONTROLLED_AREAS[army]),
+            key=lambda c: (-c.size.buildings, c.name),
+        )
+        chosen = sorted(leaders_of(army), key=lambda x: x.rank)[: settings.leaders[army.value]]
+        left = total - sum(p for _c, p in garrisons)
+        share = left // (2 * max(len(chosen), 1))
+        stacked = share < settings.min_leader_points  # too few points: all with the CIC
+        leaders = []
+        for i, x in enumerate(chosen):
+            where = home[0 if stacked else i % len(home)].hex_id
+            leaders.append([x.key, where, 0 if stacked or i == 0 else share, False])
+        leaders[0][2] = left - sum(x[2] for x in leaders[1:])
+        trains = tuple(
+            (f"{army.value}-{n + 1}", leaders[0][1], False)
+            for n in range(settings.siege_trains[army.value])
+        )
+        out[army] = Deployment(
+            army,
+            tuple(tuple(x) for x in leaders),
+            tuple(garrisons),
+            trains,  # type: ignore[misc]
+        )
+    return out

@@ -165,7 +165,7 @@ class UnknownLeader(KeyError):
 
 def leader(key_or_name: str) -> Leader:
     """A leader by key or name (``"frederick"``, ``"St. Germain"``)."""
-    found = _BY_KEY.get(leader_key(str(key_or_name)))
+    found = _BY_KEY.get(key_or_name) or _BY_KEY.get(leader_key(str(key_or_name)))
     if found is None:
         raise UnknownLeader(f"{key_or_name!r} is not a leader of section 14")
     return found

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from campaign.engine.armies import ADJECTIVES, Army
+from campaign.engine.armies import ADJECTIVES, Alliance, Army
 from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
@@ -151,6 +151,9 @@ class Movement:
         self.garrisons = board.garrison_hexes
         self.closed = board.closed_hexes
         self.board = board
+        self._enemy_forts = {
+            alliance: frozenset(board.enemy_fortresses(alliance)) for alliance in Alliance
+        }
 
     # --- who is where ---------------------------------------------------------------------------
 
@@ -173,7 +176,7 @@ class Movement:
         ]
 
     def enemy_fortresses(self, army: Army) -> frozenset[Hex]:
-        return frozenset(self.board.enemy_fortresses(army.alliance))
+        return self._enemy_forts[army.alliance]
 
     # --- the ticks ------------------------------------------------------------------------------
 
@@ -349,8 +352,11 @@ def build_movers(
     base_mp = settings.forced_march_mp if forced else settings.march_mp
 
     def reject(o, text: str, rule: str = rule) -> None:
-        events.append(rejection(unit_army(o.unit), f"{o.unit}: {text}", rule, unit=o.unit,
-                                path=format_path(o.path)))
+        events.append(
+            rejection(
+                unit_army(o.unit), f"{o.unit}: {text}", rule, unit=o.unit, path=format_path(o.path)
+            )
+        )
 
     # 1. Checks of each order on its own.
     candidates: list[tuple[MarchOrder | ForcedMarchOrder, int]] = []
@@ -364,8 +370,12 @@ def build_movers(
         marches = 1 if forced else o.marches  # type: ignore[union-attr]
         if not state.has_leader(o.unit):
             if not any(t.id == o.unit for t in state.siege_trains):
-                reject(o, "is neither a leader nor a siege train on the map; points without a "
-                          "leader cannot be moved (6.2.3)", "6.2.3")
+                reject(
+                    o,
+                    "is neither a leader nor a siege train on the map; points without a "
+                    "leader cannot be moved (6.2.3)",
+                    "6.2.3",
+                )
                 continue
             if forced:
                 reject(o, "siege trains cannot force march (6.3.3)", "6.3.3")
@@ -382,11 +392,18 @@ def build_movers(
         if x.held_until_turn >= state.turn:
             reject(o, "may not move this turn (11.6.1)", "11.6.1")
         elif x.dropped_off:
-            reject(o, "was dropped off along a line of march and may not move any farther this "
-                      "turn (6.2.6)", "6.2.6")
+            reject(
+                o,
+                "was dropped off along a line of march and may not move any farther this "
+                "turn (6.2.6)",
+                "6.2.6",
+            )
         elif marches > marches_allowed(x, settings):
-            reject(o, f"may be given only {marches_allowed(x, settings)} march per turn (6.2.2)",
-                   "6.2.2")
+            reject(
+                o,
+                f"may be given only {marches_allowed(x, settings)} march per turn (6.2.2)",
+                "6.2.2",
+            )
         elif works:
             problem = _works_problem(state, x, o, hexmap)  # type: ignore[arg-type]
             if problem:
@@ -423,8 +440,11 @@ def build_movers(
         if not forced:
             have = state.marches.get(pool, 0)
             if used.get(pool, 0) + marches > have:
-                reject(o, f"needs {marches} march(es) but only {have - used.get(pool, 0)} of the "
-                          f"{have} allocated to {pool} remain (6.2)")
+                reject(
+                    o,
+                    f"needs {marches} march(es) but only {have - used.get(pool, 0)} of the "
+                    f"{have} allocated to {pool} remain (6.2)",
+                )
                 continue
             used[pool] = used.get(pool, 0) + marches
         movers.append(_mover(state, o, marches, own, hexmap, settings, base_mp))
@@ -448,16 +468,22 @@ def _stack_problem(
         if key not in members or key == x.key:
             return f"{key} is not a subordinate moving with {x.table.name} (6.2.6)", "6.2.6"
         if state.leader(key).points < settings.min_leader_points:
-            return (f"{key} may be dropped off only with at least {settings.min_leader_points} "
-                    "points (6.2.6, 3.2.1)", "6.2.6")
+            return (
+                f"{key} may be dropped off only with at least {settings.min_leader_points} "
+                "points (6.2.6, 3.2.1)",
+                "6.2.6",
+            )
         try:
             hexmap.parse_hex_id(where)
         except ValueError as exc:
             return str(exc), "6.2.6"
     points = sum(state.leader(k).points for k in members)
     if not whole and points < settings.min_leader_points:
-        return (f"{x.table.name} would march off alone with {points} points; a leader alone needs "
-                f"at least {settings.min_leader_points} (3.2.1, 6.4.2)", "6.4.2")
+        return (
+            f"{x.table.name} would march off alone with {points} points; a leader alone needs "
+            f"at least {settings.min_leader_points} (3.2.1, 6.4.2)",
+            "6.4.2",
+        )
     left_alone = _left_alone(state, x, members, settings)
     if left_alone:
         return left_alone, "6.4.2"
@@ -476,27 +502,52 @@ def _mover(
     if not state.has_leader(o.unit):
         train = state.siege_train(o.unit)
         return Mover(
-            unit=train.id, army=train.army, train=True, members=[], drops={},
-            start=parse_hex_id(train.hex), steps=o.path,
-            budgets=[march_mp(True, state.turn, settings, base_mp)], demoralized=False, ir=0,
-            meeting_choice="hold", enter_fortress=o.enter_fortress,
+            unit=train.id,
+            army=train.army,
+            train=True,
+            members=[],
+            drops={},
+            start=parse_hex_id(train.hex),
+            steps=o.path,
+            budgets=[march_mp(True, state.turn, settings, base_mp)],
+            demoralized=False,
+            ir=0,
+            meeting_choice="hold",
+            enter_fortress=o.enter_fortress,
             left_fortress=train.inside and (o.leave_fortress or bool(o.path)),
         )
     x = state.leader(o.unit)
     if getattr(o, "works", False):
         return Mover(
-            unit=x.key, army=x.army, train=False, members=[], drops={},
-            start=parse_hex_id(x.hex), steps=(), budgets=[0] * marches, demoralized=False,
-            ir=0, meeting_choice="hold", enter_fortress=False, left_fortress=False,
+            unit=x.key,
+            army=x.army,
+            train=False,
+            members=[],
+            drops={},
+            start=parse_hex_id(x.hex),
+            steps=(),
+            budgets=[0] * marches,
+            demoralized=False,
+            ir=0,
+            meeting_choice="hold",
+            enter_fortress=False,
+            left_fortress=False,
             stop=f"works:{marches}",
         )
     force = state.force_of(x.key)
     mp = march_mp(x.supplied, state.turn, settings, base_mp)
     return Mover(
-        unit=x.key, army=x.army, train=False, members=_stack(state, x, own),
+        unit=x.key,
+        army=x.army,
+        train=False,
+        members=_stack(state, x, own),
         drops={key: hexmap.parse_hex_id(where) for key, where in o.drop},
-        start=parse_hex_id(x.hex), steps=o.path, budgets=[mp] * marches,
-        demoralized=force.demoralized, ir=strategic_ir(x), meeting_choice=o.meeting,
+        start=parse_hex_id(x.hex),
+        steps=o.path,
+        budgets=[mp] * marches,
+        demoralized=force.demoralized,
+        ir=strategic_ir(x),
+        meeting_choice=o.meeting,
         enter_fortress=o.enter_fortress,
         left_fortress=x.inside and (o.leave_fortress or bool(o.path)),
     )

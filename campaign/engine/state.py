@@ -269,22 +269,27 @@ class State:
 
     def forces(self) -> list[Force]:
         """Every force on the map, grouped by army, hex and inside/outside (see module doc)."""
+        return list(self._forces)
+
+    @cached_property
+    def _forces(self) -> tuple[Force, ...]:
         groups: dict[tuple[Army, str, bool], list[LeaderState]] = {}
         for x in self.leaders:
             groups.setdefault((x.army, x.hex, x.inside), []).append(x)
-        return [
+        return tuple(
             Force(army, hex_id, inside, tuple(sorted(xs, key=lambda x: x.rank)))
             for (army, hex_id, inside), xs in sorted(
                 groups.items(), key=lambda kv: (kv[0][1], kv[0][0].value, kv[0][2])
             )
-        ]
+        )
+
+    @cached_property
+    def _force_of_leader(self) -> dict[str, Force]:
+        return {x.key: force for force in self._forces for x in force.leaders}
 
     def force_of(self, key: str) -> Force:
-        x = self.leader(key)
-        for force in self.forces():
-            if force.army is x.army and force.hex == x.hex and force.inside == x.inside:
-                return force
-        raise AssertionError("every leader belongs to a force")
+        self.leader(key)
+        return self._force_of_leader[key]
 
     # --- new states -----------------------------------------------------------------------------
 

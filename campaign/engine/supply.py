@@ -9,6 +9,7 @@ every force at once: a multi-source search from all the alliance's supply source
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from dataclasses import dataclass
 
 from campaign.engine.armies import ADJECTIVES, Alliance, Army
@@ -21,7 +22,7 @@ from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import LeaderState, State
 from maps.core.hexgrid import Hex, hex_id, neighbours, parse_hex_id, side_hexes
 from maps.core.model import HexMap
-from maps.core.paths import reachable, water_reach
+from maps.core.paths import water_reach
 
 
 @dataclass(frozen=True)
@@ -90,19 +91,7 @@ def supply_map(board: Board, alliance: Alliance, settings: RuleSettings) -> Supp
     closed = board.closed_hexes
     enemy_forts = frozenset(board.enemy_fortresses(alliance))
 
-    def land_cost(frm: Hex, d: int, to: Hex) -> int | None:
-        if to in closed:
-            return None
-        # 5.2.1: terrain costs as a force would pay them, but no extra MPs for enemy hexes.
-        return hexmap.enter_cost(frm, d, enemy_fortresses=enemy_forts)
-
-    land = reachable(
-        hexmap,
-        sorted(sources),
-        settings.supply_land_mp,
-        cost=land_cost,
-        can_leave=lambda h: h not in blocking,
-    )
+    land = land_reach(hexmap, sources, settings.supply_land_mp, blocking, closed, enemy_forts)
 
     def can_leave_side(side) -> bool:
         a, b = side_hexes(side)
@@ -110,6 +99,48 @@ def supply_map(board: Board, alliance: Alliance, settings: RuleSettings) -> Supp
 
     water = water_reach(hexmap, sorted(sources), can_leave_side=can_leave_side)
     return SupplyMap(alliance, frozenset(sources), land, frozenset(water - closed))
+
+
+def land_reach(
+    hexmap: HexMap,
+    sources: set[Hex],
+    max_mp: int,
+    blocking: set[Hex],
+    closed: frozenset[Hex],
+    enemy_forts: frozenset[Hex],
+) -> dict[Hex, int]:
+    """Hexes a land supply line reaches from any source within ``max_mp`` (5, 5.2.1, 5.2.3).
+
+    Dijkstra over the map's precomputed steps (terrain, roads, rivers, bridges of 2.2), with no
+    +2 for enemy-occupied hexes (5.2.1); a line may enter a blocking hex but not leave it, and may
+    not enter Denmark or the United Provinces (3.3). A bridge into an enemy-held fortress costs
+    its 2 MPs as for a force.
+    """
+    best: dict[Hex, int] = {}
+    heap: list[tuple[int, int, Hex]] = []
+    for h in sorted(sources):
+        best[h] = 0
+        heap.append((0, h.r * 10000 + h.q, h))
+    heapq.heapify(heap)
+    done: set[Hex] = set()
+    bridge_cost = 2
+    while heap:
+        spent, _tie, h = heapq.heappop(heap)
+        if h in done:
+            continue
+        done.add(h)
+        if h in blocking and spent > 0:
+            continue
+        for _d, to, cost, bridged in hexmap.steps(h):
+            if to in closed:
+                continue
+            if bridged and to in enemy_forts:
+                cost += bridge_cost
+            total = spent + cost
+            if total <= max_mp and total < best.get(to, max_mp + 1):
+                best[to] = total
+                heapq.heappush(heap, (total, to.r * 10000 + to.q, to))
+    return best
 
 
 def supply_maps(board: Board, settings: RuleSettings) -> dict[Alliance, SupplyMap]:
