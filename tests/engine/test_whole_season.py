@@ -1,0 +1,67 @@
+"""The whole season: seven armies on the bundled map of Central Europe, 18 turns of random legal
+orders from the automatic players (campaign/engine/autoplay.py), battles decided by the tabletop
+stand-in, ending with the final victory table; the same seed plays the same season."""
+
+import pytest
+
+from campaign.engine.autoplay import play_season
+from campaign.engine.events import EventKind, event_to_dict
+from campaign.engine.state import Phase, state_to_dict
+from maps.core.loader import load_map
+
+pytestmark = pytest.mark.pure
+
+
+@pytest.fixture(scope="module")
+def hexmap():
+    return load_map()
+
+
+@pytest.fixture(scope="module")
+def season(hexmap):
+    return play_season(hexmap, seed="whole-season")
+
+
+def test_it_plays_eighteen_turns_to_the_end(season):
+    assert season.state.ended
+    assert season.state.turn == 18
+    turns = [e for e in season.events if e.kind is EventKind.TURN]
+    assert len(turns) == 18
+
+
+def test_it_finishes_with_a_victory_table(season):
+    tables = [e for e in season.events if e.kind is EventKind.CAMPAIGN_ENDS and e.rule == "12"]
+    assert len(tables) == 1
+    table = tables[0].data["table"]
+    seats = ["austria", "france", "hanover", "prussia", "russia"]
+    assert [r["seat"] for r in table["rows"]] == seats
+    best = max(r["total"] for r in table["rows"])
+    assert table["winners"] == [r["seat"] for r in table["rows"] if r["total"] == best]
+    assert sum(table["alliances"].values()) == sum(r["total"] for r in table["rows"])
+    assert season.table is not None and season.table.to_dict() == table
+
+
+def test_every_phase_of_part_two_was_played(season):
+    kinds = {e.kind for e in season.events}
+    assert EventKind.BLOCKADE in kinds or EventKind.SIEGE in kinds
+    rules = {e.rule for e in season.events}
+    assert "12" in rules
+
+
+def test_points_never_go_negative(season):
+    state = season.state
+    assert all(x.points >= 0 for x in state.leaders)
+    assert all(g.points > 0 for g in state.garrisons)
+
+
+def test_the_same_seed_gives_the_same_season(hexmap, season):
+    again = play_season(hexmap, seed="whole-season")
+    assert state_to_dict(again.state) == state_to_dict(season.state)
+    assert [event_to_dict(e) for e in again.events] == [event_to_dict(e) for e in season.events]
+
+
+def test_the_phases_come_in_the_order_of_rule_4(hexmap):
+    seen = []
+    play_season(hexmap, seed="order", on_phase=lambda state, phase: seen.append(phase))
+    first_turn = seen[: len(Phase) - 1]
+    assert first_turn == [p for p in Phase if p is not Phase.DEPLOYMENT]
