@@ -140,25 +140,24 @@ def read_state(data: dict) -> State:
     return state_from_dict(data)
 
 
-def seats_owing(seats: Iterable, state: State, phase: Phase) -> list:
+def seats_owing(seats: Iterable, state: State, phase: Phase, hexmap=None) -> list:
     """The playing seats this phase waits for; empty means the phase runs automatically.
 
     Deployment: seats with an army not yet deployed (3). March and forced march: every seat
     with an army still in the campaign (12.6), so players always get their turn to write
     orders, even if only to press "ready". Battle: seats with a force in a hex shared with an
-    enemy force outside the fortress (9); siege: seats of a garrison awaiting honors of war, or
-    of enemy forces in its hex (11.6); both only once the engine has rules for those phases.
+    enemy force outside any fortress, who decide to fight, not fight or retire (9, 10.1).
+    Siege: the besiegers and garrisons of every fortress under siege, who answer the honors of
+    war in advance should the walls be breached (11.6; needs the map).
     """
-    if phase not in INPUT_PHASES or state.ended:
-        return []
-    if phase in (Phase.BATTLE, Phase.SIEGE) and phase not in _handlers():
+    if phase not in INPUT_PHASES or state.ended or phase not in _handlers():
         return []
     involved: set[str] = set()
     if phase is Phase.DEPLOYMENT:
         involved = {a.value for a in Army if a not in state.deployed}
     elif phase in (Phase.MARCH, Phase.FORCED_MARCH):
         involved = {a.value for a in Army}
-    elif phase is Phase.BATTLE:
+    elif phase is Phase.BATTLE and not state.pending_battles:
         by_hex: dict[str, set[Army]] = {}
         for x in state.leaders:
             if not x.inside:
@@ -166,20 +165,31 @@ def seats_owing(seats: Iterable, state: State, phase: Phase) -> list:
         for armies in by_hex.values():
             if len({a.alliance for a in armies}) > 1:
                 involved |= {a.value for a in armies}
-    elif phase is Phase.SIEGE:
-        for city in state.honors_pending:
-            garrisoned = {g.army for g in state.garrisons_of(city)}
-            involved |= {a.value for a in garrisoned}
-            hexes = {x.hex for x in state.leaders if x.inside and x.army in garrisoned}
-            involved |= {
-                x.army.value
-                for x in state.leaders
-                if not x.inside
-                and x.hex in hexes
-                and any(x.army.is_enemy_of(g) for g in garrisoned)
-            }
+    elif phase is Phase.SIEGE and hexmap is not None:
+        from campaign.engine import siege
+
+        for inv in siege.investments(state, hexmap):
+            if siege.is_besieged(state, inv)[0]:
+                involved |= {a.value for a in inv.garrisons} | {x.army.value for x in inv.inside}
+                involved |= {x.army.value for x in inv.besiegers.records}
     involved -= {a.value for a in state.surrendered}
     return [s for s in seats if not s.reserve and set(s.armies) & involved]
+
+
+def awaits_tabletop(state: State) -> bool:
+    """Battles are set up and the campaign waits for their results (9): the battle phase stays
+    open, with no deadline, until the results are entered."""
+    return state.phase is Phase.BATTLE and bool(state.pending_battles)
+
+
+def battle_seats(seats: Iterable, state: State) -> list:
+    """The seats with a force in a battle waiting to be fought."""
+    armies: set[str] = set()
+    for battle in state.pending_battles:
+        for x in state.leaders:
+            if x.hex == battle.hex and not x.inside:
+                armies.add(x.army.value)
+    return [s for s in seats if not s.reserve and set(s.armies) & armies]
 
 
 # --- orders ------------------------------------------------------------------------------

@@ -112,7 +112,24 @@ def open_next(
             if notices is not None:
                 notices.over = True
             return None
-        owing = gameplay.seats_owing(seats, state, state.phase)
+        hexmap = gameplay.load_campaign_map(campaign.map_name)
+        if gameplay.awaits_tabletop(state):
+            window = PhaseWindow.objects.create(
+                campaign=campaign,
+                version=version,
+                phase=state.phase.value,
+                turn=state.turn,
+                owing=[],
+                opened_at=now,
+                deadline=None,
+                status=WindowStatus.PAUSED if campaign.paused else WindowStatus.OPEN,
+            )
+            if notices is not None:
+                notices.opened += [
+                    ("battle-pending", s.id) for s in gameplay.battle_seats(seats, state)
+                ]
+            return window
+        owing = gameplay.seats_owing(seats, state, state.phase, hexmap)
         if owing:
             kind = _kind_of(state.phase)
             deadline = deadlines.deadline_for(
@@ -170,12 +187,21 @@ def is_due(window: PhaseWindow, seats: list[Seat], ready_ids: set[int], now: dat
     return bool(awaited) and all(s.id in ready_ids for s in awaited)
 
 
-def resolve_due_phase(window_id: int, *, now: datetime, force: bool = False) -> StateVersion | None:
+def resolve_due_phase(
+    window_id: int, *, now: datetime, force: bool = False, extra_orders: dict | None = None
+) -> StateVersion | None:
     """Resolve the window's phase if it is due (or ``force``); the new version, or None when
-    there was nothing to do (not due, paused, or already resolved by someone else)."""
+    there was nothing to do (not due, paused, or already resolved by someone else).
+
+    ``extra_orders`` are orders that come from no seat, in the engine's format: the tabletop's
+    battle results (``{"battle_results": [...]}``, 9.5) entered for a battle phase waiting for
+    them (a window with no deadline, see ``gameplay.awaits_tabletop``).
+    """
     try:
         with transaction.atomic():
-            version, notices = _resolve(window_id, now=now, force=force)
+            version, notices = _resolve(
+                window_id, now=now, force=force, extra_orders=extra_orders or {}
+            )
     except IntegrityError:
         # Another resolution inserted the same version number first: nothing to do.
         logger.info("window %s was resolved by another worker", window_id)
@@ -187,7 +213,7 @@ def resolve_due_phase(window_id: int, *, now: datetime, force: bool = False) -> 
     return version
 
 
-def _resolve(window_id: int, *, now: datetime, force: bool):
+def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     from orders.models import OrderSheet
 
     window = (
@@ -237,6 +263,9 @@ def _resolve(window_id: int, *, now: datetime, force: bool):
 
                     email.queue_organiser_flag(seat.id)
 
+    if extra_orders:
+        per_seat.append(extra_orders)
+        used["tabletop"] = {"orders": extra_orders}
     outcome = gameplay.run_phase(
         window.version.state,
         gameplay.merge_orders(per_seat),

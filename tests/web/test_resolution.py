@@ -194,3 +194,44 @@ def test_two_workers_at_the_same_moment_give_one_new_state(campaign, now):
     assert not errors
     assert sum(r is not None for r in results) == 1
     assert StateVersion.objects.filter(campaign=campaign, number=1).count() == 1
+
+
+def test_a_whole_turn_under_the_rules_on_the_bundled_map(organiser, now):
+    """Deployment, then every phase of turn 1 by the engine on the real map, to turn 2."""
+    from campaign.engine.autoplay import deployment_orders
+    from campaign.engine.orders import Orders, orders_to_dict
+    from campaign.services import setup
+    from maps.core.loader import load_map
+
+    rules = gameplay.rule_settings(Campaign(rule_settings={}))
+    points, orders = deployment_orders(load_map(), rules)
+    campaign = setup.create_campaign(
+        organiser, name="Real 1757", players=5, now=now, army_points=points
+    )
+    by_army = {d.army.value: d for d in orders.deployment}
+    for seat in campaign.seats.all():
+        seat.leaders = {a: [k for k, *_ in by_army[a].leaders] for a in seat.armies}
+        seat.save()
+    setup.start_campaign(campaign, organiser, now=now)
+    drafts = {
+        seat.id: orders_to_dict(Orders(deployment=tuple(by_army[a] for a in seat.armies)))
+        for seat in campaign.seats.all()
+    }
+    moment = now
+    for phase in ("deployment", "march", "forced-march"):
+        window = campaign.open_window()
+        assert window.phase == phase
+        for seat in campaign.seats.all():
+            ready(campaign, seat, drafts[seat.id] if phase == "deployment" else {}, now=moment)
+        assert window.id in due_window_ids(moment)
+        assert resolve_due_phase(window.id, now=moment) is not None
+        moment += timedelta(hours=1)
+    latest = campaign.latest_version()
+    assert latest.turn == 2 and campaign.open_window().phase == "march"
+    assert len(latest.state["leaders"]) == sum(rules.leaders.values())
+    kinds = set(Event.objects.filter(campaign=campaign).values_list("kind", flat=True))
+    assert {"deployed", "supplied", "marches-allocated"} <= kinds
+    assert not Event.objects.filter(campaign=campaign, kind="order-rejected").exists()
+    # The named rolls of the allocation phase are kept with its version (6.1).
+    allocation = campaign.versions.get(turn=1, resolved_phase="march-allocation")
+    assert any(r["name"].startswith("march-allocation:") for r in allocation.rolls)
