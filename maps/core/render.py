@@ -28,6 +28,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from maps.core.hexgrid import (
+    EDGE_CORNERS,
     SQRT3,
     Hex,
     axial_to_offset,
@@ -37,8 +38,6 @@ from maps.core.hexgrid import (
     neighbour,
     offset_to_axial,
     parse_hex_id,
-    side_endpoints,
-    side_key,
 )
 from maps.core.model import CitySize, HexMap, River, Terrain
 
@@ -268,16 +267,25 @@ class _Canvas:
     dx: float
     dy: float
 
+    def __post_init__(self) -> None:
+        origin = Hex(0, 0)
+        self.offsets = [(x, y) for x, y in hex_corners(origin, self.size)]
+
     def centre(self, h: Hex) -> tuple[float, float]:
         x, y = hex_to_pixel(h, self.size)
         return x + self.dx, y + self.dy
 
     def corners(self, h: Hex) -> list[tuple[float, float]]:
-        return [(x + self.dx, y + self.dy) for x, y in hex_corners(h, self.size)]
+        cx, cy = self.centre(h)
+        return [(cx + ox, cy + oy) for ox, oy in self.offsets]
 
     def side(self, h: Hex, d: int) -> tuple[tuple[float, float], tuple[float, float]]:
-        (x1, y1), (x2, y2) = side_endpoints(side_key(h, d), self.size)
-        return (x1 + self.dx, y1 + self.dy), (x2 + self.dx, y2 + self.dy)
+        a, b = EDGE_CORNERS[d]
+        cx, cy = self.centre(h)
+        return (
+            (cx + self.offsets[a][0], cy + self.offsets[a][1]),
+            (cx + self.offsets[b][0], cy + self.offsets[b][1]),
+        )
 
 
 def render_map(
@@ -322,7 +330,7 @@ def render_map(
 def render_png(hexmap: HexMap, **kwargs) -> bytes:
     """``render_map`` as PNG bytes."""
     buffer = io.BytesIO()
-    render_map(hexmap, **kwargs).save(buffer, format="PNG", optimize=False, compress_level=6)
+    render_map(hexmap, **kwargs).save(buffer, format="PNG", optimize=False, compress_level=3)
     return buffer.getvalue()
 
 
@@ -356,18 +364,20 @@ def _draw_terrain(c: _Canvas, hexmap: HexMap, hexes: Iterable[Hex]) -> None:
 
 def _draw_borders(c: _Canvas, hexmap: HexMap, hexes: Iterable[Hex], wanted: set[Hex]) -> None:
     width = max(1, int(c.size / 8))
+    terrain_of, area_of = hexmap.terrain_of, hexmap.area_of
     for h in hexes:
         for d in (1, 2, 3, 4, 5, 6):
             n = neighbour(h, d)
-            if n not in hexmap:
+            if n not in terrain_of:
                 continue
             if d in (4, 5, 6) and n in wanted:
                 continue  # each side once
-            t1, t2 = hexmap.terrain(h), hexmap.terrain(n)
-            a, b = c.side(h, d)
+            t1, t2 = terrain_of[h], terrain_of[n]
             if t1.passable != t2.passable:
+                a, b = c.side(h, d)
                 c.draw.line([a, b], fill=SHORE, width=max(1, width // 2))
-            elif t1.passable and hexmap.area(h) != hexmap.area(n):
+            elif t1.passable and area_of[h] != area_of[n]:
+                a, b = c.side(h, d)
                 _dashed(c.draw, a, b, BORDER, width)
 
 
@@ -522,6 +532,8 @@ def _label_place(c: _Canvas, hexmap: HexMap, h: Hex, cx: float, cy: float):
 
 def _draw_overlays(c: _Canvas, overlays: Sequence[Overlay], wanted: set[Hex]) -> None:
     base = c.image
+    if not overlays:
+        return
     layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
     for item in overlays:
