@@ -148,6 +148,70 @@ class TransferForm(forms.Form):
         return {"from": d["source"], "to": d["target"], "points": d["points"]}
 
 
+class BattleDecisionForm(forms.Form):
+    """Fight, do not fight, or retire (9, 10.1) for one army in one battle hex."""
+
+    hex = forms.CharField(max_length=8)
+    army = forms.CharField(max_length=20)
+    choice = forms.ChoiceField(
+        choices=[
+            ("fight", "Fight: I wish a battle (9)"),
+            ("decline", "Do not fight"),
+            ("retire", "Retire before the battle (10.1)"),
+        ]
+    )
+
+    def __init__(self, *args, allowed: set[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.allowed = allowed
+
+    def clean(self):
+        d = super().clean()
+        if "hex" in d and "army" in d and (d["hex"], d["army"]) not in self.allowed:
+            raise forms.ValidationError(
+                f"No battle awaits a decision of {d['army']!r} in {d['hex']!r}."
+            )
+        return d
+
+    def order(self) -> dict:
+        d = self.cleaned_data
+        return {"hex": d["hex"], "army": d["army"], "choice": d["choice"]}
+
+
+class HonorsForm(forms.Form):
+    """Honors of war at a breached fortress (11.6): the besieger grants or denies them, the
+    garrison then surrenders or fights."""
+
+    city = forms.CharField(max_length=60)
+    answer = forms.ChoiceField(
+        choices=[
+            ("grant", "Grant the honors of war"),
+            ("deny", "Deny them"),
+            ("surrender", "Surrender"),
+            ("fight", "Fight on"),
+        ]
+    )
+
+    def __init__(self, *args, roles: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.roles = roles  # city -> "besieger" or "garrison"
+
+    def clean(self):
+        d = super().clean()
+        role = self.roles.get(d.get("city", ""))
+        if role is None:
+            raise forms.ValidationError("No honors of war await your answer there.")
+        wanted = ("grant", "deny") if role == "besieger" else ("surrender", "fight")
+        if d.get("answer") not in wanted:
+            raise forms.ValidationError(f"As the {role} you answer {' or '.join(wanted)}.")
+        d["role"] = role
+        return d
+
+    def order(self) -> dict:
+        d = self.cleaned_data
+        return {"city": d["city"], d["role"]: d["answer"]}
+
+
 class DeployLeaderForm(forms.Form):
     """Where one leader starts and how many points he commands (3, 3.2.1)."""
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("<uuid:code>/orders/march/", views.save_march, name="save_march"),
     path("<uuid:code>/orders/remove/", views.remove_order, name="remove_order"),
     path("<uuid:code>/orders/transfer/", views.save_transfer, name="save_transfer"),
+    path("<uuid:code>/orders/decide/", views.decide, name="decide"),
     path("<uuid:code>/orders/ready/", views.ready, name="ready"),
     path("<uuid:code>/deploy/", views.deploy, name="deploy"),
     path("<uuid:code>/report/", views.report, name="report"),

@@ -44,10 +44,12 @@ from campaign.projection import (
 )
 from maps.core.hexgrid import HexIdError, hex_corners, hex_to_pixel, parse_hex_id
 from orders.forms import (
+    BattleDecisionForm,
     DeployGarrisonForm,
     DeployLeaderForm,
     DeploySiegeTrainForm,
     ForcedMarchForm,
+    HonorsForm,
     MarchForm,
     TransferForm,
     march_preview,
@@ -59,6 +61,8 @@ from orders.models import OrderSheet
 ORDER_PHASES = {
     Phase.MARCH.value: ("march", "transfers"),
     Phase.FORCED_MARCH.value: ("forced_march",),
+    Phase.BATTLE.value: ("battle",),
+    Phase.SIEGE.value: ("honors",),
 }
 
 
@@ -167,6 +171,49 @@ def _unit_position(view: View, unit: str) -> tuple[str, bool, bool] | None:
     return None
 
 
+def _battles(view: View) -> list[dict]:
+    """Hexes where one of the seat's forces stands outside the walls with an enemy force (9):
+    each needs a decision per army of the seat there."""
+    out = []
+    by_hex: dict[str, list] = {}
+    for f in view.forces:
+        if not f.inside:
+            by_hex.setdefault(f.hex, []).append(f)
+    for hex_, forces in sorted(by_hex.items()):
+        mine = sorted({f.army for f in forces if f.relation is Relation.OWNER}, key=str)
+        if not mine:
+            continue
+        enemies = [f for f in forces if any(f.army.is_enemy_of(a) for a in mine)]
+        if enemies:
+            out.append(
+                {
+                    "hex": hex_,
+                    "armies": [a.value for a in mine],
+                    "enemies": [
+                        f"{f.army.label}: {', '.join(x.name for x in f.leaders)}" for f in enemies
+                    ],
+                }
+            )
+    return out
+
+
+def _honors_roles(view: View, hexmap) -> dict[str, str]:
+    """city -> "garrison" or "besieger" for the breached fortresses awaiting this seat (11.6)."""
+    roles = {}
+    for city in view.honors_pending:
+        garrisons = [g for g in view.garrisons if g.city == city]
+        if any(g.relation is Relation.OWNER for g in garrisons):
+            roles[city] = "garrison"
+            continue
+        try:
+            where = hexmap.city(city).hex_id if hexmap is not None else None
+        except KeyError:
+            where = None
+        if any(f.hex == where and not f.inside for f in view.own_forces()):
+            roles[city] = "besieger"
+    return roles
+
+
 # --- the dashboard ----------------------------------------------------------------------------
 
 
@@ -257,8 +304,22 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
             forced=forced,
         )  # fmt: skip
         steps = next_steps(hexmap, preview.end)
+    decided = {(o.get("hex"), o.get("army")): o.get("choice") for o in _items(draft, "battle")}
     ctx.update(
         {
+            "battles": [
+                {
+                    **b,
+                    "decisions": [(a, decided.get((b["hex"], a), "")) for a in b["armies"]],
+                }
+                for b in (_battles(view) if phase == Phase.BATTLE.value else [])
+            ],
+            "choices": BattleDecisionForm.base_fields["choice"].choices,
+            "honors": _honors_roles(view, hexmap) if phase == Phase.SIEGE.value else {},
+            "honors_given": {
+                o.get("city"): o.get("besieger") or o.get("garrison")
+                for o in _items(draft, "honors")
+            },
             "phase": phase,
             "kind": kind,
             "draft": draft,
@@ -452,6 +513,46 @@ def save_transfer(request: HttpRequest, code) -> HttpResponse:
         draft["transfers"] = [*_items(draft, "transfers"), form.order()]
         _save_draft(sheet, draft)
     messages.success(request, "Transfer saved.")
+    return _respond(request, access, _orders_context(request, access), "orders", url)
+
+
+@login_required
+@require_POST
+@writes_orders
+def decide(request: HttpRequest, code) -> HttpResponse:
+    """Fight / do not fight / retire (9, 10.1), or an answer on honors of war (11.6)."""
+    access = _access(request, code, write=True)
+    url = reverse("orders:orders", args=[code])
+    kind = request.POST.get("kind", "")
+    if kind not in ("battle", "honors"):
+        messages.error(request, "Unknown kind of decision.")
+        return redirect(url)
+    with transaction.atomic():
+        sheet = _writable_sheet(access, (kind,), request.POST.get("phase", "")[:20])
+        if _locked(request, sheet):
+            return _respond(request, access, _orders_context(request, access), "orders", url)
+        view = _view(access, _version(access.campaign))
+        if kind == "battle":
+            allowed = {(b["hex"], a) for b in _battles(view) for a in b["armies"]}
+            form = BattleDecisionForm(request.POST, allowed=allowed)
+            key = ("hex", "army")
+        else:
+            roles = _honors_roles(view, _hexmap(access.campaign))
+            form = HonorsForm(request.POST, roles=roles)
+            key = ("city",)
+        if not form.is_valid():
+            ctx = _orders_context(request, access, form=form)
+            if request.htmx:
+                return render(request, "orders/orders.html#play", ctx)
+            return render(request, "orders/orders.html", ctx, status=400)
+        order = form.order()
+        draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
+        items = [
+            o for o in _items(draft, kind) if [o.get(k) for k in key] != [order[k] for k in key]
+        ]
+        draft[kind] = [*items, order]
+        _save_draft(sheet, draft)
+    messages.success(request, "Decision saved.")
     return _respond(request, access, _orders_context(request, access), "orders", url)
 
 

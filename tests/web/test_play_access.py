@@ -46,6 +46,7 @@ WRITE = [
             "points": "100",
         },
     ),
+    ("decide", {"kind": "battle", "hex": "0302", "army": "prussia", "choice": "fight"}),
     ("ready", {}),
 ]
 WHO = ["organiser", "own", "other", "ally", "outsider", "anonymous"]
@@ -105,7 +106,7 @@ def test_it_rejects_the_wrong_method(rules_campaign, player, name):
     assert r.status_code == 405
 
 
-@pytest.mark.parametrize("name", ["save_march", "remove_order", "save_transfer", "ready"])
+@pytest.mark.parametrize("name", ["save_march", "remove_order", "save_transfer", "decide", "ready"])
 def test_it_rejects_get_on_writes(rules_campaign, player, name):
     prussia = seat(rules_campaign, "prussia")
     r = client_for(player).get(reverse(f"orders:{name}", args=[prussia.code]))

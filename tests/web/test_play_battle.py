@@ -1,0 +1,101 @@
+# ruff: noqa: F401, F811 (pytest fixtures imported from test_play_fixtures)
+"""Battle decisions (9, 10.1) from the orders page: fight, do not fight, retire."""
+
+import copy
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from campaign.models import PhaseWindow, StateVersion
+from orders.models import OrderSheet
+from tests.web.test_play_fixtures import (
+    client_for,
+    deploy_everyone,
+    play_map,
+    rules_campaign,
+    seat,
+    url,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def battle(rules_campaign, django_capture_on_commit_callbacks):
+    """The Austrian leader has marched into Frederick's hex: the battle phase waits for both."""
+    deploy_everyone(rules_campaign, django_capture_on_commit_callbacks)
+    latest = rules_campaign.latest_version()
+    state = copy.deepcopy(latest.state)
+    austria, prussia = seat(rules_campaign, "austria"), seat(rules_campaign, "prussia")
+    daun = austria.leaders["austria"][0]
+    state["leaders"][daun]["hex"] = state["leaders"]["frederick"]["hex"]
+    state["phase"] = "battle"
+    PhaseWindow.objects.filter(campaign=rules_campaign).update(status="resolved")
+    now = timezone.now()
+    version = StateVersion.objects.create(
+        campaign=rules_campaign, number=latest.number + 1, turn=latest.turn,
+        resolved_phase="reconnaissance", phase="battle", state=state, created=now,
+    )  # fmt: skip
+    window = PhaseWindow.objects.create(
+        campaign=rules_campaign, version=version, phase="battle", turn=latest.turn,
+        owing=[str(austria.code), str(prussia.code)], opened_at=now,
+        deadline=now + timedelta(days=1),
+    )  # fmt: skip
+    return window, prussia, austria, daun
+
+
+def test_the_battle_hex_asks_for_a_decision(battle, player):
+    window, prussia, _austria, daun = battle
+    page = client_for(player).get(url("orders", prussia)).content.decode()
+    assert "Battle decisions (9)" in page
+    assert f"Hex {window.version.state['leaders']['frederick']['hex']}" in page
+    assert 'value="retire"' in page
+
+
+def test_a_decision_is_saved_and_can_be_changed(battle, player):
+    window, prussia, _austria, _daun = battle
+    c = client_for(player)
+    where = window.version.state["leaders"]["frederick"]["hex"]
+    for choice in ("fight", "retire"):
+        r = c.post(
+            url("decide", prussia),
+            {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia",
+             "choice": choice},
+        )  # fmt: skip
+        assert r.status_code == 302
+    sheet = OrderSheet.objects.get(window=window, seat=prussia)
+    assert sheet.draft["battle"] == [{"hex": where, "army": "prussia", "choice": "retire"}]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"army": "austria"}, {"hex": "0101"}, {"choice": "surrender"}, {"kind": "honors"}],
+)
+def test_a_decision_for_someone_else_or_nowhere_is_refused(battle, player, change):
+    window, prussia, _austria, _daun = battle
+    where = window.version.state["leaders"]["frederick"]["hex"]
+    data = {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia", "choice": "fight"}
+    r = client_for(player).post(url("decide", prussia), {**data, **change})
+    assert r.status_code in (302, 400)
+    assert (
+        OrderSheet.objects.filter(window=window, seat=prussia, draft__has_key="battle").count() == 0
+    )
+
+
+def test_the_battle_phase_resolves_when_both_are_ready(
+    battle, player, other, django_capture_on_commit_callbacks
+):
+    window, prussia, austria, _daun = battle
+    where = window.version.state["leaders"]["frederick"]["hex"]
+    client_for(player).post(
+        url("decide", prussia),
+        {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia", "choice": "fight"},
+    )
+    for s, user in ((prussia, player), (austria, other)):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert client_for(user).post(url("ready", s)).status_code == 302
+    window.refresh_from_db()
+    assert window.status == "resolved"
+    report = client_for(player).get(url("report", prussia))
+    assert report.status_code == 200
