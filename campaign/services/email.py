@@ -173,12 +173,12 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         if kind not in seat.email_kinds and kind != "handover":
             return None
         to = [_recipient(seat)] if _recipient(seat) else []
-        ctx["link"] = _url("orders:dashboard", seat.campaign.code)
+        ctx["link"] = _url("orders:dashboard", seat.code)
         ctx["settings_link"] = _url("seat_settings", seat.code)
         if kind in ("phase-opened", "battle-pending", "phase-resolved", "campaign-over"):
             ctx["report"] = seat_report(seat, ids.get("since"))
         if kind == "handover":
-            ctx["link"] = _url("orders:handover", seat.campaign.code)
+            ctx["link"] = _url("orders:handover", seat.code)
     if not to:
         return None
     campaign = ctx.get("campaign") or seat.campaign

@@ -18,13 +18,13 @@ def resolve(campaign, capture):
 
 
 def test_the_next_phase_opens_with_an_email_to_each_seat(
-    campaign, mailoutbox, django_capture_on_commit_callbacks
+    campaign, prussia, mailoutbox, django_capture_on_commit_callbacks
 ):
     resolve(campaign, django_capture_on_commit_callbacks)
     assert len(mailoutbox) == 5  # one each, not one per automatic phase
     fritz = next(m for m in mailoutbox if m.to == ["fritz@example.org"])
     assert fritz.subject == "Bohemia 1757: turn 1, march orders are due"
-    assert "Prussian player" in fritz.body and "/play/" in fritz.body
+    assert "Prussian player" in fritz.body and f"/play/{prussia.code}/" in fritz.body
     html = fritz.alternatives[0][0]
     assert fritz.alternatives[0][1] == "text/html" and "<a href=" in html
 
