@@ -324,6 +324,8 @@ def test_there_are_lakes(m):
         ("the Dachstein, Alps", 47.47, 13.60),
         ("the Beskids, Carpathians", 49.50, 19.00),
         ("the Tatra, Carpathians", 49.20, 19.90),
+        ("the Ardennes", 50.05, 5.55),
+        ("the Hunsruck", 49.85, 7.10),
     ],
 )
 def test_mountains_are_rough(m, place, lat, lon):
