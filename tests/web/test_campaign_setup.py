@@ -167,3 +167,24 @@ def test_an_organiser_who_plays_takes_a_seat(organiser, now):
 def test_it_refuses_six_players(organiser, now):
     with pytest.raises(setup.SetupError, match="2 to 5 players"):
         setup.create_campaign(organiser, name="X", players=6, now=now, army_points={})
+
+
+def test_the_demo_is_ready_to_click_through(settings):
+    from django.core.management import call_command
+
+    settings.DEBUG = True
+    call_command("loaddemo")
+    call_command("loaddemo")  # a second run keeps the first demo
+    campaign = Campaign.objects.get(name="Demo 1757")
+    window = campaign.open_window()
+    assert (window.turn, window.phase) == (1, "march")
+    assert campaign.seats.get(power="prussia").user.check_password("demo")
+    assert campaign.seats.exclude(power="prussia").filter(absent_until__isnull=True).count() == 0
+
+
+def test_the_demo_refuses_without_debug(settings):
+    from django.core.management import call_command
+
+    settings.DEBUG = False
+    call_command("loaddemo")
+    assert not Campaign.objects.exists()
