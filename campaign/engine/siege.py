@@ -425,6 +425,8 @@ def capture_empty_fortresses(state: State, hexmap: HexMap) -> tuple[State, list[
             if len(sides) != 1 or city.area in CLOSED_NEUTRALS:
                 continue
             taker = next(iter(sides.values()))
+        if taker.points <= 0:
+            continue  # leaders with no points left cannot occupy it (2.3)
         army = taker.commander.army
         state = dataclasses.replace(state, control={**state.control, city.name: army.value})
         events.append(

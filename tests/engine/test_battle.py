@@ -1,0 +1,255 @@
+"""The battle phase (9, 10.1): meetings, decisions, 4:1, the battle setup, battle results."""
+
+import dataclasses
+
+import pytest
+
+from campaign.engine.armies import Alliance, Army
+from campaign.engine.battle import (
+    battle_phase,
+    commander_of,
+    meeting_hexes,
+    outnumbers,
+    sides_at,
+    turn_date,
+)
+from campaign.engine.dice import Dice
+from campaign.engine.events import EventKind
+from campaign.engine.orders import (
+    BattleDecision,
+    BattleResult,
+    Choice,
+    Orders,
+    Outcome,
+)
+from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
+from campaign.engine.state import Garrison, LeaderState, Phase, SiegeTrain, State
+from maps.core.compact import compact_map
+
+pytestmark = pytest.mark.pure
+
+MAP = compact_map(
+    {
+        "terrain": ["c c c c c c c c", "c c c r c c c c", "c c c c c c c c"],
+        "areas": {"Saxony": ["0101", "0201", "0301", "0102", "0202", "0103"], "Austria": "*"},
+        "rivers": [{"name": "Elbe", "class": "minor", "sides": ["0402/4"]}],
+        "cities": [
+            {"name": "Torgau", "hex": "0102", "size": "square", "fortress": True},
+            {"name": "Glatz", "hex": "0802", "size": "circled dot", "fortress": True},
+        ],
+    }
+)
+H = "0402"
+
+
+def leader(key, army, points, hex_=H, **kw):
+    return LeaderState(key, army, hex_, points, **kw)
+
+
+def state_with(*leaders, **kw):
+    base = {
+        "turn": 5,
+        "phase": Phase.BATTLE,
+        "leaders": leaders,
+        "control": {"Torgau": "prussia", "Glatz": "austria"},
+        "garrisons": (Garrison("Torgau", Army.PRUSSIA, 100), Garrison("Glatz", Army.AUSTRIA, 100)),
+    }
+    base.update(kw)
+    return State(**base)
+
+
+def run(state, **orders):
+    return battle_phase(state, Orders(**orders), Dice("t"), MAP, S)
+
+
+def fight(army, hex_=H):
+    return BattleDecision(hex_, army, Choice.FIGHT)
+
+
+@pytest.mark.parametrize(
+    ("turn", "date"),
+    [(1, "April I"), (4, "May II"), (15, "November I"), (16, "November II"), (18, "December II")],
+)
+def test_turn_dates(turn, date):
+    assert turn_date(turn) == date
+
+
+@pytest.mark.parametrize(
+    ("big", "small", "ratio", "yes"),
+    [
+        (400, 100, 4, True),
+        (399, 100, 4, False),
+        (300, 100, 3, True),
+        (1, 0, 4, True),
+        (0, 0, 4, False),
+    ],
+)
+def test_outnumbering(big, small, ratio, yes):
+    assert outnumbers(big, small, ratio) is yes
+
+
+def test_the_commander_comes_from_the_largest_country():
+    s = state_with(
+        leader("charles", Army.AUSTRIA, 400),
+        leader("browne", Army.AUSTRIA, 200),
+        leader("saxe", Army.EMPIRE, 500),
+        leader("bevern", Army.PRUSSIA, 900),
+    )
+    side = sides_at(s, H)[Alliance.AUSTRIAN]
+    assert side.commander.key == "charles"  # Austria 600 > Empire 500
+    assert commander_of(side.forces).key == "charles"
+
+
+def test_only_hexes_with_both_alliances_outside_are_meetings():
+    s = state_with(
+        leader("bevern", Army.PRUSSIA, 300),
+        leader("daun", Army.AUSTRIA, 300),
+        leader("lacy", Army.AUSTRIA, 300, hex_="0102"),
+        leader("ziethen", Army.PRUSSIA, 300, hex_="0102", inside=True),
+    )
+    assert meeting_hexes(s) == [H]
+
+
+def test_no_decision_means_no_wish_to_fight():
+    s = state_with(leader("bevern", Army.PRUSSIA, 300), leader("daun", Army.AUSTRIA, 300))
+    result = run(s, battle=(BattleDecision(H, Army.PRUSSIA, Choice.DECLINE),))
+    assert result.complete and result.state.pending_battles == ()
+    assert [e.kind for e in result.events] == [EventKind.NO_BATTLE]
+
+
+@pytest.mark.parametrize("who", [Army.PRUSSIA, Army.AUSTRIA])
+def test_either_side_wishing_is_enough(who):
+    s = state_with(leader("bevern", Army.PRUSSIA, 300), leader("daun", Army.AUSTRIA, 300))
+    result = run(s, battle=(fight(who),))
+    assert not result.complete
+    assert [b.id for b in result.state.pending_battles] == ["t5-0402"]
+
+
+def test_the_setup_describes_the_battle():
+    s = state_with(
+        leader("frederick", Army.PRUSSIA, 900, supplied=False, turns_in_hex=1),
+        leader("daun", Army.AUSTRIA, 600, demoralized=True),
+    )
+    result = run(s, battle=(fight(Army.AUSTRIA),))
+    setup = next(e for e in result.events if "setup" in e.data).data["setup"]
+    assert setup["terrain"] == "rough" and setup["date"] == "June I"
+    assert setup["rivers"] == [{"side": 4, "class": "minor", "name": "Elbe"}]
+    assert setup["city"]["name"] in ("Torgau", "Glatz")
+    prussian, austrian = setup["sides"]["prussian"], setup["sides"]["austrian"]
+    assert prussian["unsupplied_forces"] == ["frederick"]
+    assert prussian["field_works"]["inches"] == 12
+    assert austrian["demoralized_forces"] == ["daun"]
+    assert austrian["leaders"][0]["tactical_ir"] == 0
+    assert austrian["size_class"] == "B"
+    assert setup["stakes"]["austrian defeated"] == {"prussia": 2, "austria": -3}
+    assert setup["stakes"]["prussian retired"] == {"austria": 2, "prussia": -1}
+    private = next(e for e in result.events if "setup" in e.data)
+    assert private.audience == frozenset({Army.PRUSSIA, Army.AUSTRIA})
+
+
+def test_four_to_one_takes_the_smaller_force_prisoner():
+    s = state_with(
+        leader("frederick", Army.PRUSSIA, 1200),
+        leader("daun", Army.AUSTRIA, 300),
+        siege_trains=(SiegeTrain("austria-1", Army.AUSTRIA, H),),
+    )
+    result = run(s, battle=(fight(Army.PRUSSIA),))
+    st = result.state
+    assert result.complete
+    assert not st.has_leader("daun") and st.leader("frederick").points == 1200
+    assert st.siege_train("austria-1").army is Army.PRUSSIA
+    assert [(p.army, p.held_by, p.points) for p in st.prisoners] == [
+        (Army.AUSTRIA, Army.PRUSSIA, 300)
+    ]
+    assert st.victory_points == {"prussia": 1, "austria": -1}
+
+
+def test_retiring_needs_a_march_order():
+    s = state_with(leader("bevern", Army.PRUSSIA, 500), leader("daun", Army.AUSTRIA, 400))
+    result = run(s, battle=(fight(Army.PRUSSIA), BattleDecision(H, Army.AUSTRIA, Choice.RETIRE)))
+    assert any(e.kind is EventKind.ORDER_REJECTED and e.rule == "10.1" for e in result.events)
+    assert result.state.pending_battles
+
+
+def test_a_retiring_force_leaves_the_rest_of_its_side_to_fight():
+    s = state_with(
+        leader("bevern", Army.PRUSSIA, 900),
+        leader("daun", Army.AUSTRIA, 400),
+        leader("saxe", Army.EMPIRE, 300, marched=True),
+    )
+    result = run(
+        s,
+        battle=(
+            fight(Army.PRUSSIA),
+            fight(Army.AUSTRIA),
+            BattleDecision(H, Army.EMPIRE, Choice.RETIRE),
+        ),
+    )
+    st = result.state
+    assert [r.leaders for r in st.retreats] == [("saxe",)]
+    assert st.pending_battles[0].points == {"prussia": 900, "austria": 400}
+
+
+def _battle(s, result):
+    first = run(s, battle=(fight(Army.PRUSSIA),))
+    return battle_phase(first.state, Orders(battle_results=(result,)), Dice("t"), MAP, S)
+
+
+def test_results_apply_losses_and_the_defeated_side_routs_demoralized():
+    s = state_with(
+        leader("bevern", Army.PRUSSIA, 1000),
+        leader("daun", Army.AUSTRIA, 700),
+        leader("lacy", Army.AUSTRIA, 300),
+    )
+    result = _battle(
+        s,
+        BattleResult(
+            "t5-0402", Alliance.AUSTRIAN, Outcome.DEFEATED, (("austria", 100), ("prussia", 50))
+        ),
+    )
+    st = result.state
+    assert result.complete and st.pending_battles == ()
+    assert (st.leader("daun").points, st.leader("lacy").points) == (630, 270)
+    assert st.leader("bevern").points == 950
+    assert st.leader("daun").demoralized and st.leader("lacy").demoralized
+    assert not st.leader("bevern").demoralized
+    assert st.retreats[0].kind == "rout" and st.retreats[0].mp == 10
+    assert st.victory_points == {"prussia": 2, "austria": -3}
+
+
+def test_a_result_for_no_waiting_battle_is_rejected_and_the_phase_waits():
+    s = state_with(leader("bevern", Army.PRUSSIA, 1000), leader("daun", Army.AUSTRIA, 700))
+    result = _battle(s, BattleResult("t5-9999", Alliance.AUSTRIAN, Outcome.DEFEATED))
+    assert not result.complete
+    assert any(e.kind is EventKind.ORDER_REJECTED for e in result.events)
+
+
+def test_a_side_losing_every_point_is_captured_with_its_leaders():
+    s = state_with(leader("bevern", Army.PRUSSIA, 1000), leader("daun", Army.AUSTRIA, 700))
+    result = _battle(
+        s, BattleResult("t5-0402", Alliance.AUSTRIAN, Outcome.DEFEATED, (("austria", 900),))
+    )
+    assert not result.state.has_leader("daun")
+    assert result.state.captives[0].leader == "daun"
+
+
+def test_frederick_captured_ends_the_campaign():
+    s = state_with(
+        leader("frederick", Army.PRUSSIA, 1000),
+        leader("daun", Army.AUSTRIA, 700),
+        leader("henry", Army.PRUSSIA, 300),
+    )
+    result = _battle(
+        s, BattleResult("t5-0402", Alliance.PRUSSIAN, Outcome.DEFEATED, captured=("frederick",))
+    )
+    st = result.state
+    assert st.ended and st.frederick_taken_by == "austria"
+    assert st.leader("henry").points == 1300  # Frederick's points pass to the next leader
+    assert any(e.rule == "12" and e.kind is EventKind.CAMPAIGN_ENDS for e in result.events)
+
+
+def test_the_phase_never_changes_its_input():
+    s = state_with(leader("bevern", Army.PRUSSIA, 1000), leader("daun", Army.AUSTRIA, 700))
+    before = dataclasses.replace(s)
+    _battle(s, BattleResult("t5-0402", Alliance.AUSTRIAN, Outcome.RETIRED))
+    assert s == before
