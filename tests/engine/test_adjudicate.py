@@ -54,8 +54,10 @@ def test_it_reports_an_illegal_order_and_goes_on():
         ("{not json", "not valid JSON"),
         ('{"state": {}}', "'map' is missing"),
         ('{"map": {"terrain": ["c c"]}, "orders": {"marchs": []}}', "unknown kind"),
-        ('{"map": {"terrain": ["c c"]}, "state": {"leaders": {"daun": {"hex": "0505"}}}}',
-         "not on the map"),
+        (
+            '{"map": {"terrain": ["c c"]}, "state": {"leaders": {"daun": {"hex": "0505"}}}}',
+            "not on the map",
+        ),
         ('{"map": "no_such_map"}', "map"),
     ],
 )

@@ -178,8 +178,17 @@ def full_state() -> State:
         players=3,
         army_points={"prussia": 3200},
         leaders=(
-            LeaderState("frederick", Army.PRUSSIA, "0503", 1200, supplied=False, turns_in_hex=2,
-                        field_works=1, marched=True, second_march_mp=4),
+            LeaderState(
+                "frederick",
+                Army.PRUSSIA,
+                "0503",
+                1200,
+                supplied=False,
+                turns_in_hex=2,
+                field_works=1,
+                marched=True,
+                second_march_mp=4,
+            ),
             LeaderState("daun", Army.AUSTRIA, "0604", 900, inside=True, demoralized=True),
         ),
         garrisons=(Garrison("Dresden", Army.PRUSSIA, 400),),
@@ -230,12 +239,16 @@ def test_the_state_refuses_mistakes_by_name(data, message):
 
 
 def test_forces_group_leaders_commander_first():
-    s = state_from_dict({"leaders": {
-        "seydlitz": {"hex": "0101", "points": 100},
-        "frederick": {"hex": "0101", "points": 900},
-        "ziethen": {"hex": "0101", "points": 100, "inside": True},
-        "daun": {"hex": "0101", "points": 800},
-    }})
+    s = state_from_dict(
+        {
+            "leaders": {
+                "seydlitz": {"hex": "0101", "points": 100},
+                "frederick": {"hex": "0101", "points": 900},
+                "ziethen": {"hex": "0101", "points": 100, "inside": True},
+                "daun": {"hex": "0101", "points": 800},
+            }
+        }
+    )
     forces = {(f.army, f.inside): f for f in s.forces()}
     prussians = forces[(Army.PRUSSIA, False)]
     assert prussians.commander.key == "frederick" and prussians.points == 1000
