@@ -235,3 +235,22 @@ def test_a_whole_turn_under_the_rules_on_the_bundled_map(organiser, now):
     # The named rolls of the allocation phase are kept with its version (6.1).
     allocation = campaign.versions.get(turn=1, resolved_phase="march-allocation")
     assert any(r["name"].startswith("march-allocation:") for r in allocation.rolls)
+
+
+def test_a_season_runs_to_its_end_and_everyone_is_told(
+    campaign, mailoutbox, django_capture_on_commit_callbacks
+):
+    """18 turns of deadlines (every phase passing through, no map): the campaign ends."""
+    campaign.seats.update(email_kinds=["campaign-over"])
+    resolutions = 0
+    while (window := campaign.open_window()) is not None:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert resolve_due_phase(window.id, now=window.deadline) is not None
+        resolutions += 1
+        assert resolutions < 100
+    campaign.refresh_from_db()
+    assert campaign.status == "ended" and campaign.ended is not None
+    latest = campaign.latest_version()
+    assert latest.state["ended"] is True and latest.turn == 18
+    assert resolutions == 1 + 18 * 2  # deployment, then march and forced march each turn
+    assert len([m for m in mailoutbox if "the campaign is over" in m.subject]) == 5
