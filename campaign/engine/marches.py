@@ -850,6 +850,7 @@ def forced_march_phase(
                     f"{x.table.name} rolls {roll} against a strategic IR of {ir}"
                     f"{why}: the force stays where it is (6.3).",
                     data,
+                    private(x.army),
                 )
             )
     movers, rejected = build_movers(state, passed, hexmap, settings, forced=True)

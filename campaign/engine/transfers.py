@@ -83,6 +83,13 @@ def apply_transfer(state: State, order: TransferOrder, hexmap: HexMap) -> State:
     return state.with_leader(taker.key, points=taker.points + order.points)
 
 
+def _describe(state: State, hexmap: HexMap, who: str, other: str) -> str:
+    if who == GARRISON:
+        city = _fortress_name(state, hexmap, other) if state.has_leader(other) else None
+        return f"the garrison of {city}" if city else "the garrison"
+    return state.leader(who).table.name if state.has_leader(who) else who
+
+
 def apply_transfers(
     state: State, orders: tuple[TransferOrder, ...], hexmap: HexMap, settings: RuleSettings
 ) -> tuple[State, list[Event]]:
@@ -90,6 +97,9 @@ def apply_transfers(
     for order in orders:
         unit = order.source if order.source != GARRISON else order.target
         army = unit_army(unit)
+        rule = "6.4.3" if GARRISON in (order.source, order.target) else "6.4.2"
+        giver = _describe(state, hexmap, order.source, order.target)
+        taker = _describe(state, hexmap, order.target, order.source)
         problem = check_transfer(state, order, hexmap, settings)
         if problem is None:
             before = len(cic_problems(state, army)) if army else 0
@@ -103,9 +113,8 @@ def apply_transfers(
             events.append(
                 rejection(
                     army,
-                    f"transfer of {order.points} points from "
-                    f"{order.source} to {order.target}: {problem}.",
-                    "6.4.2",
+                    f"transfer of {order.points} points from {giver} to {taker}: {problem}.",
+                    rule,
                     source=order.source,
                     target=order.target,
                     points=order.points,
@@ -113,12 +122,11 @@ def apply_transfers(
             )
             continue
         state = after_state
-        rule = "6.4.3" if GARRISON in (order.source, order.target) else "6.4.2"
         events.append(
             Event(
                 rule,
                 EventKind.POINTS_TRANSFERRED,
-                f"{order.points} points pass from {order.source} to {order.target} ({rule}).",
+                f"{order.points} points pass from {giver} to {taker} ({rule}).",
                 {"from": order.source, "to": order.target, "points": order.points},
                 private(army) if army else None,
             )
