@@ -92,6 +92,7 @@ class Mover:
     met: bool = False
     dropped: list[tuple[str, Hex, list[int]]] = field(default_factory=list)
     entered_enemy: bool = False
+    visited: list[Hex] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.pos = self.start
@@ -208,6 +209,7 @@ class Movement:
                 m.progress = 0
                 m.step_i += 1
                 m.hexes_moved += 1
+                m.visited.append(m.pos)
                 self._drop(m)
                 if m.stop_after:
                     m.entered_enemy = True
@@ -289,6 +291,7 @@ class Movement:
             if m.pos != where:
                 m.pos = where
                 m.hexes_moved += 1
+                m.visited.append(m.pos)
                 self._drop(m)
             m.met = True
             m.entered_enemy = True
@@ -727,6 +730,8 @@ def _finish_movement(
                 )
             )
     state = state.with_leaders(updated)
+    state, contagion = _demoralize_joined(state, movement)
+    events.extend(contagion)
     state = dataclasses.replace(
         state,
         siege_trains=tuple(trains.get(t.id, t) for t in state.siege_trains),
@@ -734,6 +739,36 @@ def _finish_movement(
     )
     state, control_events = update_control(state, hexmap)
     events.extend(control_events)
+    return state, events
+
+
+def _demoralize_joined(state: State, movement: Movement) -> tuple[State, list[Event]]:
+    """10.2.3: a demoralized force that enters the hex of another friendly force (of its
+    alliance) demoralizes it, whether it stops there or passes through."""
+    events = []
+    for m in movement.movers:
+        if m.train or not m.demoralized or not m.visited:
+            continue
+        entered = {hex_id(h) for h in m.visited}
+        for x in state.leaders:
+            if (
+                x.key in m.members
+                or x.demoralized
+                or x.hex not in entered
+                or x.army.is_enemy_of(m.army)
+            ):
+                continue
+            state = state.with_leader(x.key, demoralized=True)
+            events.append(
+                Event(
+                    "10.2.3",
+                    EventKind.DEMORALIZED,
+                    f"The demoralized force under {leader(m.unit).name} enters {x.hex}: the "
+                    f"{ADJECTIVES[x.army]} force of {x.table.name} there is demoralized too "
+                    "(10.2.3).",
+                    {"leader": x.key, "hex": x.hex, "by": m.unit},
+                )
+            )
     return state, events
 
 
