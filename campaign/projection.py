@@ -9,12 +9,13 @@ A ``Viewer`` is either a *seat* (the armies one player commands, 1.2) or the *um
 non-playing organiser, who sees everything). Each piece of information about an army is passed
 through the serializer of the viewer's *relation* to that army:
 
-- ``OWNER``: the viewer commands the army: forces with their points, supply (5) and
-  demoralization (10.2), garrisons with points, siege trains, marches of this turn;
+- ``OWNER``: the viewer commands the army: forces with their points, garrisons with points,
+  siege trains, marches of this turn;
 - ``ALLY``: same alliance (1.2). With the campaign setting ``allies_share`` an ally is told what
   the owner knows (shown, never ordered); without it an ally is treated like an enemy;
-- ``ENEMY``: only what the rules make public: every leader's position (3.1.1), garrison chits
-  without their strength (3.1.2), fortress control (2.3), every army's total strength (3).
+- ``ENEMY``: only what the rules make public: every leader's position (3.1.1), the "U" and "D"
+  markers on the counters (3.1.4), garrison chits without their strength (3.1.2), fortress
+  control (2.3), every army's total strength (3).
 
 Reconnaissance reports (8) are shown to the army they are addressed to (and its sharing allies),
 with the turn they were made; they come as ``reports`` or are read from the engine's private
@@ -142,8 +143,8 @@ class Viewer:
 
 @dataclass(frozen=True)
 class LeaderView:
-    """A leader counter. ``points`` and the status fields are None when the viewer may not know
-    them (3.1.2, 3.1.4)."""
+    """A leader counter. ``points`` and the owner's bookkeeping are None when the viewer may not
+    know them (3.1.2); the "U" and "D" markers are public (3.1.4)."""
 
     key: str
     name: str
@@ -294,8 +295,16 @@ def _leader_known(x, relation: Relation) -> LeaderView:
 
 
 def _leader_public(x, relation: Relation) -> LeaderView:
+    # The "U" and "D" status markers lie on the counters for all to see (3.1.4).
     return LeaderView(
-        key=x.key, name=x.table.name, army=x.army, hex=x.hex, inside=x.inside, relation=relation
+        key=x.key,
+        name=x.table.name,
+        army=x.army,
+        hex=x.hex,
+        inside=x.inside,
+        relation=relation,
+        supplied=x.supplied,
+        demoralized=x.demoralized,
     )
 
 
@@ -318,6 +327,8 @@ def _force(force, viewer: Viewer) -> ForceView:
         inside=force.inside,
         relation=relation,
         leaders=tuple(_leader_public(x, relation) for x in force.leaders),
+        supplied=all(x.supplied for x in force.leaders),
+        demoralized=force.demoralized,
     )
 
 

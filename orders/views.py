@@ -232,9 +232,11 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
     ctx = _common(access, version)
     if version is not None:
         view = ctx["view"]
-        last_turn = max([e.turn or 0 for e in view.events] or [0])
-        ctx["report"] = report_lines(view, last_turn) if last_turn else []
-        ctx["report_turn"] = last_turn
+        ctx["reports"] = [
+            (turn, report_lines(view, turn))
+            for turn in (view.turn, view.turn - 1)
+            if turn >= 1 and (turn < view.turn or any(e.turn == turn for e in view.events))
+        ]
     return render(request, "play/dashboard.html", ctx)
 
 
@@ -770,10 +772,15 @@ def report(request: HttpRequest, code, number: int | None = None) -> HttpRespons
         return render(request, "play/report.html", _common(access, None), status=404)
     ctx = _common(access, version)
     view = ctx["view"]
-    ctx["lines"] = [
-        (e.turn, e.rule, e.text) for e in view.events if e.turn in (None, view.turn)
-    ] or []
-    ctx["reports"] = [r for r in view.reports if r.turn == view.turn]
+    ctx["turns"] = [
+        (
+            turn,
+            [e for e in view.events if e.turn == turn],
+            [r for r in view.reports if r.turn == turn],
+        )
+        for turn in (view.turn, view.turn - 1)
+        if turn >= 1
+    ]
     ctx["history_version"] = version
     return render(request, "play/report.html", ctx)
 
@@ -954,6 +961,7 @@ def _map_svg(view: View, hexmap, preview, steps=None) -> dict:
                 "fill": ARMY_FILL.get(c.army.value, "#888"),
                 "text": ARMY_TEXT.get(c.army.value, "#fff"),
                 "own": c.relation is Relation.OWNER,
+                "short": (c.name or c.label)[:3],
                 "flags": "".join(c.flags),
             }
         )

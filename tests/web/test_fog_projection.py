@@ -123,10 +123,10 @@ def test_an_enemy_sees_none_of_the_secrets(seat, secrets):
         assert marker not in text
 
 
-def test_an_enemy_still_sees_every_leader_position_and_garrison_country():
+def test_an_enemy_still_sees_every_leader_position_the_markers_and_garrison_country():
     view = project(marked_state(), Viewer.seat(Seat.AUSTRIA, 5))
     fred = view.leader("frederick")
-    assert (fred.hex, fred.points, fred.supplied, fred.demoralized) == ("0505", None, None, None)
+    assert (fred.hex, fred.points, fred.supplied, fred.field_works) == ("0505", None, False, None)
     berlin = next(g for g in view.garrisons if g.city == "Berlin")
     assert (berlin.army, berlin.points) == (Army.PRUSSIA, None)
     assert view.siege_trains == ()

@@ -1,0 +1,188 @@
+"""A turn on a phone: Debian's chromium at 390x844, driven by Selenium against the live server.
+
+Deploy, give a march order by tapping a hex of the map, submit, see the resolved turn.
+Screenshots go to ``artifacts/`` (git-ignored). The browser and its driver are the system's
+(``/usr/bin/chromium``, ``/usr/bin/chromedriver``), never downloaded; the test skips when they
+are missing.
+"""
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from orders.models import OrderSheet
+from tests.web.conftest import make_user
+from tests.web.test_play_fixtures import (
+    BERLIN_POINTS,
+    FREDERICK_POINTS,
+    POSITIONS,
+    client_for,
+    deploy_seat,
+    seat,
+    url,
+    write_map,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+@pytest.fixture
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("Debian's chromium and chromium-driver are not installed")
+    profile = tempfile.mkdtemp(prefix="dgk-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=390,844",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    options.add_experimental_option(
+        "mobileEmulation",
+        {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}},
+    )
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def shot(driver, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"play-{name}.png"))
+
+
+def sign_in(driver, live_server, user) -> None:
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    driver.get(live_server.url + "/healthz")
+    driver.add_cookie({"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "path": "/"})
+
+
+def everyone_else_ready(campaign, but: str) -> None:
+    window = campaign.open_window()
+    for s in campaign.seats.filter(reserve=False):
+        if s.power != but and window.owes(s):
+            c = client_for(s.user)
+            if window.phase == "deployment":
+                deploy_seat(s, c)
+            assert c.post(url("ready", s)).status_code == 302
+
+
+@pytest.fixture
+def live_campaign(tmp_path):
+    from django.utils import timezone
+
+    from campaign.engine.armies import Army
+    from campaign.models import organisers_group
+    from campaign.services import setup
+    from tests.web.test_play_fixtures import ARMY_POINTS
+
+    organiser = make_user("umpire")
+    organiser.groups.add(organisers_group())
+    one = dict.fromkeys((a.value for a in Army), 1)
+    campaign = setup.create_campaign(
+        organiser, name="Phone 1757", players=5, now=timezone.now(),
+        army_points=dict(ARMY_POINTS), map_name=write_map(tmp_path),
+        rule_settings={"leaders": one,
+                       "siege_trains": {**dict.fromkeys(one, 0), "prussia": 1}},
+    )  # fmt: skip
+    for s in campaign.seats.all():
+        s.user = make_user(f"b-{s.power}")
+        s.save()
+    setup.start_campaign(campaign, organiser, now=timezone.now())
+    campaign.refresh_from_db()
+    return campaign
+
+
+def test_a_turn_on_a_phone(browser, live_server, live_campaign):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(browser, 15)
+    prussia = seat(live_campaign, "prussia")
+    sign_in(browser, live_server, prussia.user)
+
+    # Deploy: Frederick with his points, Berlin's garrison, the siege train; then submit.
+    browser.get(live_server.url + url("deploy", prussia))
+    shot(browser, "1-deploy-empty")
+    row = browser.find_element(By.CSS_SELECTOR, "#army-prussia form.deploy-row")
+    row.find_element(By.NAME, "hex").send_keys(POSITIONS["prussia"])
+    points = row.find_element(By.NAME, "points")
+    points.clear()
+    points.send_keys(str(FREDERICK_POINTS))
+    row.find_element(By.CSS_SELECTOR, "button").click()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "sheet"), "Deployment saved"))
+    garrison = browser.find_elements(By.CSS_SELECTOR, "#army-prussia form.deploy-row")[1]
+    garrison.find_element(By.NAME, "city").send_keys("Berlin")
+    garrison.find_element(By.NAME, "points").send_keys(str(BERLIN_POINTS))
+    garrison.find_element(By.CSS_SELECTOR, "button").click()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "sheet"), "Berlin: 983 points"))
+    train = browser.find_elements(By.CSS_SELECTOR, "#army-prussia form.deploy-row")[2]
+    train.find_element(By.NAME, "hex").send_keys(POSITIONS["prussia"])
+    train.find_element(By.CSS_SELECTOR, "button").click()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "sheet"), "meets every restriction"))
+    shot(browser, "2-deploy-valid")
+    browser.find_element(By.XPATH, "//button[contains(., 'Submit my deployment')]").click()
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+
+    everyone_else_ready(live_campaign, "prussia")
+    assert live_campaign.open_window().phase == "march"
+
+    # March: choose Frederick, tap the hex East (direction code 4) on the map, submit.
+    browser.get(live_server.url + url("orders", prussia))
+    browser.find_element(By.LINK_TEXT, "Frederick").click()
+    step = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, 'a.step[data-code="4"]')))
+    shot(browser, "3-orders-map")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", step)
+    step.find_element(By.CSS_SELECTOR, "polygon").click()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved"))
+    shot(browser, "4-order-tapped")
+    sheet = OrderSheet.objects.get(seat=prussia, window=live_campaign.open_window())
+    assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
+    assert "MP" in browser.find_element(By.ID, "mp").text
+    browser.find_element(By.XPATH, "//button[contains(., 'Ready')]").click()
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+
+    everyone_else_ready(live_campaign, "prussia")  # the march phase resolves
+    window = live_campaign.open_window()
+    assert window.phase == "forced-march"
+    browser.get(live_server.url + url("dashboard", prussia))
+    browser.find_element(By.CSS_SELECTOR, "a.button").click()  # "You owe forced-march orders"
+    browser.find_element(By.XPATH, "//button[contains(., 'Ready')]").click()
+    everyone_else_ready(live_campaign, "prussia")
+
+    # The resolved turn: Frederick stands one hex East, and the report says so.
+    browser.get(live_server.url + url("dashboard", prussia))
+    main = browser.find_element(By.TAG_NAME, "main").text
+    shot(browser, "5-turn-resolved")
+    assert "0402" in main and "Turn 2" in main
+    browser.get(live_server.url + url("report", prussia))
+    shot(browser, "6-report")
+    images = browser.find_elements(By.CSS_SELECTOR, "img.map")
+    assert images and browser.execute_script(
+        "return arguments[0].complete && arguments[0].naturalWidth > 0", images[0]
+    )
