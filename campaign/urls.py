@@ -31,4 +31,6 @@ urlpatterns = [
     ),
     path("seats/<uuid:code>/settings/", views.seat_settings, name="seat_settings"),
     path("invite/<str:token>/", views.accept_invitation, name="accept_invitation"),
+    # Battles on the tabletop (issue 7): battle pages, briefings, results, chronicle, gazette.
+    path("", include("campaign.battle_views")),
 ]

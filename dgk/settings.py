@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "campaign",
+    "campaign.battles",
     "orders",
     "maps",
 ]

@@ -53,8 +53,6 @@ from campaign.tabletop.layout import (
 from maps.core.hexgrid import DIRECTIONS, parse_hex_id
 from maps.core.model import CitySize, River, Terrain
 
-RESULT_GRACE = timedelta(days=2)
-"""How long after a battle's date its window stays open for the result to be entered."""
 REMIND_BEFORE = timedelta(hours=24)
 DEFAULT_GAZETTE_DELAY = timedelta(hours=48)
 MONTHS = ("April", "May", "June", "July", "August", "September", "October", "November", "December")
@@ -106,8 +104,12 @@ def _setup_of(campaign: Campaign, battle_id: str) -> dict | None:
 
 def _came_from(campaign: Campaign, turn: int, setup: dict) -> dict[str, list[int]]:
     """Each side's approach: the direction from the battle hex to where each of its leaders
-    stood at the start of the turn (none for leaders that held the hex)."""
-    first = StateVersion.objects.filter(campaign=campaign, turn=turn).order_by("number").first()
+    stood before the march phase (none for leaders that held the hex)."""
+    first = (
+        StateVersion.objects.filter(campaign=campaign, turn=turn, phase=Phase.MARCH.value)
+        .order_by("-number")
+        .first()
+    )
     if first is None:
         return {}
     where = {key: x.get("hex") for key, x in (first.state.get("leaders") or {}).items()}
@@ -669,15 +671,13 @@ def battle_window(campaign: Campaign) -> PhaseWindow | None:
 
 def continue_turn(campaign: Campaign, *, now: datetime) -> bool:
     """When every battle the campaign waits for has a final result, hand them all to the
-    engine through the battle window's order sheets and resolve it: the turn continues with
+    engine (the battle window's orders from no seat) and resolve it: the turn continues with
     the siege phase (9, 4). False when some battle still waits."""
     from campaign.services import resolution
-    from orders.models import OrderSheet
 
     campaign.refresh_from_db()
     window = battle_window(campaign)
-    latest = campaign.latest_version()
-    if window is None or latest is None:
+    if window is None:
         return False
     state = gameplay.read_state(window.version.state)
     waiting = [b.id for b in state.pending_battles]
@@ -687,17 +687,9 @@ def continue_turn(campaign: Campaign, *, now: datetime) -> bool:
     if len(records) < len(waiting) or not all(b.is_final for b in records.values()):
         return False
     results = [records[i].result for i in waiting]
-    owing = [s for s in campaign.seats.filter(reserve=False) if window.owes(s)]
-    with transaction.atomic():
-        for i, seat in enumerate(owing):
-            sheet, _ = OrderSheet.objects.get_or_create(campaign=campaign, window=window, seat=seat)
-            # The results once, on the first sheet: the engine reads all sheets merged.
-            sheet.draft = {"battle_results": results} if i == 0 else {}
-            sheet.ready = True
-            sheet.submitted_at = now
-            sheet.updated = now
-            sheet.save()
-    version = resolution.resolve_due_phase(window.id, now=now, force=True)
+    version = resolution.resolve_due_phase(
+        window.id, now=now, force=True, extra_orders={"battle_results": results}
+    )
     if version is None:
         return False
     for battle in records.values():
@@ -720,8 +712,10 @@ def _archived(battle: Battle, audience: str) -> dict[str, Any]:
 
 
 def set_date(battle: Battle, user, when: datetime, *, now: datetime) -> Battle:
-    """The organiser sets (or moves) the date the battle is fought; the battle window stays
-    open until ``RESULT_GRACE`` after the latest date, so the season waits for the table."""
+    """The organiser sets (or moves, to extend it) the date the battle is fought. The battle
+    window has no deadline (it waits for the table); the date drives the reminders, and when it
+    passes without a final result the organiser is told to extend it, settle it or resolve it
+    quickly, so the season never freezes unnoticed."""
     if not may_settle(battle, user):
         raise BattleError("Only the organiser sets battle dates.")
     if battle.status == BattleStatus.APPLIED:
@@ -732,13 +726,6 @@ def set_date(battle: Battle, user, when: datetime, *, now: datetime) -> Battle:
         fight_on=when, reminded_before=None, overdue_notified=None
     )
     battle.refresh_from_db()
-    window = battle_window(battle.campaign)
-    if window is not None:
-        latest = (
-            max(b.fight_on for b in battle.campaign.battles.exclude(fight_on=None)) + RESULT_GRACE
-        )
-        if window.deadline is None or window.deadline < latest:
-            PhaseWindow.objects.filter(id=window.id).update(deadline=latest)
     _notify(battle, "date-set")
     return battle
 

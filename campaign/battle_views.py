@@ -1,0 +1,520 @@
+"""Battle pages (issue 7): the battle page, printable briefings (HTML and PDF), the table
+picture, results (enter, confirm, dispute, settle, quick resolution), dates, the tabletop
+settings, the chronicle and the public gazette.
+
+Access is checked in ``_battle_for`` / ``_member_campaign`` / ``_organiser_campaign``, which
+raise PermissionDenied; what each audience may read is decided by
+``campaign.services.battles.briefing`` alone.
+"""
+
+from __future__ import annotations
+
+import base64
+from datetime import datetime
+from fractions import Fraction
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import path
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaign.battles.models import Battle, BattleStatus
+from campaign.models import Campaign
+from campaign.services import battles as service
+from campaign.tabletop import forces
+from campaign.tabletop.render import render_png
+
+PAPERS = {"a4": "A4", "letter": "Letter"}
+
+
+# ---- access --------------------------------------------------------------------------------
+
+
+def _member_campaign(request: HttpRequest, code) -> Campaign:
+    campaign = get_object_or_404(Campaign, code=code)
+    user = request.user
+    if campaign.organiser_id == user.id or campaign.seats.filter(user=user).exists():
+        return campaign
+    raise PermissionDenied
+
+
+def _organiser_campaign(request: HttpRequest, code) -> Campaign:
+    campaign = get_object_or_404(Campaign, code=code)
+    if campaign.organiser_id != request.user.id:
+        raise PermissionDenied
+    return campaign
+
+
+def _battle_for(request: HttpRequest, code, battle_code) -> tuple[Battle, tuple | None]:
+    """The battle and the viewer's audience; PermissionDenied for anyone with no part in it
+    (the organiser always has a part: he settles)."""
+    campaign = get_object_or_404(Campaign, code=code)
+    service.sync(campaign)
+    battle = get_object_or_404(Battle, campaign=campaign, code=battle_code)
+    audience = service.audience_for(battle, request.user)
+    if audience is None and not service.may_settle(battle, request.user):
+        raise PermissionDenied
+    return battle, audience
+
+
+def _may_read(battle: Battle, viewer: tuple | None, audience: str) -> bool:
+    if viewer is None:
+        return False
+    if viewer[0] == service.UMPIRE:
+        return audience == service.UMPIRE or audience in battle.setup["sides"]
+    return audience == viewer[0]
+
+
+# ---- forms ---------------------------------------------------------------------------------
+
+
+class ResultForm(forms.Form):
+    """The result of one battle: who lost and how, losses by country, leaders lost (9.5, 10.1)."""
+
+    loser = forms.ChoiceField(label="The side that lost")
+    outcome = forms.ChoiceField(
+        label="How it left the field",
+        choices=[
+            ("defeated", "Defeated outright: demoralized and routed (10.1)"),
+            ("retired", "Retired, with the enemy's consent (10.1)"),
+        ],
+    )
+
+    def __init__(self, battle: Battle, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.battle = battle
+        sides = battle.setup["sides"]
+        self.fields["loser"].choices = [(s, f"{s.capitalize()} alliance") for s in sides]
+        leaders = []
+        for side in sides.values():
+            for army, data in sorted(side.get("points_by_country", {}).items()):
+                self.fields[f"loss_{army}"] = forms.IntegerField(
+                    label=f"{army.capitalize()} points lost (of {data['points']})",
+                    min_value=0,
+                    initial=0,
+                )
+            leaders += [(x["leader"], x["name"]) for x in side.get("leaders", [])]
+        self.fields["killed"] = forms.MultipleChoiceField(
+            choices=leaders, required=False, widget=forms.CheckboxSelectMultiple
+        )
+        self.fields["captured"] = forms.MultipleChoiceField(
+            choices=leaders, required=False, widget=forms.CheckboxSelectMultiple
+        )
+
+    def result_data(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "loser": data["loser"],
+            "outcome": data["outcome"],
+            "losses": {
+                name[5:]: value
+                for name, value in data.items()
+                if name.startswith("loss_") and value is not None
+            },
+            "killed": data.get("killed") or [],
+            "captured": data.get("captured") or [],
+        }
+
+
+class DateForm(forms.Form):
+    fight_on = forms.DateTimeField(
+        label="Fought on", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+
+
+class CollectionForm(forms.Form):
+    points = forms.IntegerField(label="Your painted collection (tabletop points)", min_value=0)
+
+
+class TabletopSettingsForm(forms.Form):
+    table_long = forms.FloatField(label="Table, long edge (feet)", min_value=2, max_value=12)
+    table_short = forms.FloatField(label="Table, short edge (feet)", min_value=2, max_value=12)
+    ratio = forms.CharField(
+        label="Tabletop points per campaign point", help_text="1, or a fraction like 1/2"
+    )
+    british_share = forms.CharField(
+        label="Largest British share of Hanoverian points",
+        required=False,
+        help_text="e.g. 1/4; blank for no limit (9)",
+    )
+    gazette_delay_hours = forms.FloatField(label="Gazette delay (hours)", min_value=0)
+    points_per_strength_point = forms.IntegerField(
+        label="Quick resolution: campaign points per SPI strength point", min_value=1
+    )
+    unit_costs = forms.CharField(
+        label="Your club's unit costs (optional)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text="One unit a line: unit type, contingent, cost",
+    )
+
+    def clean(self):
+        data = super().clean()
+        long, short = data.get("table_long"), data.get("table_short")
+        if long and short and short > long:
+            self.add_error("table_short", "The short edge is the shorter one.")
+        for name in ("ratio", "british_share"):
+            value = (data.get(name) or "").strip()
+            if not value:
+                continue
+            try:
+                number = Fraction(value)
+            except (ValueError, ZeroDivisionError):
+                self.add_error(name, "Write a number or a fraction like 1/2.")
+                continue
+            if number < 0 or (name == "ratio" and number == 0):
+                self.add_error(name, "It must be more than zero.")
+            if name == "british_share" and number > 1:
+                self.add_error(name, "A share is at most 1.")
+        try:
+            forces.parse_unit_costs(data.get("unit_costs") or "")
+        except forces.UnitCostError as exc:
+            self.add_error("unit_costs", str(exc))
+        return data
+
+
+# ---- pages ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def chronicle(request: HttpRequest, code) -> HttpResponse:
+    campaign = _member_campaign(request, code)
+    service.sync(campaign)
+    return render(
+        request,
+        "battles/chronicle.html",
+        {"campaign": campaign, "rows": service.chronicle(campaign)},
+    )
+
+
+@login_required
+@require_GET
+def battle_page(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, viewer = _battle_for(request, code, battle_code)
+    audience = viewer[0] if viewer else None
+    seat = viewer[1] if viewer else None
+    own_side_entered = (
+        seat is not None
+        and battle.entered_by is not None
+        and service.side_of_seat(battle, battle.entered_by) == audience
+    )
+    context = {
+        "campaign": battle.campaign,
+        "battle": battle,
+        "brief": service.briefing(battle, audience) if audience else None,
+        "seat": seat,
+        "is_organiser": service.may_settle(battle, request.user),
+        "result_lines": service.describe_result(battle, battle.result),
+        "result_form": ResultForm(battle),
+        "date_form": DateForm(),
+        "dispute_form": DisputeForm(),
+        "collection_form": CollectionForm(),
+        "may_enter": seat is not None
+        and battle.status in (BattleStatus.PENDING, BattleStatus.ENTERED),
+        "may_answer": seat is not None
+        and battle.status == BattleStatus.ENTERED
+        and not own_side_entered,
+        "audiences": _audiences(battle, audience),
+        "papers": PAPERS,
+    }
+    return render(request, "battles/battle.html", context)
+
+
+def _audiences(battle: Battle, audience: str | None) -> list[tuple[str, str]]:
+    if audience == service.UMPIRE:
+        return [(service.UMPIRE, "Umpire sheet")] + [
+            (s, f"{s.capitalize()} alliance sheet") for s in battle.setup["sides"]
+        ]
+    if audience:
+        return [(audience, f"{audience.capitalize()} alliance sheet")]
+    return []
+
+
+def _briefing_html(request: HttpRequest, battle: Battle, audience: str, paper: str) -> str:
+    png = render_png(service.table_layout(battle), title=f"Battle at {battle.hex}")
+    return render_to_string(
+        "battles/briefing.html",
+        {
+            "brief": service.briefing(battle, audience),
+            "battle": battle,
+            "campaign": battle.campaign,
+            "paper": PAPERS[paper],
+            "table_src": "data:image/png;base64," + base64.b64encode(png).decode(),
+            "result_lines": service.describe_result(battle, battle.result),
+        },
+        request=request,
+    )
+
+
+def _paper(request: HttpRequest) -> str:
+    paper = request.GET.get("paper", "a4").lower()
+    if paper not in PAPERS:
+        raise Http404("paper is a4 or letter")
+    return paper
+
+
+@login_required
+@require_GET
+def briefing(request: HttpRequest, code, battle_code, audience: str) -> HttpResponse:
+    battle, viewer = _battle_for(request, code, battle_code)
+    if not _may_read(battle, viewer, audience):
+        raise PermissionDenied
+    return HttpResponse(_briefing_html(request, battle, audience, _paper(request)))
+
+
+@login_required
+@require_GET
+def briefing_pdf(request: HttpRequest, code, battle_code, audience: str) -> HttpResponse:
+    battle, viewer = _battle_for(request, code, battle_code)
+    if not _may_read(battle, viewer, audience):
+        raise PermissionDenied
+    paper = _paper(request)
+    try:
+        pdf = service.html_to_pdf(_briefing_html(request, battle, audience, paper))
+    except service.PrintError as exc:
+        return HttpResponse(f"The briefing could not be printed: {exc}", status=503)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    name = f"battle-{battle.hex}-turn-{battle.turn}-{audience}-{paper}.pdf"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_GET
+def table_png(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, _ = _battle_for(request, code, battle_code)
+    png = render_png(service.table_layout(battle), title=f"Battle at {battle.hex}")
+    return HttpResponse(png, content_type="image/png")
+
+
+# ---- actions ---------------------------------------------------------------------------------
+
+
+def _back(battle: Battle) -> HttpResponse:
+    return redirect("battles:battle", battle.campaign.code, battle.code)
+
+
+def _seat_or_403(viewer) -> object:
+    if viewer is None or viewer[1] is None:
+        raise PermissionDenied
+    return viewer[1]
+
+
+@login_required
+@require_POST
+def enter_result(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, viewer = _battle_for(request, code, battle_code)
+    seat = _seat_or_403(viewer)
+    form = ResultForm(battle, request.POST)
+    if not form.is_valid():
+        messages.error(request, f"The result could not be read: {form.errors.as_text()}")
+        return _back(battle)
+    try:
+        service.enter_result(battle, seat, form.result_data(), now=timezone.now())
+    except service.BattleError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Result entered: the other side confirms or disputes it.")
+    return _back(battle)
+
+
+@login_required
+@require_POST
+def confirm_result(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, viewer = _battle_for(request, code, battle_code)
+    seat = _seat_or_403(viewer)
+    try:
+        service.confirm_result(battle, seat, now=timezone.now())
+    except service.BattleError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Result confirmed.")
+    return _back(battle)
+
+
+@login_required
+@require_POST
+def dispute_result(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, viewer = _battle_for(request, code, battle_code)
+    seat = _seat_or_403(viewer)
+    form = DisputeForm(request.POST)
+    try:
+        reason = form.cleaned_data["reason"] if form.is_valid() else ""
+        service.dispute_result(battle, seat, reason, now=timezone.now())
+    except service.BattleError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Result disputed: the organiser will settle it.")
+    return _back(battle)
+
+
+@login_required
+@require_POST
+def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, _ = _battle_for(request, code, battle_code)
+    if not service.may_settle(battle, request.user):
+        raise PermissionDenied
+    form = ResultForm(battle, request.POST)
+    if not form.is_valid():
+        messages.error(request, f"The result could not be read: {form.errors.as_text()}")
+        return _back(battle)
+    try:
+        service.settle_result(battle, request.user, form.result_data(), now=timezone.now())
+    except service.BattleError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Result settled.")
+    return _back(battle)
+
+
+@login_required
+@require_POST
+def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, _ = _battle_for(request, code, battle_code)
+    if not service.may_settle(battle, request.user):
+        raise PermissionDenied
+    attacker = request.POST.get("attacker") or None
+    if attacker is not None and attacker not in battle.setup["sides"]:
+        messages.error(request, "The attacker is one of the two sides.")
+        return _back(battle)
+    try:
+        service.quick_resolve(battle, request.user, attacker=attacker, now=timezone.now())
+    except service.BattleError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Resolved with the quick resolution: not fought on the table.")
+    return _back(battle)
+
+
+@login_required
+@require_POST
+def set_date(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, _ = _battle_for(request, code, battle_code)
+    if not service.may_settle(battle, request.user):
+        raise PermissionDenied
+    form = DateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the date and time the battle is fought.")
+        return _back(battle)
+    when: datetime = form.cleaned_data["fight_on"]
+    try:
+        service.set_date(battle, request.user, when, now=timezone.now())
+    except service.BattleError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Date set; the players are told.")
+    return _back(battle)
+
+
+@login_required
+@require_POST
+def record_collection(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, viewer = _battle_for(request, code, battle_code)
+    seat = _seat_or_403(viewer)
+    form = CollectionForm(request.POST)
+    if form.is_valid():
+        service.record_collection(seat, form.cleaned_data["points"])
+        messages.success(request, "Painted collection recorded.")
+    else:
+        messages.error(request, "The collection is a whole number of tabletop points.")
+    return _back(battle)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tabletop_settings(request: HttpRequest, code) -> HttpResponse:
+    campaign = _organiser_campaign(request, code)
+    current = service.tabletop_settings(campaign)
+    if request.method == "POST":
+        form = TabletopSettingsForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            service.save_tabletop_settings(
+                campaign,
+                {
+                    "table_feet": [data["table_long"], data["table_short"]],
+                    "ratio": data["ratio"].strip(),
+                    "british_share": (data.get("british_share") or "").strip() or None,
+                    "gazette_delay_hours": data["gazette_delay_hours"],
+                    "points_per_strength_point": data["points_per_strength_point"],
+                    "unit_costs": data.get("unit_costs") or "",
+                },
+            )
+            messages.success(request, "Tabletop settings saved.")
+            return redirect("battles:settings", campaign.code)
+    else:
+        share = current.scale.british_share
+        form = TabletopSettingsForm(
+            initial={
+                "table_long": current.table_feet[0],
+                "table_short": current.table_feet[1],
+                "ratio": str(current.scale.ratio),
+                "british_share": "" if share is None else str(share),
+                "gazette_delay_hours": current.gazette_delay.total_seconds() / 3600,
+                "points_per_strength_point": current.points_per_strength_point,
+                "unit_costs": current.unit_costs,
+            }
+        )
+    return render(request, "battles/settings.html", {"campaign": campaign, "form": form})
+
+
+@require_GET
+def gazette(request: HttpRequest, code) -> HttpResponse:
+    """Public: no login. Only news older than the campaign's delay, with no numbers."""
+    campaign = get_object_or_404(Campaign, code=code)
+    service.sync(campaign)
+    return render(
+        request,
+        "battles/gazette.html",
+        {"campaign": campaign, "news": service.gazette(campaign, now=timezone.now())},
+    )
+
+
+app_name = "battles"
+urlpatterns = [
+    path("campaigns/<uuid:code>/battles/", chronicle, name="chronicle"),
+    path("campaigns/<uuid:code>/battles/settings/", tabletop_settings, name="settings"),
+    path("campaigns/<uuid:code>/battles/<uuid:battle_code>/", battle_page, name="battle"),
+    path("campaigns/<uuid:code>/battles/<uuid:battle_code>/table.png", table_png, name="table_png"),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/briefing/<str:audience>/",
+        briefing,
+        name="briefing",
+    ),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/briefing/<str:audience>/pdf/",
+        briefing_pdf,
+        name="briefing_pdf",
+    ),
+    path("campaigns/<uuid:code>/battles/<uuid:battle_code>/result/", enter_result, name="enter"),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/confirm/",
+        confirm_result,
+        name="confirm",
+    ),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/dispute/",
+        dispute_result,
+        name="dispute",
+    ),
+    path("campaigns/<uuid:code>/battles/<uuid:battle_code>/settle/", settle_result, name="settle"),
+    path("campaigns/<uuid:code>/battles/<uuid:battle_code>/quick/", quick_resolve, name="quick"),
+    path("campaigns/<uuid:code>/battles/<uuid:battle_code>/date/", set_date, name="date"),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/collection/",
+        record_collection,
+        name="collection",
+    ),
+    path("gazette/<uuid:code>/", gazette, name="gazette"),
+]

@@ -1,0 +1,5 @@
+"""Battles on the tabletop (issue 7): the record of each battle the campaign hands to the table.
+
+A small Django app of its own (label ``battles``) so its migrations never collide with the
+campaign app's. Domain operations are in ``campaign.services.battles``.
+"""

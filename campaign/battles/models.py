@@ -1,0 +1,81 @@
+"""The record of one battle handed to the tabletop (9), from set-up to the result applied."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class BattleStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for the result"
+    ENTERED = "entered", "Result entered, waiting for the other side"
+    DISPUTED = "disputed", "Result disputed, waiting for the organiser"
+    CONFIRMED = "confirmed", "Result confirmed by both sides"
+    SETTLED = "settled", "Result settled by the organiser"
+    APPLIED = "applied", "Result applied to the campaign"
+
+    @classmethod
+    def final(cls) -> tuple[str, ...]:
+        """Statuses whose result the campaign may apply."""
+        return (cls.CONFIRMED, cls.SETTLED)
+
+
+class Battle(models.Model):
+    """One battle: its set-up as the engine made it, the table, the date it is to be fought,
+    and the result through entry, confirmation or dispute, and the organiser's settlement."""
+
+    campaign = models.ForeignKey("campaign.Campaign", models.CASCADE, related_name="battles")
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    battle_id = models.CharField(max_length=40)  # the engine's id, "t<turn>-<hex>"
+    hex = models.CharField(max_length=8)
+    turn = models.PositiveSmallIntegerField()
+    setup = models.JSONField()  # the engine's battle set-up (9, 9.2-9.4, 12)
+    # Where each side's forces stood at the start of the turn: {"prussian": [2, 3], ...}.
+    came_from = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=10, choices=BattleStatus.choices, default=BattleStatus.PENDING
+    )
+    fight_on = models.DateTimeField(null=True, blank=True)  # the club night, set by the organiser
+    reminded_before = models.DateTimeField(null=True, blank=True)
+    overdue_notified = models.DateTimeField(null=True, blank=True)
+    # The result in the engine's format (orders.battle_results), while entered and once final.
+    result = models.JSONField(default=dict, blank=True)
+    entered_by = models.ForeignKey(
+        "campaign.Seat", models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(null=True, blank=True)
+    answered_by = models.ForeignKey(
+        "campaign.Seat", models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    dispute = models.TextField(blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The quick resolution (docs/quick-resolution.md): not fought on the table.
+    quick = models.BooleanField(default=False)
+    quick_record = models.JSONField(default=dict, blank=True)
+    # The briefings as printed, kept for history once the result is applied.
+    archive = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["turn", "hex"]
+        constraints = [
+            # Battle.objects.get_or_create(campaign=c, battle_id=...): one record per battle.
+            models.UniqueConstraint(fields=["campaign", "battle_id"], name="one_record_per_battle")
+        ]
+        indexes = [
+            # Battle.objects.filter(status__in=[...], fight_on__lte=now): the reminder sweep.
+            models.Index(fields=["status", "fight_on"], name="battle_due_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Battle at {self.hex}, turn {self.turn} ({self.campaign})"
+
+    @property
+    def is_final(self) -> bool:
+        return self.status in BattleStatus.final()

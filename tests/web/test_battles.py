@@ -1,0 +1,493 @@
+# ruff: noqa: F811 (pytest fixtures imported from test_play_fixtures)
+"""Battles on the tabletop (issue 7), the whole path: a battle arises in a played turn, each side
+sees its own briefing and not the other's secrets, a result is entered, disputed, settled and
+applied, and the turn continues; the briefings print to PDF in chromium.
+
+The campaign: the player (Prussia) marches Frederick and Schwerin East into the hex of Charles
+and Daun (Austria, played by ``other``) and chooses to fight. Secret markers: each leader's
+points (3.1.2): Frederick 1426, Schwerin 787, Charles 2176, Daun 974. The sides' totals (2213
+and 3150) become known to both at the battle (9).
+"""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.battles.models import Battle, BattleStatus
+from campaign.engine.armies import Army
+from campaign.models import Campaign, StateVersion
+from campaign.services import battles as service
+from campaign.services import resolution, setup
+from maps.core.compact import compact_map
+from maps.core.loader import map_to_dict
+from orders.models import OrderSheet
+from tests.web.test_play_fixtures import client_for, seat, url, without_noise
+
+pytestmark = pytest.mark.django_db
+
+POINTS = {  # the ratios of 3.4, from Sweden's 200
+    "austria": 3200,
+    "empire": 800,
+    "france": 3000,
+    "hanover": 1500,
+    "prussia": 3200,
+    "russia": 1500,
+    "sweden": 200,
+}
+FREDERICK, SCHWERIN, BERLIN = 1426, 787, 987
+CHARLES, DAUN, PRAGUE = 2176, 974, 50
+PRUSSIAN_SECRETS = (str(FREDERICK), str(SCHWERIN))
+AUSTRIAN_SECRETS = (str(CHARLES), str(DAUN))
+
+
+def _block(cols, rows):
+    return [f"{c:02d}{r:02d}" for c in cols for r in rows]
+
+
+AREAS = {
+    "Prussia": _block(range(1, 5), range(1, 4)),
+    "Austria": _block(range(5, 9), range(1, 4)),
+    "Swedish Pomerania": _block(range(1, 3), range(5, 7)),
+    "East Prussia": _block(range(4, 6), range(5, 7)),
+    "Hanover": _block(range(7, 9), range(5, 7)),
+    "France": _block(range(1, 3), range(8, 10)),
+    "Bavaria": _block(range(5, 7), range(8, 10)),
+    "Poland": "*",
+}
+DEPLOYMENT = {  # army: [(leader index, hex, points)]
+    "prussia": [(0, "0402", FREDERICK), (1, "0402", SCHWERIN)],
+    "austria": [(0, "0502", CHARLES), (1, "0502", DAUN)],
+    "empire": [(0, "0508", 800)],
+    "france": [(0, "0108", 3000)],
+    "hanover": [(0, "0705", 1500)],
+    "russia": [(0, "0405", 1500)],
+    "sweden": [(0, "0105", 200)],
+}
+
+
+@pytest.fixture
+def battle_map(tmp_path) -> str:
+    hexmap = compact_map(
+        {
+            "terrain": ["c" * 10] * 10,
+            "areas": AREAS,
+            "roads": [["0302", "0402", "0502", "0602"]],
+            "cities": [
+                {"name": "Berlin", "hex": "0202", "size": "star", "fortress": True},
+                {"name": "Prague", "hex": "0702", "size": "star", "fortress": True},
+            ],
+        },
+        name="test-battles",
+    )
+    target = tmp_path / "test-battles.json"
+    target.write_text(json.dumps(map_to_dict(hexmap)))
+    return str(target)
+
+
+@pytest.fixture
+def campaign(organiser, player, ally, other, battle_map, django_capture_on_commit_callbacks):
+    now = timezone.now()
+    leaders = {**dict.fromkeys((a.value for a in Army), 1), "prussia": 2, "austria": 2}
+    c = setup.create_campaign(
+        organiser,
+        name="Bohemia 1757",
+        players=5,
+        now=now,
+        army_points=dict(POINTS),
+        rule_settings={
+            "leaders": leaders,
+            "siege_trains": dict.fromkeys((a.value for a in Army), 0),
+        },
+        map_name=battle_map,
+    )
+    from tests.web.conftest import make_user
+
+    people = {"prussia": player, "hanover": ally, "austria": other}
+    for s in c.seats.all():
+        s.user = people.get(s.power) or make_user(f"b-{s.power}")
+        s.save()
+    setup.start_campaign(c, organiser, now=now)
+    c.refresh_from_db()
+    for s in c.seats.filter(reserve=False):
+        client = client_for(s.user)
+        for army in s.armies:
+            for index, hex_id, points in DEPLOYMENT[army]:
+                r = client.post(
+                    url("deploy", s),
+                    {"army": army, "action": "leader", "unit": s.leaders[army][index],
+                     "hex": hex_id, "points": points},
+                )  # fmt: skip
+                assert r.status_code == 302
+            garrison = {"prussia": ("Berlin", BERLIN), "austria": ("Prague", PRAGUE)}.get(army)
+            if garrison:
+                client.post(
+                    url("deploy", s),
+                    {"army": army, "action": "garrison", "city": garrison[0],
+                     "points": garrison[1]},
+                )  # fmt: skip
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(url("ready", s))
+    c.refresh_from_db()
+    return c
+
+
+def everyone_ready(campaign, capture, drafts=None):
+    """Every seat the open window waits for submits (its draft if given) and the phase resolves."""
+    window = campaign.open_window()
+    for s in campaign.seats.filter(reserve=False):
+        if not window.owes(s):
+            continue
+        sheet, _ = OrderSheet.objects.get_or_create(campaign=campaign, window=window, seat=s)
+        if drafts and s.power in drafts:
+            sheet.draft = drafts[s.power]
+        sheet.ready = True
+        sheet.save()
+    with capture(execute=True):
+        resolution.resolve_due_phase(window.id, now=timezone.now())
+    campaign.refresh_from_db()
+
+
+@pytest.fixture
+def battle(campaign, player, django_capture_on_commit_callbacks):
+    """Frederick marches East into the Austrians' hex and chooses to fight: a battle is set up."""
+    window = campaign.open_window()
+    assert window.phase == "march", window
+    prussia = seat(campaign, "prussia")
+    client = client_for(player)
+    r = client.post(
+        url("save_march", prussia),
+        {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"},
+    )
+    assert r.status_code in (200, 302)
+    everyone_ready(campaign, django_capture_on_commit_callbacks)  # march
+    assert campaign.open_window().phase == "forced-march"
+    everyone_ready(campaign, django_capture_on_commit_callbacks)  # forced march
+    window = campaign.open_window()
+    assert window.phase == "battle", [(v.number, v.phase) for v in StateVersion.objects.all()]
+    decision = {"battle": [{"hex": "0502", "army": "prussia", "choice": "fight"}]}
+    everyone_ready(campaign, django_capture_on_commit_callbacks, {"prussia": decision})
+    records = service.sync(campaign)
+    assert len(records) == 1, [e.text for e in campaign.events.all()]
+    return records[0]
+
+
+def page(client, name, b, *args, **query):
+    target = reverse(f"battles:{name}", args=[b.campaign.code, b.code, *args])
+    if query:
+        target += "?" + "&".join(f"{k}={v}" for k, v in query.items())
+    return client.get(target)
+
+
+def post(client, name, b, data=None):
+    return client.post(reverse(f"battles:{name}", args=[b.campaign.code, b.code]), data or {})
+
+
+def test_a_battle_arises_in_a_played_turn(battle):
+    assert battle.hex == "0502"
+    assert set(battle.setup["sides"]) == {"prussian", "austrian"}
+    assert battle.status == BattleStatus.PENDING
+    # Frederick came from the West (direction 1); the Austrians held the hex.
+    assert battle.came_from == {"prussian": [1], "austrian": []}
+
+
+def test_sync_twice_makes_one_record(battle):
+    service.sync(battle.campaign)
+    service.sync(battle.campaign)
+    assert Battle.objects.filter(campaign=battle.campaign).count() == 1
+
+
+def text_of(response) -> str:
+    return without_noise(response.content.decode())
+
+
+def test_each_side_sees_its_own_briefing_and_not_the_others_secrets(battle, player, other):
+    mine = text_of(page(client_for(player), "battle", battle))
+    theirs = text_of(page(client_for(other), "battle", battle))
+    assert all(m in mine for m in PRUSSIAN_SECRETS)
+    assert not any(m in mine for m in AUSTRIAN_SECRETS)
+    assert all(m in theirs for m in AUSTRIAN_SECRETS)
+    assert not any(m in theirs for m in PRUSSIAN_SECRETS)
+    # Both know who commands and the totals (3.1.1, 9.2, 9); only their own buying rules.
+    assert "Frederick" in theirs and "Charles" in mine
+    assert "2213" in theirs and "3150" in mine
+    assert "buy Austrian" in theirs and "buy Prussian" not in theirs
+    assert "buy Prussian" in mine and "buy Austrian" not in mine
+
+
+def test_the_umpire_sees_everything(battle, organiser):
+    body = text_of(page(client_for(organiser), "battle", battle))
+    assert all(m in body for m in PRUSSIAN_SECRETS + AUSTRIAN_SECRETS)
+    assert "Umpire sheet" in body
+
+
+def test_outsiders_and_uninvolved_players_may_not_see_the_battle(battle, outsider, ally):
+    for user in (outsider, ally):
+        assert page(client_for(user), "battle", battle).status_code == 403
+        assert page(client_for(user), "table_png", battle).status_code == 403
+        assert page(client_for(user), "briefing", battle, "prussian").status_code == 403
+
+
+def test_a_side_may_not_print_the_other_sides_or_the_umpires_sheet(battle, player):
+    client = client_for(player)
+    assert page(client, "briefing", battle, "austrian").status_code == 403
+    assert page(client, "briefing", battle, "umpire").status_code == 403
+    assert page(client, "briefing", battle, "prussian").status_code == 200
+
+
+def test_the_printable_briefing_has_the_table_and_print_css(battle, player):
+    body = page(client_for(player), "briefing", battle, "prussian", paper="letter")
+    text = body.content.decode()
+    assert "@page { size: Letter" in text
+    assert "data:image/png;base64," in text
+    assert "Prussian alliance sheet" in text
+    assert page(client_for(player), "briefing", battle, "prussian", paper="a3").status_code == 404
+
+
+def test_the_table_picture_is_a_png(battle, player):
+    r = page(client_for(player), "table_png", battle)
+    assert r["Content-Type"] == "image/png"
+    assert r.content[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_result_with_impossible_numbers_is_explained(battle, player):
+    client = client_for(player)
+    r = post(
+        client,
+        "enter",
+        battle,
+        {"loser": "austrian", "outcome": "defeated", "loss_prussia": 99999, "loss_austria": 0},
+    )
+    assert r.status_code == 302
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.PENDING
+    follow = page(client, "battle", battle).content.decode()
+    assert "more than the 2213 present" in follow
+
+
+def test_parse_result_names_every_problem(battle):
+    with pytest.raises(service.BattleError) as caught:
+        service.parse_result(
+            battle,
+            {"loser": "french", "outcome": "won", "losses": {"prussia": -1},
+             "killed": ["laudon"], "captured": []},
+        )  # fmt: skip
+    message = str(caught.value)
+    assert "which side lost" in message
+    assert "retired or was defeated" in message
+    assert "cannot be negative" in message
+    assert "'laudon' was not a leader in this battle" in message
+
+
+def test_the_side_that_entered_may_not_confirm(battle, player):
+    client = client_for(player)
+    post(client, "enter", battle, {"loser": "austrian", "outcome": "defeated",
+                                    "loss_prussia": 100, "loss_austria": 300})  # fmt: skip
+    post(client, "confirm", battle)
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.ENTERED
+
+
+def test_the_whole_path_entered_disputed_settled_applied_and_the_turn_goes_on(
+    battle, player, other, organiser, django_capture_on_commit_callbacks
+):
+    campaign = battle.campaign
+    prussians, austrians = client_for(player), client_for(other)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(prussians, "enter", battle, {"loser": "austrian", "outcome": "defeated",
+                                          "loss_prussia": 150, "loss_austria": 600})  # fmt: skip
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.ENTERED
+    assert any("waits for you" in m.subject for m in mail.outbox)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(austrians, "dispute", battle, {"reason": "We lost 400, not 600."})
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.DISPUTED
+    assert any("disputed" in m.subject for m in mail.outbox)
+    # A disputed result waits for the organiser: the players cannot enter another.
+    post(prussians, "enter", battle, {"loser": "austrian", "outcome": "defeated",
+                                      "loss_prussia": 150, "loss_austria": 600})  # fmt: skip
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.DISPUTED
+    before = campaign.latest_version().number
+    with django_capture_on_commit_callbacks(execute=True):
+        r = post(client_for(organiser), "settle", battle, {
+            "loser": "austrian", "outcome": "defeated", "loss_prussia": 150,
+            "loss_austria": 400, "captured": ["daun"]})  # fmt: skip
+    assert r.status_code == 302
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.APPLIED, battle.status
+    campaign.refresh_from_db()
+    latest = campaign.latest_version()
+    assert latest.number > before
+    applied = StateVersion.objects.get(campaign=campaign, number=before + 1)
+    assert applied.resolved_phase == "battle"
+    state = applied.state
+    assert state["pending_battles"] == []
+    prussian_points = sum(
+        x["points"] for k, x in state["leaders"].items() if k in ("frederick", "schwerin")
+    )
+    assert prussian_points == FREDERICK + SCHWERIN - 150
+    assert "daun" not in state["leaders"]
+    # The turn went on past the battle phase: siege, retreat/rally, and into the next turn.
+    phases = list(
+        StateVersion.objects.filter(campaign=campaign, number__gt=before)
+        .order_by("number")
+        .values_list("resolved_phase", flat=True)
+    )
+    assert phases[:2] == ["battle", "siege"], phases
+    window = campaign.open_window()
+    assert window is None or window.phase != "battle"
+    assert any("is decided" in m.subject for m in mail.outbox)
+    # The briefings are kept for history.
+    assert set(battle.archive) == {"umpire", "prussian", "austrian"}
+    # The chronicle lists it with its result; the gazette publishes it only after the delay.
+    chronicle = client_for(player).get(reverse("battles:chronicle", args=[campaign.code]))
+    assert "was defeated outright" in chronicle.content.decode()
+    assert not any("Battle" in n["text"] for n in service.gazette(campaign, now=timezone.now()))
+    later = service.gazette(campaign, now=timezone.now() + timedelta(days=3))
+    assert any("Battle" in n["text"] for n in later)
+
+
+def test_the_gazette_carries_no_secret_numbers(battle, organiser):
+    campaign = battle.campaign
+    service.settle_result(
+        battle,
+        organiser,
+        {"loser": "prussian", "outcome": "retired", "losses": {"prussia": 321, "austria": 123},
+         "killed": ["schwerin"]},
+        now=timezone.now() - timedelta(days=5),
+    )  # fmt: skip
+    Battle.objects.filter(id=battle.id).update(applied_at=timezone.now() - timedelta(days=5))
+    StateVersion.objects.filter(campaign=campaign).update(
+        created=timezone.now() - timedelta(days=5)
+    )
+    news = service.gazette(campaign, now=timezone.now())
+    text = " ".join(n["text"] for n in news)
+    assert "Battle" in text and "Schwerin" in text
+    for secret in (*PRUSSIAN_SECRETS, *AUSTRIAN_SECRETS, "321", "123", "2213", "3150"):
+        assert secret not in text
+    public = client_for(organiser).get(reverse("battles:gazette", args=[campaign.code]))
+    assert public.status_code == 200
+    anonymous = Client().get(reverse("battles:gazette", args=[campaign.code]))
+    assert anonymous.status_code == 200 and "Schwerin" in anonymous.content.decode()
+
+
+def test_the_organiser_may_resolve_quickly_and_it_is_marked(battle, organiser):
+    campaign = battle.campaign
+    post(client_for(organiser), "quick", battle, {"attacker": "prussian"})
+    battle.refresh_from_db()
+    assert battle.quick and battle.status == BattleStatus.APPLIED
+    assert "not fought on the table" in battle.quick_record["method"]
+    assert battle.quick_record["steps"][0]["rule"] == "quick resolution"
+    body = client_for(organiser).get(reverse("battles:chronicle", args=[campaign.code]))
+    assert "Not fought on the table" in body.content.decode()
+
+
+def test_only_the_organiser_settles_sets_dates_and_resolves_quickly(battle, player):
+    client = client_for(player)
+    assert post(client, "settle", battle, {"loser": "austrian"}).status_code == 403
+    assert post(client, "quick", battle).status_code == 403
+    assert post(client, "date", battle, {"fight_on": "2030-01-01T19:00"}).status_code == 403
+
+
+def test_a_date_brings_reminders_once_each(battle, organiser):
+    now = timezone.now()
+    when = now + timedelta(days=10)
+    service.set_date(battle, organiser, when, now=now)
+    # The battle window waits for the table: no deadline drops the battle.
+    assert battle.campaign.open_window().deadline is None
+    assert service.send_reminders(now=when - timedelta(hours=2)) == 1
+    assert service.send_reminders(now=when - timedelta(hours=1)) == 0
+    assert service.send_reminders(now=when + timedelta(hours=1)) == 1  # overdue: organiser
+    assert service.send_reminders(now=when + timedelta(hours=2)) == 0
+
+
+def test_a_date_in_the_past_is_refused(battle, organiser):
+    with pytest.raises(service.BattleError):
+        service.set_date(battle, organiser, timezone.now() - timedelta(days=1), now=timezone.now())
+
+
+def test_wrong_methods_are_refused(battle, player):
+    client = client_for(player)
+    assert (
+        client.get(reverse("battles:confirm", args=[battle.campaign.code, battle.code])).status_code
+        == 405
+    )  # noqa: E501
+    assert post(client, "battle", battle).status_code == 405
+
+
+def test_the_organiser_edits_the_tabletop_settings(battle, organiser, player):
+    campaign = battle.campaign
+    target = reverse("battles:settings", args=[campaign.code])
+    assert client_for(player).get(target).status_code == 403
+    r = client_for(organiser).post(
+        target,
+        {"table_long": 8, "table_short": 5, "ratio": "1/2", "british_share": "1/3",
+         "gazette_delay_hours": 24, "points_per_strength_point": 40,
+         "unit_costs": "Musketeers, Prussian, 100\nRegiment, Swedish, 90"},
+    )  # fmt: skip
+    assert r.status_code == 302
+    campaign = Campaign.objects.get(id=campaign.id)
+    ts = service.tabletop_settings(campaign)
+    assert ts.table_feet == (8, 5) and str(ts.scale.ratio) == "1/2"
+    brief = service.briefing(Battle.objects.get(id=battle.id), "prussian")
+    own = next(s for s in brief["sides"] if s["own"])
+    assert own["tabletop_points"] == (FREDERICK + SCHWERIN + 1) // 2
+    assert own["order_of_battle"][0]["lines"]
+    bad = client_for(organiser).post(target, {"table_long": 4, "table_short": 6, "ratio": "x",
+                                              "gazette_delay_hours": 1,
+                                              "points_per_strength_point": 1})  # fmt: skip
+    assert bad.status_code == 200 and "shorter one" in bad.content.decode()
+
+
+def test_a_player_records_a_collection_and_is_warned(battle, player):
+    client = client_for(player)
+    post(client, "collection", battle, {"points": 1000})
+    body = page(client, "battle", battle).content.decode()
+    assert "painted collection holds 1000" in body
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_briefings_print_to_pdf_in_chromium(battle, player, organiser, paper, tmp_path):
+    import os
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if service.chromium() is None or shutil.which("pdftoppm") is None:
+        pytest.skip(
+            "chromium and poppler-utils are needed (apt-get install chromium poppler-utils)"
+        )
+    r = page(client_for(player), "briefing_pdf", battle, "prussian", paper=paper)
+    assert r.status_code == 200, r.content[:300]
+    assert r["Content-Type"] == "application/pdf" and r.content[:5] == b"%PDF-"
+    pdf = tmp_path / "side.pdf"
+    pdf.write_bytes(r.content)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert "Prussian alliance sheet" in text and "Frederick" in text
+    assert all(m in text for m in PRUSSIAN_SECRETS)
+    assert not any(m in text for m in AUSTRIAN_SECRETS)
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    assert ("(A4)" in info) if paper == "a4" else ("(letter)" in info), info
+    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(pdf),
+                    str(tmp_path / "page")], check=True)  # fmt: skip
+    pngs = sorted(tmp_path.glob("page*.png"))
+    if os.environ.get("DGK_KEEP_PRINTS"):
+        shutil.copy(pdf, Path(os.environ["DGK_KEEP_PRINTS"]) / f"side-{paper}.pdf")
+    assert pngs and pngs[0].stat().st_size > 1000
+    from PIL import Image
+
+    image = Image.open(pngs[0]).convert("L")
+    assert image.getextrema()[0] < 50  # black ink on the page
+    umpire = page(client_for(organiser), "briefing_pdf", battle, "umpire", paper=paper)
+    (tmp_path / "umpire.pdf").write_bytes(umpire.content)
+    text = subprocess.run(
+        ["pdftotext", str(tmp_path / "umpire.pdf"), "-"], capture_output=True, text=True
+    ).stdout
+    assert all(m in text for m in PRUSSIAN_SECRETS + AUSTRIAN_SECRETS)
