@@ -170,9 +170,17 @@ class _Renderer:
         return tile
 
     def _fill(self, points: Sequence[tuple[float, float]], kind: FeatureKind) -> None:
-        mask = Image.new("L", self.size, 0)
-        ImageDraw.Draw(mask).polygon(self.pxs(points), fill=255)
-        self.image.paste(self._tile(kind), (0, 0), mask)
+        """Fill the outline with the kind's pattern, working only in its bounding box."""
+        pts = self.pxs(points)
+        x0 = max(0, int(min(x for x, _ in pts)))
+        y0 = max(0, int(min(y for _, y in pts)))
+        x1 = min(self.size[0], int(max(x for x, _ in pts)) + 2)
+        y1 = min(self.size[1], int(max(y for _, y in pts)) + 2)
+        if x1 <= x0 or y1 <= y0:
+            return
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        ImageDraw.Draw(mask).polygon([(x - x0, y - y0) for x, y in pts], fill=255)
+        self.image.paste(self._tile(kind).crop((x0, y0, x1, y1)), (x0, y0), mask)
 
     def _tile(self, kind: FeatureKind) -> Image.Image:
         cache_ = self.__dict__.setdefault("_tiles", {})
@@ -405,15 +413,13 @@ class _Renderer:
         (x0, y0), (x1, _), (_, y1) = box[0], box[1], box[2]
         mid = (y0 + y1) / 2
         if kind in (FeatureKind.WOOD, FeatureKind.HILL, FeatureKind.MARSH, FeatureKind.TOWN):
-            mask = Image.new("L", self.size, 0)
-            ImageDraw.Draw(mask).rectangle([x0, y0, x1, y1], fill=255)
-            self.image.paste(self._tile(kind), (0, 0), mask)
+            box = (int(x0), int(y0), int(x1), int(y1))
+            self.image.paste(self._tile(kind).crop(box), box[:2])
             outline = BLACK if kind is not FeatureKind.TOWN else (90, 90, 90)
             self.draw_.rectangle([x0, y0, x1, y1], outline=outline, width=2)
         elif kind is FeatureKind.FORTRESS:
-            mask = Image.new("L", self.size, 0)
-            ImageDraw.Draw(mask).rectangle([x0, y0, x1, y1], fill=255)
-            self.image.paste(self._tile(kind), (0, 0), mask)
+            box = (int(x0), int(y0), int(x1), int(y1))
+            self.image.paste(self._tile(kind).crop(box), box[:2])
             self.draw_.rectangle([x0, y0, x1, y1], outline=BLACK, width=4)
         elif kind is FeatureKind.BUILDING:
             self.draw_.rectangle([x0 + 6, y0 + 3, x1 - 6, y1 - 3], fill=(70, 70, 70), outline=BLACK)
