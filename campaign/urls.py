@@ -30,6 +30,7 @@ urlpatterns = [
         name="replace_player",
     ),
     path("seats/<uuid:code>/settings/", views.seat_settings, name="seat_settings"),
+    path("seats/<uuid:code>/leaders/", views.pick_leaders, name="pick_leaders"),
     path("invite/<str:token>/", views.accept_invitation, name="accept_invitation"),
     # Battles on the tabletop (issue 7): battle pages, briefings, results, chronicle, gazette.
     path("", include("campaign.battle_views")),

@@ -18,6 +18,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from campaign.engine.armies import Army
+from campaign.engine.leaders import leaders_of
 from campaign.engine.rulesettings import settings_from_dict
 from campaign.forms import (
     ArmiesForm,
@@ -29,7 +31,15 @@ from campaign.forms import (
     ReplaceForm,
     SeatSettingsForm,
 )
-from campaign.models import Campaign, Heartbeat, Invitation, Seat, is_organiser
+from campaign.models import (
+    Campaign,
+    CampaignStatus,
+    Heartbeat,
+    Invitation,
+    LeaderSelection,
+    Seat,
+    is_organiser,
+)
 from campaign.services import drifting, gameplay, organiser, setup
 from campaign.tasks import WORKER
 
@@ -452,3 +462,38 @@ def seat_settings(request: HttpRequest, code) -> HttpResponse:
             messages.success(request, "Saved.")
             return redirect("seat_settings", seat.code)
     return render(request, "campaign/seat_settings.html", {"seat": seat, "form": form})
+
+
+@login_required
+def pick_leaders(request: HttpRequest, code) -> HttpResponse:
+    """A player picks the leaders of each army the seat commands (3.1.1, 14), before the start,
+    when the campaign lets each player pick."""
+    seat = _own_seat(request, code)
+    campaign = seat.campaign
+    may_pick = (
+        campaign.status == CampaignStatus.SETUP
+        and campaign.leader_selection == LeaderSelection.PICK
+    )
+    if request.method == "POST":
+        if not may_pick:
+            raise PermissionDenied("Leaders are not picked by the players in this campaign.")
+        army = request.POST.get("army", "")
+        problems = setup.pick_leaders(seat, army, request.POST.getlist("leaders"))
+        for problem in problems:
+            messages.error(request, problem)
+        if not problems:
+            messages.success(request, "Leaders chosen.")
+        return redirect("pick_leaders", seat.code)
+    rules = gameplay.rule_settings(campaign)
+    armies = [
+        {
+            "army": army,
+            "label": Army(army).label,
+            "wanted": rules.leaders[army],
+            "leaders": leaders_of(Army(army)),
+            "chosen": set(seat.leaders.get(army, [])),
+        }
+        for army in seat.armies
+    ]
+    context = {"seat": seat, "armies": armies, "may_pick": may_pick}
+    return render(request, "campaign/pick_leaders.html", context)

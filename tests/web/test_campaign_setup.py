@@ -188,3 +188,45 @@ def test_the_demo_refuses_without_debug(settings):
     settings.DEBUG = False
     call_command("loaddemo")
     assert not Campaign.objects.exists()
+
+
+@pytest.fixture
+def picking(organiser, player, other, now):
+    campaign = setup.create_campaign(
+        organiser, name="Pick", players=2, now=now, leader_selection=LeaderSelection.PICK,
+        army_points=gameplay.army_points_from_base("sweden", 200, RuleSettings()), map_name=NO_MAP,
+    )  # fmt: skip
+    campaign.seats.filter(power="prussia").update(user=player)
+    campaign.seats.filter(power="austria").update(user=other)
+    return campaign
+
+
+def test_a_player_picks_leaders_on_a_phone(client, picking, player):
+    seat = picking.seats.get(power="prussia")
+    page = reverse("pick_leaders", args=[seat.code])
+    client.force_login(player)
+    body = client.get(page).content.decode()
+    assert "Frederick (rank 1, tactical 3, strategic 4*)" in body and "Prussia: 10 leaders" in body
+    chosen = gameplay.historical_leaders(RuleSettings())["prussia"]
+    r = client.post(page, {"army": "prussia", "leaders": chosen[1:]}, follow=True)
+    assert "must include Frederick" in r.content.decode()
+    client.post(page, {"army": "prussia", "leaders": chosen})
+    seat.refresh_from_db()
+    assert seat.leaders["prussia"] == chosen
+
+
+@pytest.mark.parametrize(
+    ("who", "expected"), [("other", 403), ("outsider", 403), ("organiser", 403)]
+)
+def test_only_the_seats_player_picks(client, picking, other, outsider, organiser, who, expected):
+    seat = picking.seats.get(power="prussia")
+    client.force_login({"other": other, "outsider": outsider, "organiser": organiser}[who])
+    r = client.post(reverse("pick_leaders", args=[seat.code]), {"army": "prussia"})
+    assert r.status_code == expected
+
+
+def test_no_picking_when_the_leaders_are_drawn(client, prussia, player):
+    client.force_login(player)
+    page = reverse("pick_leaders", args=[prussia.code])
+    assert client.get(page).status_code == 200
+    assert client.post(page, {"army": "prussia", "leaders": ["frederick"]}).status_code == 403
