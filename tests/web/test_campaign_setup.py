@@ -230,3 +230,50 @@ def test_no_picking_when_the_leaders_are_drawn(client, prussia, player):
     page = reverse("pick_leaders", args=[prussia.code])
     assert client.get(page).status_code == 200
     assert client.post(page, {"army": "prussia", "leaders": ["frederick"]}).status_code == 403
+
+
+def test_the_form_page_opens_for_an_organiser(client, organiser):
+    client.force_login(organiser)
+    body = client.get(reverse("new_campaign")).content.decode()
+    assert "Hours for forced-march orders" in body and "Invite the Prussian player" in body
+
+
+def test_a_time_of_day_deadline_from_the_form(client, organiser):
+    client.force_login(organiser)
+    client.post(reverse("new_campaign"), {**FORM, "deadline_at": "20:00"})
+    campaign = Campaign.objects.get()
+    assert campaign.deadline_policy["march"] == {"at": "20:00", "min_hours": 12}
+
+
+@pytest.mark.parametrize(
+    ("opened", "rule", "expected"),
+    [
+        # 48 hours, whatever the clock says.
+        ("2026-03-27T10:00+00:00", {"hours": 48}, "2026-03-29T10:00+00:00"),
+        # The next 20:00 in Berlin at least 12 hours on: the same evening is too soon.
+        ("2026-06-01T10:00+00:00", {"at": "20:00", "min_hours": 12}, "2026-06-02T20:00+02:00"),
+        ("2026-06-01T05:00+00:00", {"at": "20:00", "min_hours": 12}, "2026-06-01T20:00+02:00"),
+        # Across the change to summer time (29 March 2026), 20:00 stays 20:00 local.
+        ("2026-03-28T12:00+00:00", {"at": "20:00", "min_hours": 12}, "2026-03-29T20:00+02:00"),
+    ],
+)
+def test_deadline_policies(opened, rule, expected):
+    from datetime import datetime
+
+    from campaign.services import deadlines
+
+    got = deadlines.deadline_for(
+        {"march": rule}, "march", datetime.fromisoformat(opened), "Europe/Berlin"
+    )
+    assert got == datetime.fromisoformat(expected)
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [({"hours": 0}, "between 0 and"), ({"at": "25:00"}, "time of day"), ({"days": 2}, "a rule is")],
+)
+def test_bad_deadline_policies_are_refused(rule, message):
+    from campaign.services import deadlines
+
+    with pytest.raises(deadlines.PolicyError, match=message):
+        deadlines.check_rule("march", rule)
