@@ -198,10 +198,7 @@ def chronicle(request: HttpRequest, code) -> HttpResponse:
     )
 
 
-@login_required
-@require_GET
-def battle_page(request: HttpRequest, code, battle_code) -> HttpResponse:
-    battle, viewer = _battle_for(request, code, battle_code)
+def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) -> dict:
     audience = viewer[0] if viewer else None
     seat = viewer[1] if viewer else None
     own_side_entered = (
@@ -209,7 +206,7 @@ def battle_page(request: HttpRequest, code, battle_code) -> HttpResponse:
         and battle.entered_by is not None
         and service.side_of_seat(battle, battle.entered_by) == audience
     )
-    context = {
+    return {
         "campaign": battle.campaign,
         "battle": battle,
         "brief": service.briefing(battle, audience) if audience else None,
@@ -228,7 +225,14 @@ def battle_page(request: HttpRequest, code, battle_code) -> HttpResponse:
         "audiences": _audiences(battle, audience),
         "papers": PAPERS,
     }
-    return render(request, "battles/battle.html", context)
+
+
+@login_required
+@require_GET
+def battle_page(request: HttpRequest, code, battle_code) -> HttpResponse:
+    battle, viewer = _battle_for(request, code, battle_code)
+    template = "battles/battle.html#result" if request.htmx else "battles/battle.html"
+    return render(request, template, _page_context(request, battle, viewer))
 
 
 def _audiences(battle: Battle, audience: str | None) -> list[tuple[str, str]]:
@@ -301,7 +305,12 @@ def table_png(request: HttpRequest, code, battle_code) -> HttpResponse:
 # ---- actions ---------------------------------------------------------------------------------
 
 
-def _back(battle: Battle) -> HttpResponse:
+def _back(request: HttpRequest, battle: Battle) -> HttpResponse:
+    """After an action: the result section again for htmx, else the battle page."""
+    if request.htmx:
+        battle.refresh_from_db()
+        viewer = service.audience_for(battle, request.user)
+        return render(request, "battles/battle.html#result", _page_context(request, battle, viewer))
     return redirect("battles:battle", battle.campaign.code, battle.code)
 
 
@@ -319,14 +328,14 @@ def enter_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     form = ResultForm(battle, request.POST)
     if not form.is_valid():
         messages.error(request, f"The result could not be read: {form.errors.as_text()}")
-        return _back(battle)
+        return _back(request, battle)
     try:
         service.enter_result(battle, seat, form.result_data(), now=timezone.now())
     except service.BattleError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Result entered: the other side confirms or disputes it.")
-    return _back(battle)
+    return _back(request, battle)
 
 
 @login_required
@@ -340,7 +349,7 @@ def confirm_result(request: HttpRequest, code, battle_code) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Result confirmed.")
-    return _back(battle)
+    return _back(request, battle)
 
 
 @login_required
@@ -356,7 +365,7 @@ def dispute_result(request: HttpRequest, code, battle_code) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Result disputed: the organiser will settle it.")
-    return _back(battle)
+    return _back(request, battle)
 
 
 @login_required
@@ -368,14 +377,14 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     form = ResultForm(battle, request.POST)
     if not form.is_valid():
         messages.error(request, f"The result could not be read: {form.errors.as_text()}")
-        return _back(battle)
+        return _back(request, battle)
     try:
         service.settle_result(battle, request.user, form.result_data(), now=timezone.now())
     except service.BattleError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Result settled.")
-    return _back(battle)
+    return _back(request, battle)
 
 
 @login_required
@@ -387,14 +396,14 @@ def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
     attacker = request.POST.get("attacker") or None
     if attacker is not None and attacker not in battle.setup["sides"]:
         messages.error(request, "The attacker is one of the two sides.")
-        return _back(battle)
+        return _back(request, battle)
     try:
         service.quick_resolve(battle, request.user, attacker=attacker, now=timezone.now())
     except service.BattleError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Resolved with the quick resolution: not fought on the table.")
-    return _back(battle)
+    return _back(request, battle)
 
 
 @login_required
@@ -406,7 +415,7 @@ def set_date(request: HttpRequest, code, battle_code) -> HttpResponse:
     form = DateForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Give the date and time the battle is fought.")
-        return _back(battle)
+        return _back(request, battle)
     when: datetime = form.cleaned_data["fight_on"]
     try:
         service.set_date(battle, request.user, when, now=timezone.now())
@@ -414,7 +423,7 @@ def set_date(request: HttpRequest, code, battle_code) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Date set; the players are told.")
-    return _back(battle)
+    return _back(request, battle)
 
 
 @login_required
@@ -428,7 +437,7 @@ def record_collection(request: HttpRequest, code, battle_code) -> HttpResponse:
         messages.success(request, "Painted collection recorded.")
     else:
         messages.error(request, "The collection is a whole number of tabletop points.")
-    return _back(battle)
+    return _back(request, battle)
 
 
 @login_required

@@ -491,3 +491,37 @@ def test_briefings_print_to_pdf_in_chromium(battle, player, organiser, paper, tm
         ["pdftotext", str(tmp_path / "umpire.pdf"), "-"], capture_output=True, text=True
     ).stdout
     assert all(m in text for m in PRUSSIAN_SECRETS + AUSTRIAN_SECRETS)
+
+
+def test_the_result_section_is_an_htmx_partial(battle, player):
+    client = client_for(player)
+    r = client.get(
+        reverse("battles:battle", args=[battle.campaign.code, battle.code]), HTTP_HX_REQUEST="true"
+    )
+    body = r.content.decode()
+    assert 'id="result"' in body and "<html" not in body
+    r = client.post(
+        reverse("battles:enter", args=[battle.campaign.code, battle.code]),
+        {"loser": "austrian", "outcome": "retired", "loss_prussia": 10, "loss_austria": 20},
+        HTTP_HX_REQUEST="true",
+    )
+    body = r.content.decode()
+    assert r.status_code == 200 and "<html" not in body
+    assert "Result entered" in body and "retired" in body
+
+
+def test_the_organiser_sets_the_date_through_the_page(
+    battle, organiser, player, django_capture_on_commit_callbacks
+):
+    when = (timezone.localtime() + timedelta(days=7)).replace(second=0, microsecond=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = post(
+            client_for(organiser), "date", battle, {"fight_on": when.strftime("%Y-%m-%dT%H:%M")}
+        )
+    assert r.status_code == 302
+    battle.refresh_from_db()
+    assert battle.fight_on == when
+    told = [m for m in mail.outbox if "is fought on" in m.subject]
+    assert told and player.email in told[0].to
+    body = page(client_for(player), "battle", battle).content.decode()
+    assert "To be fought on" in body
