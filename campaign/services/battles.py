@@ -176,6 +176,17 @@ def audience_for(battle: Battle, user) -> tuple[str, Seat | None] | None:
     return None
 
 
+def battles_for_seat(seat: Seat) -> list[Battle]:
+    """The battles of the seat's armies not yet applied, for its dashboard: link each to
+    ``battles:battle``."""
+    sync(seat.campaign)
+    return [
+        b
+        for b in seat.campaign.battles.exclude(status=BattleStatus.APPLIED)
+        if side_of_seat(b, seat) is not None
+    ]
+
+
 def may_settle(battle: Battle, user) -> bool:
     return user.is_authenticated and battle.campaign.organiser_id == user.id
 

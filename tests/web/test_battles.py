@@ -525,3 +525,8 @@ def test_the_organiser_sets_the_date_through_the_page(
     assert told and player.email in told[0].to
     body = page(client_for(player), "battle", battle).content.decode()
     assert "To be fought on" in body
+
+
+def test_a_seats_pending_battles_for_its_dashboard(battle, campaign):
+    assert service.battles_for_seat(seat(campaign, "prussia")) == [battle]
+    assert service.battles_for_seat(seat(campaign, "hanover")) == []
