@@ -462,6 +462,7 @@ def decide_meeting(
                 f"from battle at {hex_id}; it will retreat {settings.retire_mp} MPs in the "
                 "retreat/rally phase (10.1, 10.1.2).",
                 {"hex": hex_id, "leader": f.commander.key, "points": f.points},
+                private(*sorted(present, key=lambda a: a.value)),
             )
         )
         vps = victory.outcome_vps(
@@ -483,6 +484,16 @@ def decide_meeting(
                 f"{settings.no_battle_ratio}:1 or more. The smaller force is taken "
                 "prisoner; the larger loses nothing (9).",
                 {"hex": hex_id, "larger": a.points, "smaller": b.points},
+                private(*sorted(present, key=lambda a: a.value)),
+            )
+        )
+        events.append(
+            Event(
+                "9",
+                EventKind.NO_BATTLE,
+                f"No battle at {hex_id}: {b.commander.table.name}'s force, outnumbered 4:1 or "
+                f"more by {a.commander.table.name}'s, is taken prisoner (9).",
+                {"hex": hex_id},
             )
         )
         vps = victory.outcome_vps(
@@ -591,6 +602,8 @@ def apply_result(
             rejection(None, f"battle {pending.id}: the forces are no longer in {hex_id}", "9.5")
         ]
     captor = {loser: sides[winner].commander.army, winner: sides[loser].commander.army}
+    # Points are secret (3): the numbers go to the armies that fought only.
+    fought = private(*sorted({Army(a) for a in pending.points}, key=lambda a: a.value))
     # 9.5: losses.
     for army_value, loss in result.losses:
         army = Army(army_value)
@@ -616,6 +629,7 @@ def apply_result(
                 f"The {ADJECTIVES[army]} force at {hex_id} loses "
                 f"{min(loss, before)} of its {before} points in the battle (9.5).",
                 {"hex": hex_id, "army": army.value, "loss": min(loss, before), "before": before},
+                fought,
             )
         )
     # 9.5: killed and captured leaders; their points pass to the next leader of the country.
@@ -697,6 +711,17 @@ def apply_result(
                     f"{mp} MPs (10.1, 10.1.2)."
                 ),
                 {"hex": hex_id, "battle": pending.id, "mp": mp, "leaders": list(keys)},
+                fought,
+            )
+        )
+        events.append(
+            Event(
+                "10.1",
+                EventKind.ROUTED if routed else EventKind.RETIRED,
+                f"{side.commander.table.name}'s force "
+                + ("is defeated at " if routed else "retires from the battle at ")
+                + f"{hex_id} (10.1).",
+                {"hex": hex_id, "battle": pending.id},
             )
         )
     # 5.1.3, 10.2.4: unsupplied forces are demoralized whether they win or lose.

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 
 from campaign.engine import victory
 from campaign.engine.armies import ADJECTIVES, CLOSED_NEUTRALS, Alliance, Army
+from campaign.engine.battle import commander_of
 from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
 from campaign.engine.orders import Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
-from campaign.engine.state import Retreat, State, Withdrawal
+from campaign.engine.state import Force, Retreat, State, Withdrawal
 from maps.core.hexgrid import Hex, distance, hex_id, parse_hex_id
 from maps.core.model import HexMap
 from maps.core.paths import least_cost_path, nearest, reachable
@@ -108,7 +109,13 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
     if not keys:
         return state, []
     group = [state.leader(k) for k in keys]
-    army = min(group, key=lambda x: x.rank).army
+    forces = {}
+    for x in group:
+        forces.setdefault(x.army, []).append(x)
+    army = commander_of(
+        Force(a, retreat.hex, False, tuple(sorted(xs, key=lambda x: x.rank)))
+        for a, xs in forces.items()
+    ).army
     alliance = army.alliance
     plan = plan_retreat(state, hexmap, parse_hex_id(retreat.hex), alliance, retreat.mp)
     end = hex_id(plan.end)
@@ -258,6 +265,7 @@ def withdraw(state: State, w: Withdrawal, hexmap: HexMap) -> tuple[State, list[E
                 "leaders": list(w.leaders),
                 "trains": list(w.trains),
             },
+            private(w.army, *([Army(w.captor)] if w.captor else [])),
         )
     )
     if w.captor and not state.garrisons_of(w.city):

@@ -33,7 +33,7 @@ from campaign.engine.battle import (
     sides_at,
 )
 from campaign.engine.dice import Dice
-from campaign.engine.events import Event, EventKind
+from campaign.engine.events import Event, EventKind, private
 from campaign.engine.orders import HonorsDecision, Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
@@ -124,6 +124,11 @@ class Investment:
         for x in self.inside:
             out[x.army] = out.get(x.army, 0) + x.points
         return out
+
+
+def involved(inv: Investment) -> frozenset[Army]:
+    """The armies of a siege: they alone see its numbers (points are secret, 3)."""
+    return private(*inv.besiegers.armies, *inv.garrison_by_army())
 
 
 def garrison_limit(city: City, settings: RuleSettings) -> int:
@@ -317,6 +322,7 @@ def honors_of_war(
                 f"is taken prisoner; the {ADJECTIVES[captor]} besiegers enter the "
                 "fortress (11.6.2, 13.2).",
                 {"city": city, "points": inv.garrison_points},
+                involved(inv),
             )
         )
         state, more = _capture_leaders(state, inv.inside, captor, "11.6.2")
@@ -354,6 +360,7 @@ def honors_of_war(
             f"The garrison of {city} ({g} points) fights the besiegers ({b} points): "
             f"{loss} points are lost on each side (11.6.3).",
             {"city": city, "garrison": g, "besiegers": b, "loss": loss},
+            involved(inv),
         )
     )
     if g < b:
@@ -493,6 +500,7 @@ def siege_phase(
                     "breach": breached,
                     "turns": turns,
                 },
+                involved(inv),
             )
         )
         if breached:

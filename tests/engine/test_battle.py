@@ -253,3 +253,19 @@ def test_the_phase_never_changes_its_input():
     before = dataclasses.replace(s)
     _battle(s, BattleResult("t5-0402", Alliance.AUSTRIAN, Outcome.RETIRED))
     assert s == before
+
+
+def test_the_numbers_of_a_battle_go_to_the_armies_that_fought_only():
+    s = state_with(
+        leader("bevern", Army.PRUSSIA, 1000),
+        leader("daun", Army.AUSTRIA, 700),
+        leader("broglie", Army.FRANCE, 500, hex_="0101"),
+    )
+    result = _battle(
+        s, BattleResult("t5-0402", Alliance.AUSTRIAN, Outcome.DEFEATED, (("austria", 100),))
+    )
+    with_points = [e for e in result.events if "loss" in e.data or "points" in e.text]
+    assert with_points
+    assert all(not e.visible_to(Army.FRANCE) for e in with_points)
+    public = [e.text for e in result.events if e.public and e.kind is EventKind.ROUTED]
+    assert public == ["Daun's force is defeated at 0402 (10.1)."]
