@@ -270,7 +270,7 @@ def orders_from_dict(data: dict | None) -> Orders:
         )
     rejected: list[Event] = []
 
-    def read(items: Iterable, reader, rule: str) -> tuple:
+    def read(items: Iterable, reader, rule: str, kind: str = "") -> tuple:
         out = []
         for item in items or []:
             try:
@@ -278,21 +278,23 @@ def orders_from_dict(data: dict | None) -> Orders:
             except (OrderError, PathError, ValueError, KeyError) as exc:
                 unit = item.get("unit") or item.get("from") if isinstance(item, dict) else None
                 army = unit_army(leader_key(unit)) if isinstance(unit, str) else None
-                rejected.append(rejection(army, str(exc), rule, order=item))
+                rejected.append(rejection(army, str(exc), rule, order=item, order_kind=kind))
         return tuple(out)
 
-    march = read(data.get("march"), march_order_from_dict, "6.2")
-    transfers = read(data.get("transfers"), transfer_from_dict, "6.4.2")
-    forced = read(data.get("forced_march"), forced_march_order_from_dict, "6.3")
+    march = read(data.get("march"), march_order_from_dict, "6.2", "march")
+    transfers = read(data.get("transfers"), transfer_from_dict, "6.4.2", "transfers")
+    forced = read(data.get("forced_march"), forced_march_order_from_dict, "6.3", "forced_march")
     deployments = []
     for army_name, item in (data.get("deployment") or {}).items():
         try:
             deployments.append(deployment_from_dict(army_name, item))
         except (OrderError, ValueError, KeyError, TypeError) as exc:
-            rejected.append(rejection(None, f"deployment of {army_name}: {exc}", "3"))
-    battle = read(data.get("battle"), battle_decision_from_dict, "9")
-    results = read(data.get("battle_results"), battle_result_from_dict, "9.5")
-    honors = merge_honors(read(data.get("honors"), honors_from_dict, "11.6"))
+            rejected.append(
+                rejection(None, f"deployment of {army_name}: {exc}", "3", order_kind="deployment")
+            )
+    battle = read(data.get("battle"), battle_decision_from_dict, "9", "battle")
+    results = read(data.get("battle_results"), battle_result_from_dict, "9.5", "battle_results")
+    honors = merge_honors(read(data.get("honors"), honors_from_dict, "11.6", "honors"))
     return Orders(
         march,
         transfers,

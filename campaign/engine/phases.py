@@ -44,6 +44,17 @@ HANDLERS: dict[Phase, Handler] = {
 }
 
 
+# Which kinds of orders each phase reads (docs/scenario-format.md); orders that could not be read
+# are reported in the phase that would have carried them out.
+ORDER_KINDS: dict[Phase, tuple[str, ...]] = {
+    Phase.DEPLOYMENT: ("deployment",),
+    Phase.MARCH: ("transfers", "march"),
+    Phase.FORCED_MARCH: ("forced_march",),
+    Phase.BATTLE: ("battle", "battle_results"),
+    Phase.SIEGE: ("honors",),
+}
+
+
 class PhaseError(ValueError):
     """The phase cannot be resolved now (wrong phase, or no rules for it yet)."""
 
@@ -57,7 +68,7 @@ def resolve_phase(
     settings: RuleSettings = DEFAULT_SETTINGS,
 ) -> Resolution:
     """Resolve one phase of the turn. Orders that cannot be read were already turned into
-    rejections (``orders.rejected``); they are reported first."""
+    rejections (``orders.rejected``); each is reported first in the phase of its kind."""
     if state.ended:
         raise PhaseError("the campaign has ended")
     if state.phase is not phase:
@@ -74,7 +85,9 @@ def resolve_phase(
     first_roll = len(dice.log)
     result = handler(state, orders, dice, hexmap, settings)
     new = result.state
-    events = tuple(orders.rejected) + result.events
+    kinds = ORDER_KINDS.get(phase, ())
+    unread = tuple(e for e in orders.rejected if e.data.get("order_kind") in kinds)
+    events = unread + result.events
     if result.complete:
         nxt = phase.next()
         if phase is Phase.RETREAT_RALLY:
