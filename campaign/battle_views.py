@@ -194,7 +194,7 @@ def chronicle(request: HttpRequest, code) -> HttpResponse:
     return render(
         request,
         "battles/chronicle.html",
-        {"campaign": campaign, "rows": service.chronicle(campaign)},
+        {"campaign": campaign, "rows": service.chronicle(campaign, request.user)},
     )
 
 

@@ -36,6 +36,7 @@ from django.db import transaction
 
 from campaign.battles.models import Battle, BattleStatus
 from campaign.engine.armies import ADJECTIVES, Alliance, Army
+from campaign.engine.armies import Seat as EngineSeat
 from campaign.engine.dice import Dice
 from campaign.engine.leaders import leader
 from campaign.engine.state import Phase
@@ -389,9 +390,16 @@ def _stakes(setup: dict, audience: str) -> list[str]:
     for key, vps in sorted((setup.get("stakes") or {}).items()):
         side, outcome = key.split(" ", 1)
         what = "retires" if outcome == "retired" else "is defeated"
-        shares = ", ".join(f"{seat} {v:+d}" for seat, v in sorted(vps.items()))
+        shares = ", ".join(f"{_seat_label(seat)} {v:+d}" for seat, v in sorted(vps.items()))
         lines.append(f"If the {side} alliance {what}: {shares} VPs.")
     return lines
+
+
+def _seat_label(value: str) -> str:
+    try:
+        return EngineSeat(value).label
+    except ValueError:
+        return value
 
 
 def _player_of(battle: Battle, army: Army) -> str:
@@ -885,11 +893,14 @@ _GAZETTE_KINDS = ("leader-killed", "leader-captured", "fortress-captured", "army
                   "campaign-ends")  # fmt: skip
 
 
-def chronicle(campaign: Campaign) -> list[dict[str, Any]]:
-    """Every battle of the season, and the sieges, for the campaign's members (12)."""
+def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
+    """Every battle of the season, and the sieges, for the campaign's members (12). The exact
+    forces are shown to the organiser and to the players who fought; the others see the size
+    classes of 12.1 (A, B, C), which the VPs reveal anyway."""
     rows = []
     for b in campaign.battles.all():
         sides = b.setup["sides"]
+        exact = user is None or may_settle(b, user) or audience_for(b, user) is not None
         rows.append(
             {
                 "battle": b,
@@ -902,7 +913,11 @@ def chronicle(campaign: Campaign) -> list[dict[str, Any]]:
                     if s in sides
                 ),
                 "forces": " against ".join(
-                    f"{sides[s].get('points', 0)} points" for s in SIDES if s in sides
+                    f"{sides[s].get('points', 0)} points"
+                    if exact
+                    else f"size class {sides[s].get('size_class', '?')}"
+                    for s in SIDES
+                    if s in sides
                 ),
                 "result": describe_result(b, b.result) if b.status == BattleStatus.APPLIED else [],
                 "status": b.get_status_display(),

@@ -530,3 +530,16 @@ def test_the_organiser_sets_the_date_through_the_page(
 def test_a_seats_pending_battles_for_its_dashboard(battle, campaign):
     assert service.battles_for_seat(seat(campaign, "prussia")) == [battle]
     assert service.battles_for_seat(seat(campaign, "hanover")) == []
+
+
+def test_the_chronicle_shows_exact_forces_only_to_those_who_fought(battle, player, ally):
+    target = reverse("battles:chronicle", args=[battle.campaign.code])
+    fought = client_for(player).get(target).content.decode()
+    watched = client_for(ally).get(target).content.decode()
+    assert "2213 points against 3150 points" in fought
+    assert "2213" not in watched and "size class C against size class C" in watched
+
+
+def test_outsiders_may_not_read_the_chronicle(battle, outsider):
+    target = reverse("battles:chronicle", args=[battle.campaign.code])
+    assert client_for(outsider).get(target).status_code == 403
