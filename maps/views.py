@@ -16,7 +16,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import condition, require_GET
 
 from maps.core.loader import DEFAULT_MAP, MapError, load_map
-from maps.core.render import Region, render_png
+from maps.core.render import Region, area_highlights, render_png
 
 HEX_SIZES = {"s": 9, "m": 14, "l": 20, "xl": 28}
 DEFAULT_SIZE = "m"
@@ -45,6 +45,7 @@ def _picture_args(request: HttpRequest) -> dict:
         "region_text": region_text,
         "size": size,
         "hex_ids": request.GET.get("ids") in ("1", "on", "true"),
+        "areas": request.GET.get("areas") in ("1", "on", "true"),
     }
 
 
@@ -54,7 +55,11 @@ def _etag(request: HttpRequest, *args, **kwargs) -> str | None:
     except (ValueError, KeyError):
         return None
     hexmap = _map()
-    key = f"{hexmap.source}|{_source_stamp(hexmap.source)}|{a['region']}|{a['size']}|{a['hex_ids']}"
+    key = "|".join(
+        str(v)
+        for v in (hexmap.source, _source_stamp(hexmap.source), a["region"], a["size"])
+        + (a["hex_ids"], a["areas"])
+    )
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
@@ -68,8 +73,14 @@ def _source_stamp(path: str) -> str:
 
 
 @lru_cache(maxsize=32)
-def _png(source: str, stamp: str, region: Region | None, size: str, hex_ids: bool) -> bytes:
-    return render_png(_map(), region=region, hex_size=HEX_SIZES[size], hex_ids=hex_ids)
+def _png(
+    source: str, stamp: str, region: Region | None, size: str, hex_ids: bool, areas: bool
+) -> bytes:
+    hexmap = _map()
+    overlays = area_highlights(hexmap) if areas else ()
+    return render_png(
+        hexmap, region=region, hex_size=HEX_SIZES[size], hex_ids=hex_ids, overlays=overlays
+    )
 
 
 @require_GET
@@ -86,7 +97,7 @@ def map_page(request: HttpRequest) -> HttpResponse:
 
 def _page_context(request: HttpRequest) -> dict:
     hexmap = _map()
-    query = {k: v for k, v in request.GET.items() if k in ("region", "size", "ids") and v}
+    query = {k: v for k, v in request.GET.items() if k in ("region", "size", "ids", "areas") and v}
     sizes = []
     for key in HEX_SIZES:
         q = {**query, "size": key}
@@ -94,7 +105,11 @@ def _page_context(request: HttpRequest) -> dict:
     ids_query = {**query}
     if ids_query.pop("ids", None) is None:
         ids_query["ids"] = "1"
+    areas_query = {**query}
+    if areas_query.pop("areas", None) is None:
+        areas_query["areas"] = "1"
     return {
+        "areas_url": f"{reverse('maps:page')}?{urlencode(areas_query)}",
         "hexmap": hexmap,
         "png_url": f"{reverse('maps:png')}?{urlencode(query)}" if query else reverse("maps:png"),
         "sizes": sizes,
@@ -115,7 +130,12 @@ def map_png(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     hexmap = _map()
     data = _png(
-        hexmap.source, _source_stamp(hexmap.source), args["region"], args["size"], args["hex_ids"]
+        hexmap.source,
+        _source_stamp(hexmap.source),
+        args["region"],
+        args["size"],
+        args["hex_ids"],
+        args["areas"],
     )
     response = HttpResponse(data, content_type="image/png")
     response["Cache-Control"] = f"public, max-age={CACHE_SECONDS}"

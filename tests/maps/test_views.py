@@ -69,3 +69,11 @@ def test_the_png_rejects_a_bad_size(client):
 def test_it_needs_no_login(client):
     # the bare sketch map is public (rule 2); anonymous visitors see it
     assert client.get(reverse("maps:page")).status_code == 200
+
+
+def test_it_tints_the_areas_on_request(client):
+    plain = client.get(reverse("maps:png"), {"region": "Dresden+3"}).content
+    tinted = client.get(reverse("maps:png"), {"region": "Dresden+3", "areas": "1"}).content
+    assert plain != tinted
+    page = client.get(reverse("maps:page"), {"areas": "1"}).content.decode()
+    assert "areas=1" in page and "hide areas" in page
