@@ -6,7 +6,7 @@ like anyone's. Its randomness comes from ``random.Random(f"{seed}|{what}|t{turn}
 seed plays the same season, whatever else happens in between.
 
 The tabletop stand-in (``stand_in_result``): the larger side wins; the loser is defeated outright
-when outnumbered 3:2 or more, otherwise it retires with the winner's consent; the loser loses 15%
+when outnumbered 5:4 or more, otherwise it retires with the winner's consent; the loser loses 15%
 of its points, the winner 15% of the loser's points shared by size; nobody is killed or captured.
 """
 
@@ -126,8 +126,10 @@ def march_orders(state: State, hexmap: HexMap, seed: str) -> Orders:
     return Orders(march=tuple(orders))
 
 
-def battle_decisions(state: State) -> Orders:
-    """Fight when at least as strong; otherwise retire if the force marched, else decline."""
+def battle_decisions(state: State, seed: str = "") -> Orders:
+    """Fight when at least as strong; otherwise, half the time, retire if the force marched
+    (else decline)."""
+    r = rng(seed, "battle", state.turn)
     decisions = []
     seen: set[str] = set()
     for x in state.leaders:
@@ -142,7 +144,7 @@ def battle_decisions(state: State) -> Orders:
             for f in side.forces:
                 if side.points >= enemy:
                     choice = Choice.FIGHT
-                elif any(y.marched for y in f.leaders):
+                elif any(y.marched for y in f.leaders) and r.random() < 0.5:
                     choice = Choice.RETIRE
                 else:
                     choice = Choice.DECLINE
@@ -156,7 +158,7 @@ def stand_in_result(state: State, pending: PendingBattle) -> BattleResult:
     side = {a: sum(p for army, p in points.items() if army.alliance is a) for a in Alliance}
     winner = max(Alliance, key=lambda a: (side[a], a is Alliance.PRUSSIAN))
     loser = Alliance.AUSTRIAN if winner is Alliance.PRUSSIAN else Alliance.PRUSSIAN
-    routed = side[winner] * 2 >= side[loser] * 3
+    routed = side[winner] * 4 >= side[loser] * 5
     loser_loss = side[loser] * 15 // 100
     winner_loss = loser_loss * side[loser] // max(side[winner], 1)
     losses = []
@@ -219,7 +221,7 @@ def play_season(
         if phase is Phase.MARCH:
             orders = march_orders(state, hexmap, seed)
         elif phase is Phase.BATTLE:
-            orders = battle_decisions(state)
+            orders = battle_decisions(state, seed)
         elif phase is Phase.SIEGE:
             orders = honors_decisions(state, hexmap)
         else:
