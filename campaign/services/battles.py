@@ -779,6 +779,28 @@ def send_reminders(*, now: datetime) -> int:
     return sent
 
 
+def apply_waiting(*, now: datetime) -> int:
+    """Apply the results that are final but could not be applied when they became so (the
+    campaign was paused, say): the turn goes on once the campaign runs again. Safe to run
+    twice: ``continue_turn`` resolves a window once."""
+    applied = 0
+    campaigns = Campaign.objects.filter(
+        status=CampaignStatus.RUNNING,
+        paused=False,
+        battles__status__in=BattleStatus.final(),
+    ).distinct()
+    for campaign in campaigns:
+        if continue_turn(campaign, now=now):
+            applied += 1
+    return applied
+
+
+def sweep(*, now: datetime) -> dict[str, int]:
+    """The periodic work of the battles: reminders, and results waiting to be applied. Run it
+    from the periodic sweep (Celery beat or ``manage.py runperiodic``)."""
+    return {"reminders": send_reminders(now=now), "applied": apply_waiting(now=now)}
+
+
 # ---- email --------------------------------------------------------------------------------------
 
 _SUBJECTS = {

@@ -543,3 +543,24 @@ def test_the_chronicle_shows_exact_forces_only_to_those_who_fought(battle, playe
 def test_outsiders_may_not_read_the_chronicle(battle, outsider):
     target = reverse("battles:chronicle", args=[battle.campaign.code])
     assert client_for(outsider).get(target).status_code == 403
+
+
+def test_a_result_settled_while_paused_is_applied_by_the_sweep_once_resumed(
+    battle, organiser, django_capture_on_commit_callbacks
+):
+    from campaign.services import organiser as organiser_service
+
+    campaign = battle.campaign
+    now = timezone.now()
+    organiser_service.pause(campaign, organiser, now=now)
+    result = {"loser": "prussian", "outcome": "retired", "losses": {"prussia": 100}}
+    service.settle_result(battle, organiser, result, now=now)
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.SETTLED
+    assert service.sweep(now=now)["applied"] == 0  # still paused
+    organiser_service.resume(campaign, organiser, now=now)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert service.sweep(now=now)["applied"] == 1
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.APPLIED
+    assert service.sweep(now=now)["applied"] == 0
