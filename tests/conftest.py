@@ -80,9 +80,17 @@ def _force_eager_tasks() -> None:
     app.conf.task_eager_propagates = True
 
 
+def _fast_password_hashing() -> None:
+    from django.conf import settings
+
+    # The real hasher takes a good part of a second per user; tests create many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def pytest_configure(config: pytest.Config) -> None:
     _set_test_database_names()
     _force_eager_tasks()
+    _fast_password_hashing()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
