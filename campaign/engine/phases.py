@@ -81,7 +81,7 @@ def resolve_phase(
         raise PhaseError(f"the {phase.value} phase has no rules yet")
     if hexmap is None:
         raise PhaseError("a phase needs the campaign map")
-    dice = dice if dice is not None else Dice(seed="unseeded")
+    dice = dice if dice is not None else Dice(seed="unseeded", sides=settings.die_sides)
     first_roll = len(dice.log)
     result = handler(state, orders, dice, hexmap, settings)
     new = result.state

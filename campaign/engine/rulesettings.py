@@ -48,7 +48,6 @@ class RuleSettings:
     # 5 supply
     supply_land_mp: int = 10
     croat_screen_range: int = 1  # 5.3: the six hexes surrounding an Austrian force
-    supply_attrition_pct: int = 10  # 5.1.2 (also 7.1)
     unsupplied_mp_loss: int = 1  # 5.1.1: 4 MPs per march instead of 5 (6.4.6)
 
     # 6.1 March Allocation Table: dice and modifier per army that rolls

@@ -25,12 +25,40 @@ from maps.core.model import HexMap
 
 SCENARIO_FORMAT = "dgk-scenario/1"
 # part 2: state fields a case may expect, matched like events (docs/scenario-format.md)
-PART2_KEYS = ("captives", "prisoners", "killed", "retreats", "withdrawals", "pending_battles",
-              "blockaded", "surrendered", "frederick_taken_by", "battle_hexes", "at_peace",
-              "changed_sides", "campaign_year", "british_aid_cut", "retired_leaders")
+PART2_KEYS = (
+    "captives",
+    "prisoners",
+    "killed",
+    "retreats",
+    "withdrawals",
+    "pending_battles",
+    "blockaded",
+    "surrendered",
+    "frederick_taken_by",
+    "battle_hexes",
+    "at_peace",
+    "changed_sides",
+    "campaign_year",
+    "british_aid_cut",
+    "retired_leaders",
+)
 OUTCOME_FORMAT = "dgk-adjudication/1"
-_KEYS = {"format", "title", "rule", "rules", "note", "map", "seed", "settings", "state", "orders",
-         "dice", "through", "expect", "between_campaigns"}
+_KEYS = {
+    "format",
+    "title",
+    "rule",
+    "rules",
+    "note",
+    "map",
+    "seed",
+    "settings",
+    "state",
+    "orders",
+    "dice",
+    "through",
+    "expect",
+    "between_campaigns",
+}
 
 
 class ScenarioError(ValueError):
@@ -79,8 +107,10 @@ def scenario_from_dict(data: dict[str, Any], source: str = "<scenario>") -> Scen
         raise ScenarioError(f"{source}: format {fmt!r} is not {SCENARIO_FORMAT!r}")
     unknown = set(data) - _KEYS
     if unknown:
-        raise ScenarioError(f"{source}: unknown key(s) {', '.join(sorted(unknown))}; "
-                            f"the keys are {', '.join(sorted(_KEYS))}")
+        raise ScenarioError(
+            f"{source}: unknown key(s) {', '.join(sorted(unknown))}; "
+            f"the keys are {', '.join(sorted(_KEYS))}"
+        )
     if "map" not in data:
         raise ScenarioError(f"{source}: 'map' is missing")
     try:
@@ -162,7 +192,7 @@ def run_scenario(scenario: Scenario, through: Phase | None = None) -> Outcome:
     last phase the engine has rules for), within one turn."""
     through = through or scenario.through
     state = scenario.state
-    dice = Dice(scenario.seed, fixed=dict(scenario.fixed))
+    dice = Dice(scenario.seed, fixed=dict(scenario.fixed), sides=scenario.settings.die_sides)
     if scenario.between is not None:
         inputs = between_campaigns_from_dict(scenario.between)
         state, done = next_campaign(state, inputs, dice, scenario.hexmap, scenario.settings)
@@ -180,8 +210,9 @@ def run_scenario(scenario: Scenario, through: Phase | None = None) -> Outcome:
             stopped = f"the {phase.value} phase has no rules yet"
             break
         try:
-            result = resolve_phase(state, phase, scenario.orders, dice, scenario.hexmap,
-                                   scenario.settings)
+            result = resolve_phase(
+                state, phase, scenario.orders, dice, scenario.hexmap, scenario.settings
+            )
         except PhaseError as exc:
             stopped = str(exc)
             break
@@ -210,8 +241,10 @@ def outcome_to_dict(outcome: Outcome, settings: RuleSettings | None = None) -> d
         "state": state_to_dict(outcome.state),
         "events": [event_to_dict(e) for e in outcome.events],
         "reports": [report_to_dict(r) for r in outcome.reports],
-        "rolls": [{"name": r.name, "dice": list(r.dice), "total": r.total, "fixed": r.fixed}
-                  for r in outcome.rolls],
+        "rolls": [
+            {"name": r.name, "dice": list(r.dice), "total": r.total, "fixed": r.fixed}
+            for r in outcome.rolls
+        ],
     }
     if settings is not None:
         out["settings"] = settings_to_dict(settings)
@@ -279,8 +312,9 @@ def check_expectations(scenario: Scenario, outcome: Outcome) -> list[str]:
                     if e["kind"] == "deployment-rejected" and e["data"].get("army") == army
                 ]
                 if sorted(rules) not in found:
-                    misses.append(f"violations of {army}: expected rules {sorted(rules)}, "
-                                  f"found {found}")
+                    misses.append(
+                        f"violations of {army}: expected rules {sorted(rules)}, found {found}"
+                    )
         elif key == "phases":
             if result["phases"] != fragment:
                 misses.append(f"phases: expected {fragment}, found {result['phases']}")

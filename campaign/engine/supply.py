@@ -20,7 +20,7 @@ from campaign.engine.orders import Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import LeaderState, State
-from maps.core.hexgrid import Hex, hex_id, neighbours, parse_hex_id, side_hexes
+from maps.core.hexgrid import Hex, hex_id, parse_hex_id, side_hexes, within
 from maps.core.model import HexMap
 from maps.core.paths import water_reach
 
@@ -45,10 +45,10 @@ class SupplyMap:
         return None
 
 
-def croat_screen(board: Board) -> set[Hex]:
-    """Hexes of the Croat screen (5.3): the hexes around every Austrian force, except hexes
-    occupied by an enemy force, and none at all around an Austrian force sharing its hex with an
-    enemy force. Garrisons without a leader have no screen."""
+def croat_screen(board: Board, radius: int = 1) -> set[Hex]:
+    """Hexes of the Croat screen (5.3): the hexes around every Austrian force (``radius`` 1: the
+    six surrounding hexes), except hexes occupied by an enemy force, and none at all around an
+    Austrian force sharing its hex with an enemy force. Garrisons without a leader have none."""
     screen: set[Hex] = set()
     enemy_forces = board.enemy_force_hexes(Alliance.AUSTRIAN)
     for x in board.state.leaders:
@@ -57,8 +57,8 @@ def croat_screen(board: Board) -> set[Hex]:
         h = parse_hex_id(x.hex)
         if h in enemy_forces:
             continue
-        for _d, n in neighbours(h):
-            if n not in enemy_forces:
+        for n in within(h, radius):
+            if n != h and n not in enemy_forces:
                 screen.add(n)
     return screen
 
@@ -76,18 +76,18 @@ def supply_sources(board: Board, alliance: Alliance) -> set[Hex]:
     return sources
 
 
-def blocking_hexes(board: Board, alliance: Alliance) -> set[Hex]:
+def blocking_hexes(board: Board, alliance: Alliance, radius: int = 1) -> set[Hex]:
     """Hexes a supply line may enter but not leave (5.2.3, 5.2.4, 5.3)."""
     blocking = board.enemy_occupied(alliance)
     if alliance is not Alliance.AUSTRIAN:
-        blocking |= croat_screen(board)
+        blocking |= croat_screen(board, radius)
     return blocking
 
 
 def supply_map(board: Board, alliance: Alliance, settings: RuleSettings) -> SupplyMap:
     hexmap = board.hexmap
     sources = supply_sources(board, alliance)
-    blocking = blocking_hexes(board, alliance)
+    blocking = blocking_hexes(board, alliance, settings.croat_screen_range)
     closed = board.closed_hexes
     enemy_forts = frozenset(board.enemy_fortresses(alliance))
 
