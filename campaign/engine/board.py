@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from campaign.engine.armies import CLOSED_NEUTRALS, Alliance, Army
+from campaign.engine.armies import CLOSED_NEUTRALS, CONTROLLED_AREAS, Alliance, Army
 from campaign.engine.state import State
 from maps.core.hexgrid import Hex, parse_hex_id
 from maps.core.model import City, HexMap
@@ -87,8 +87,13 @@ class Board:
 
     @cached_property
     def closed_hexes(self) -> frozenset[Hex]:
-        """Hexes of Denmark and the United Provinces (3.3)."""
-        return frozenset(h for h in self.hexmap.hexes if self.hexmap.area(h) in CLOSED_NEUTRALS)
+        """Hexes of Denmark and the United Provinces (3.3), and of the home countries of armies
+        that made peace between campaigns (13.7; the Empire's stay open, like Poland)."""
+        areas = set(CLOSED_NEUTRALS)
+        for army in self.state.at_peace:
+            if army is not Army.EMPIRE:
+                areas.update(CONTROLLED_AREAS[army])
+        return frozenset(h for h in self.hexmap.hexes if self.hexmap.area(h) in areas)
 
     def fortress(self, hex_id: str) -> City | None:
         return self.hexmap.fortress_at(parse_hex_id(hex_id))

@@ -193,3 +193,14 @@ def test_peace_and_changing_sides_are_recorded():
 def test_unknown_choices_fail_loudly():
     with pytest.raises(ValueError, match="unknown choice"):
         between_campaigns_from_dict({"pease": ["france"]})
+
+
+def test_the_home_country_of_an_army_at_peace_is_closed_like_the_united_provinces():
+    from campaign.engine.board import Board
+
+    peace_map = compact_map(
+        {"terrain": ["c c c c"], "areas": {"France": ["0101", "0201"], "Empire": "*"}}
+    )
+    for army, closed in ((Army.FRANCE, {"0101", "0201"}), (Army.EMPIRE, set())):
+        board = Board(State(at_peace=(army,)), peace_map)
+        assert {peace_map.hex_id(h) for h in board.closed_hexes} == closed
