@@ -25,11 +25,6 @@ from campaign.engine.state import Phase, State, state_from_dict, state_to_dict
 
 # Phases that may wait for players (issue 6); the others always run straight through.
 INPUT_PHASES = (Phase.DEPLOYMENT, Phase.MARCH, Phase.FORCED_MARCH, Phase.BATTLE, Phase.SIEGE)
-ORDER_KINDS = {
-    Phase.DEPLOYMENT: ("deployment",),
-    Phase.MARCH: ("march", "transfers"),
-    Phase.FORCED_MARCH: ("forced_march",),
-}
 
 
 def _handlers() -> dict:
@@ -39,6 +34,17 @@ def _handlers() -> dict:
     except ImportError:
         return {}
     return phases.HANDLERS
+
+
+def _order_kinds(phase: Phase | None) -> tuple[str, ...] | None:
+    """The order kinds the engine reads in ``phase`` (None: no filtering)."""
+    if phase is None:
+        return None
+    try:
+        from campaign.engine.phases import ORDER_KINDS
+    except ImportError:
+        return None
+    return ORDER_KINDS.get(phase, ())
 
 
 # --- set-up -------------------------------------------------------------------------------
@@ -202,17 +208,50 @@ def _rejected(armies: Iterable[str], text: str, rule: str) -> dict:
     )
 
 
-def seat_orders(seat, draft: Any, chosen_leaders: dict[str, list[str]]) -> tuple[dict, list]:
-    """One seat's orders, keeping only its own armies' units (and chosen leaders at
-    deployment). Returns (orders in the engine's format, rejection events for the seat)."""
+def _defender(state: State | None, hexmap, city: str):
+    """The alliance holding a fortress (its garrison, or leaders inside), or None."""
+    if state is None:
+        return None
+    armies = {g.army for g in state.garrisons_of(city)}
+    if hexmap is not None:
+        try:
+            hex_id = hexmap.city(city).hex_id
+        except KeyError:
+            hex_id = None
+        armies |= {x.army for x in state.leaders if x.inside and x.hex == hex_id}
+    alliances = {a.alliance for a in armies}
+    return alliances.pop() if len(alliances) == 1 else None
+
+
+def seat_orders(
+    seat,
+    draft: Any,
+    chosen_leaders: dict[str, list[str]] | None,
+    *,
+    phase: Phase | None = None,
+    state: State | None = None,
+    hexmap=None,
+) -> tuple[dict, list]:
+    """One seat's orders for ``phase``, keeping only what the seat may order: the kinds of
+    that phase, its own armies' leaders, siege trains and decisions, its chosen leaders at
+    deployment, and for the honors of war only its own side's answer (11.6). Battle results
+    never come from a seat. Returns (orders in the engine's format, rejection events)."""
     own = set(seat.armies)
+    own_alliances = {Army(a).alliance for a in own}
+    chosen_leaders = chosen_leaders or {}
     rejections: list[dict] = []
     if not draft:
         return {}, rejections
     if not isinstance(draft, dict):
         return {}, [_rejected(own, "the orders could not be read", "6")]
+    kinds = _order_kinds(phase)
     out: dict[str, Any] = {}
     for kind, items in draft.items():
+        if kind == "battle_results":
+            rejections.append(_rejected(own, "battle results come from the tabletop", "9.5"))
+            continue
+        if kinds is not None and kind not in kinds:
+            continue  # another phase's orders: this phase does not read them
         if kind == "deployment" and isinstance(items, dict):
             kept = {}
             for army, spec in items.items():
@@ -232,16 +271,42 @@ def seat_orders(seat, draft: Any, chosen_leaders: dict[str, list[str]]) -> tuple
         elif isinstance(items, list):
             kept_items = []
             for item in items:
-                unit = item.get("unit") or item.get("from") if isinstance(item, dict) else None
-                army = unit_army(leader_key(unit)) if isinstance(unit, str) else None
-                if army is not None and army.value not in own:
-                    rejections.append(_rejected(own, f"{unit!r} is not under your command", "6"))
+                problem = _foreign(item, own, own_alliances, state, hexmap)
+                if problem:
+                    rejections.append(_rejected(own, problem, "11.6" if kind == "honors" else "6"))
                     continue
                 kept_items.append(item)
             out[kind] = kept_items
         else:
             out[kind] = items
     return out, rejections
+
+
+def _foreign(item: Any, own: set[str], alliances: set, state, hexmap) -> str:
+    """Why an order item is not the seat's to give ("" when it is)."""
+    if not isinstance(item, dict):
+        return ""
+    for field_name in ("unit", "from", "to"):
+        unit = item.get(field_name)
+        army = unit_army(leader_key(unit)) if isinstance(unit, str) else None
+        if army is not None and army.value not in own:
+            return f"{unit!r} is not under your command"
+    if "army" in item:
+        try:
+            army = Army.parse(item["army"])
+        except ValueError:
+            return ""  # the engine says what is wrong with it
+        if army.value not in own:
+            return f"you do not command {army.label}"
+    if "city" in item and ("besieger" in item or "garrison" in item):
+        defender = _defender(state, hexmap, str(item["city"]))
+        if defender is None:
+            return f"no fortress of yours or of an enemy is under siege at {item['city']!r}"
+        if "garrison" in item and defender not in alliances:
+            return f"only the garrison of {item['city']} answers for it"
+        if "besieger" in item and defender in alliances:
+            return f"only the besiegers of {item['city']} grant or deny the honors of war"
+    return ""
 
 
 def merge_orders(per_seat: Iterable[dict]) -> dict:

@@ -239,6 +239,8 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         return None, None
 
     phase = Phase(window.phase)
+    state = gameplay.read_state(window.version.state)
+    hexmap = gameplay.load_campaign_map(campaign.map_name)
     by_deadline = window.deadline is not None and window.deadline <= now
     chosen = {s.power: s.leaders for s in seats}
     per_seat, extra_events, used = [], [], {}
@@ -248,7 +250,9 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         sheet = sheets.get(seat.id)
         absent = seat.is_absent(now)
         if sheet is not None and sheet.ready:
-            orders, rejections = gameplay.seat_orders(seat, sheet.draft, chosen.get(seat.power))
+            orders, rejections = gameplay.seat_orders(
+                seat, sheet.draft, chosen.get(seat.power), phase=phase, state=state, hexmap=hexmap
+            )
             per_seat.append(orders)
             extra_events += rejections
             used[seat.power] = {"orders": orders, "by_organiser": sheet.entered_by_organiser}

@@ -152,13 +152,46 @@ def test_the_sweep_resolves_due_windows(campaign, now):
 
 
 def test_orders_for_another_seats_units_are_rejected(campaign, prussia, now):
-    sheet = ready(
-        campaign, prussia, {"march": [{"unit": "daun", "path": "4"}]}, now=now
-    )  # fmt: skip
+    sheet = ready(campaign, prussia, {"march": [{"unit": "daun", "path": "4"}]}, now=now)
     orders, rejections = gameplay.seat_orders(prussia, sheet.draft, {})
     assert orders == {"march": []}
     assert "'daun' is not under your command" in rejections[0]["text"]
     assert rejections[0]["audience"] == sorted(prussia.armies)
+
+
+HOSTILE = [
+    # (phase, draft, what the seat is told)
+    ("march", {"transfers": [{"from": "garrison", "to": "daun", "points": 50}]}, "'daun'"),
+    ("battle", {"battle": [{"hex": "0503", "army": "austria", "choice": "decline"}]},
+     "you do not command Austria"),
+    ("battle", {"battle_results": [{"battle": "t1-0503", "loser": "austrian", "outcome": "rout"}]},
+     "battle results come from the tabletop"),
+    ("siege", {"honors": [{"city": "Dresden", "garrison": "fight"}]}, "only the garrison"),
+    ("siege", {"honors": [{"city": "Nowhere", "besieger": "deny"}]}, "no fortress"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("phase", "draft", "told"), HOSTILE)
+def test_a_seat_orders_only_what_is_its_own(campaign, prussia, phase, draft, told):
+    from campaign.engine.armies import Army
+    from campaign.engine.state import Garrison, Phase, State
+
+    state = State(garrisons=(Garrison("Dresden", Army.AUSTRIA, 400),))
+    orders, rejections = gameplay.seat_orders(prussia, draft, {}, phase=Phase(phase), state=state)
+    assert all(items == [] for items in orders.values())
+    assert told in rejections[0]["text"]
+    assert rejections[0]["audience"] == sorted(prussia.armies)
+
+
+def test_a_besieger_answers_for_the_besiegers(campaign, prussia):
+    from campaign.engine.armies import Army
+    from campaign.engine.state import Garrison, Phase, State
+
+    state = State(garrisons=(Garrison("Dresden", Army.AUSTRIA, 400),))
+    draft = {"honors": [{"city": "Dresden", "besieger": "deny"}], "march": [{"unit": "x"}]}
+    orders, rejections = gameplay.seat_orders(prussia, draft, {}, phase=Phase.SIEGE, state=state)
+    assert orders == {"honors": [{"city": "Dresden", "besieger": "deny"}]}  # march: not now
+    assert rejections == []
 
 
 def test_the_orders_used_are_kept_with_the_version(campaign, prussia, now):
