@@ -20,7 +20,7 @@ from campaign.engine.rulesettings import DEFAULT_SETTINGS
 from campaign.engine.state import Phase, State, state_from_dict, state_to_dict
 from campaign.engine.supply import blocking_hexes, supply_map, supply_sources
 from maps.core.loader import load_map
-from maps.core.paths import reachable
+from maps.core.paths import least_cost_path, path_cost, reachable
 
 pytestmark = pytest.mark.pure
 
@@ -148,3 +148,28 @@ def test_a_turn_replays_exactly_from_its_seed(hexmap, deployed):
 def test_a_phase_out_of_turn_is_refused(hexmap, deployed):
     with pytest.raises(PhaseError, match="in the supply phase"):
         resolve_phase(deployed, Phase.MARCH, Orders(), Dice("t"), hexmap)
+
+
+def test_supply_runs_down_the_elbe_but_not_overland(hexmap):
+    """5, 5.2.2: Magdeburg supplies a force at Hamburg by river, far beyond 10 MPs by land; a
+    force at Leipzig, off the rivers, is supplied only if Magdeburg is 10 MPs away overland."""
+    magdeburg, hamburg = hexmap.city("Magdeburg"), hexmap.city("Hamburg")
+    leipzig = hexmap.city("Leipzig")
+    state = state_from_dict(
+        {
+            "phase": "supply",
+            "leaders": {
+                "lehwaldt": {"hex": hamburg.hex_id, "points": 500},
+                "dohna": {"hex": leipzig.hex_id, "points": 300},
+            },
+            "garrisons": [{"city": "Magdeburg", "army": "prussia", "points": 500}],
+        }
+    )
+    smap = supply_map(Board(state, hexmap), Alliance.PRUSSIAN, DEFAULT_SETTINGS)
+    assert hamburg.hex not in smap.land and hamburg.hex in smap.water
+    assert magdeburg.hex in smap.sources
+    result = resolve_phase(state, Phase.SUPPLY, Orders(), Dice("t"), hexmap)
+    assert result.state.leader("lehwaldt").supplied
+    assert leipzig.hex not in smap.water
+    overland = path_cost(hexmap, least_cost_path(hexmap, magdeburg.hex, leipzig.hex))
+    assert result.state.leader("dohna").supplied is (overland <= DEFAULT_SETTINGS.supply_land_mp)
