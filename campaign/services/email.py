@@ -17,6 +17,7 @@ from django.urls import NoReverseMatch, reverse
 
 from campaign.engine.armies import Army
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
+from campaign.services import deadlines
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +25,7 @@ SUBJECTS = {
     "phase-opened": "{campaign}: turn {turn}, {phase} orders are due",
     "battle-pending": "{campaign}: a battle is pending (turn {turn})",
     "reminder": "{campaign}: {phase} orders due in {hours} hours",
+    "last-reminder": "Last call, {campaign}: {phase} orders due in {hours} hours",
     "phase-resolved": "{campaign}: turn {turn}, the {done} phase is resolved",
     "campaign-over": "{campaign}: the campaign is over",
     "invitation": "You are invited to the campaign {campaign}",
@@ -196,7 +198,9 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         latest=latest,
         missed=seat.missed_in_a_row if seat else 0,
     )
-    subject = SUBJECTS[kind].format(
+    last = kind == "reminder" and deadlines.is_last_step(campaign.reminders, ids.get("hours") or 0)
+    ctx["last"] = last
+    subject = SUBJECTS["last-reminder" if last else kind].format(
         campaign=campaign.name,
         turn=(window.turn if window else latest.turn if latest else 1),
         phase=(window.phase if window else ""),

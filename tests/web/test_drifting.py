@@ -27,6 +27,7 @@ def test_reminders_go_at_each_step_once(
         assert send_reminders(now=window.deadline - timedelta(hours=19)) == 0  # sent already
     assert [m.to for m in mailoutbox] == [["fritz@example.org"]]
     assert "due in 24 hours" in mailoutbox[0].subject
+    assert not mailoutbox[0].subject.startswith("Last call")
     assert Reminder.objects.get().hours_before == 24
 
 
@@ -36,6 +37,8 @@ def test_the_last_reminder_escalates_to_the_organiser(
     window = campaign.open_window()
     with django_capture_on_commit_callbacks(execute=True):
         send_reminders(now=window.deadline - timedelta(hours=1))
+    to_fritz = next(m for m in mailoutbox if m.to == ["fritz@example.org"])
+    assert to_fritz.subject.startswith("Last call") and "organiser has been told" in to_fritz.body
     to_organiser = [m for m in mailoutbox if m.to == ["olga@example.org"]]
     assert len(to_organiser) == 1
     assert "orders still missing" in to_organiser[0].subject

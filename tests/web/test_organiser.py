@@ -251,3 +251,28 @@ def test_the_log_is_for_the_campaigns_people(
     if who in people:
         client.force_login(people[who])
     assert client.get(url("action_log", campaign)).status_code == expected
+
+
+def test_the_boards_queries_do_not_grow_with_the_seats(client, organiser, now):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from campaign.engine.rulesettings import RuleSettings
+    from campaign.services import gameplay, setup
+    from tests.web.conftest import NO_MAP, make_user
+
+    counts = {}
+    for players in (2, 5):
+        campaign = setup.create_campaign(
+            organiser, name=f"Q{players}", players=players, now=now, map_name=NO_MAP,
+            army_points=gameplay.army_points_from_base("sweden", 200, RuleSettings()),
+        )  # fmt: skip
+        for seat in campaign.seats.all():
+            seat.user = make_user(f"q{players}-{seat.power}")
+            seat.save()
+        setup.start_campaign(campaign, organiser, now=now)
+        client.force_login(organiser)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url("organiser_board", campaign)).status_code == 200
+        counts[players] = len(queries)
+    assert counts[2] == counts[5], counts
