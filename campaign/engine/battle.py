@@ -798,4 +798,18 @@ def battle_phase(
     if state.ended:
         state = dataclasses.replace(state, pending_battles=())
         events.append(victory.table_event(victory.final_table(state, hexmap, settings)))
+    elif not state.pending_battles:
+        state = dataclasses.replace(state, honors_pending=sieges_ahead(state, hexmap))
     return Resolution(state, tuple(events), complete=not state.pending_battles)
+
+
+def sieges_ahead(state: State, hexmap: HexMap) -> tuple[str, ...]:
+    """The fortresses the siege phase will find besieged: their garrisons and besiegers answer the
+    honors of war in advance, in case of a breach (11.6; ``State.honors_pending``)."""
+    from campaign.engine import siege  # siege builds on this module
+
+    return tuple(
+        inv.city.name
+        for inv in siege.investments(state, hexmap)
+        if siege.is_besieged(state, inv)[0]
+    )

@@ -506,7 +506,7 @@ def siege_phase(
         if breached:
             breaches.append(inv)
     state = dataclasses.replace(
-        state, besieged_turns=besieged_turns, blockaded=tuple(sorted(blockaded))
+        state, besieged_turns=besieged_turns, blockaded=tuple(sorted(blockaded)), honors_pending=()
     )
     decisions = {d.city.casefold(): d for d in orders.honors}
     for inv in breaches:

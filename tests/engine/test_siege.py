@@ -51,7 +51,7 @@ def test_garrison_limit_is_100_per_bastion():
 def besieged(turns_in_hex=1, supplied=True, trains=1, besieged_turns=0, garrison=200, **kw):
     return State(
         turn=4,
-        phase=Phase.SIEGE,
+        phase=kw.pop("phase", Phase.SIEGE),
         leaders=(
             LeaderState(
                 "daun", Army.AUSTRIA, T, 1000, turns_in_hex=turns_in_hex, supplied=supplied
@@ -140,3 +140,15 @@ def test_forces_retreating_this_turn_do_not_besiege():
     assert investments(state, MAP) == []
     result = run(state, [6, 6])
     assert not any(e.kind in (EventKind.SIEGE, EventKind.BREACH) for e in result.events)
+
+
+def test_the_battle_phase_names_the_sieges_ahead_and_the_siege_phase_clears_them():
+    from campaign.engine.battle import battle_phase
+
+    state = besieged(besieged_turns=1, phase=Phase.BATTLE)
+    after_battle = battle_phase(state, Orders(), Dice("s"), MAP, S).state
+    assert after_battle.honors_pending == ("Torgau",)
+    blockade = besieged(trains=0, phase=Phase.BATTLE)
+    assert battle_phase(blockade, Orders(), Dice("s"), MAP, S).state.honors_pending == ()
+    after_siege = run(after_battle, [1, 1]).state
+    assert after_siege.honors_pending == ()
