@@ -212,7 +212,7 @@ class State:
     forced_march_arrivals: tuple[tuple[str, str], ...] = ()  # (hex, army) this turn (6.3.2)
     besieged_turns: dict[str, int] = field(default_factory=dict)  # city -> consecutive (11.1)
     blockaded: tuple[str, ...] = ()  # cities blockaded at the last siege phase (11)
-    honors_pending: tuple[str, ...] = ()  # breached fortresses awaiting honors of war (11.6)
+    honors_pending: tuple[str, ...] = ()  # besieged this turn: honors of war asked ahead (11.6)
     captives: tuple[Captive, ...] = ()
     prisoners: tuple[Prisoners, ...] = ()
     killed: tuple[str, ...] = ()  # leaders killed in battle (9.5)
