@@ -7,15 +7,16 @@ them come from the campaign's own views through the audience projection, not fro
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import condition, require_GET
 
-from maps.core.loader import DEFAULT_MAP, MapError, load_map
+from maps.core.loader import DEFAULT_MAP, load_map
 from maps.core.render import Region, area_highlights, render_png
 
 HEX_SIZES = {"s": 9, "m": 14, "l": 20, "xl": 28}
@@ -24,10 +25,8 @@ CACHE_SECONDS = 24 * 3600
 
 
 def _map():
-    try:
-        return load_map(DEFAULT_MAP)
-    except MapError as exc:  # a broken bundled map is a server fault, say what it is
-        raise Http404(f"the map cannot be loaded: {exc}") from exc
+    # a broken bundled map is a server fault: the MapError, which names the problem, goes to the log
+    return load_map(DEFAULT_MAP)
 
 
 def _picture_args(request: HttpRequest) -> dict:
@@ -64,8 +63,6 @@ def _etag(request: HttpRequest, *args, **kwargs) -> str | None:
 
 
 def _source_stamp(path: str) -> str:
-    import os
-
     try:
         return str(os.stat(path).st_mtime_ns)
     except OSError:
