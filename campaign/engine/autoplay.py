@@ -215,8 +215,23 @@ def play_season(
         raise RuntimeError(
             "the sample deployment was rejected: " + " ".join(e.text for e in result.events)
         )
-    state = result.state
-    while not state.ended:
+    return play_on(result.state, hexmap, seed, settings, on_phase, season, dice)
+
+
+def play_on(
+    state: State,
+    hexmap: HexMap,
+    seed: str = "season",
+    settings: RuleSettings = DEFAULT_SETTINGS,
+    on_phase: Callable[[State, Phase], None] | None = None,
+    season: Season | None = None,
+    dice: Dice | None = None,
+    until_turn: int | None = None,
+) -> Season:
+    """Play from ``state`` until the campaign ends (or ``until_turn`` begins)."""
+    season = season or Season(state)
+    dice = dice or Dice(seed)
+    while not state.ended and (until_turn is None or state.turn < until_turn):
         phase = state.phase
         if phase is Phase.MARCH:
             orders = march_orders(state, hexmap, seed)
@@ -244,5 +259,6 @@ def play_season(
         if on_phase is not None:
             on_phase(state, phase)
     season.state = state
-    season.table = final_table(state, hexmap, settings)
+    if state.ended:
+        season.table = final_table(state, hexmap, settings)
     return season

@@ -204,3 +204,27 @@ def test_the_home_country_of_an_army_at_peace_is_closed_like_the_united_province
     for army, closed in ((Army.FRANCE, {"0101", "0201"}), (Army.EMPIRE, set())):
         board = Board(State(at_peace=(army,)), peace_map)
         assert {peace_map.hex_id(h) for h in board.closed_hexes} == closed
+
+
+def test_a_second_year_follows_a_whole_season_on_the_real_map():
+    from campaign.engine.autoplay import play_on, play_season
+    from maps.core.loader import load_map
+
+    europe = load_map()
+    first = play_season(europe, seed="year-1")
+    settings = settings_from_dict({"new_points_per_star_city": 50})
+    start, events = next_campaign(first.state, BetweenCampaigns(), Dice("year-2"), europe, settings)
+    assert (start.campaign_year, start.turn, start.phase, start.ended) == (
+        2,
+        1,
+        Phase.SUPPLY,
+        False,
+    )
+    for x in start.leaders:  # 13.1: everyone in a fortress or a star city, no markers
+        city = europe.city_at(europe.parse_hex_id(x.hex))
+        assert x.inside or (city is not None and city.size.value in ("star", "circled star"))
+        assert not x.demoralized and x.supplied
+    assert any(e.rule == "13.4" for e in events)
+    second = play_on(start, europe, seed="year-2", settings=settings, until_turn=3)
+    assert second.state.campaign_year == 2 and second.state.turn == 3
+    assert not second.state.ended
