@@ -226,7 +226,7 @@ class Movement:
     def _begin_step(self, m: Mover) -> None:
         d = m.steps[m.step_i]
         to = neighbour(m.pos, d)
-        if not m.train:
+        if not m.train and not m.demoralized:  # a demoralized force never seeks the enemy
             for other in self.enemy_movers_in(to, m.army):
                 if other.met or m.met:
                     continue
