@@ -636,7 +636,7 @@ def apply_result(
     for key, how in [(k, "killed") for k in result.killed] + [
         (k, "captured") for k in result.captured
     ]:
-        if not state.has_leader(key) or state.leader(key).hex != hex_id:
+        if not state.has_leader(key) or state.leader(key).hex != hex_id or state.leader(key).inside:
             events.append(
                 rejection(None, f"battle {pending.id}: {key!r} was not in the battle", "9.5")
             )
