@@ -848,49 +848,33 @@ def march_phase(
 def forced_march_phase(
     state: State, orders: Orders, dice: Dice, hexmap: HexMap, settings: RuleSettings
 ) -> Resolution:
-    """Phase 4 (6.3): each ordered leader rolls a die; those at or under their strategic IR
-    force march, all at once."""
-    events: list[Event] = []
-    passed = []
-    for o in orders.forced_march:
-        if not state.has_leader(o.unit):
-            passed.append(o)  # build_movers rejects it with the reason
-            continue
-        x = state.leader(o.unit)
-        if x.dropped_off or x.held_until_turn >= state.turn:
-            passed.append(o)
-            continue
+    """Phase 4 (6.3): the orders are checked, then each ordered leader rolls a die; the forces
+    whose leaders roll at or under their strategic IR force march, all at once. A force whose roll
+    fails stays where it is, even a subordinate who would otherwise follow his commander."""
+    movers, rejected = build_movers(state, list(orders.forced_march), hexmap, settings, forced=True)
+    events: list[Event] = list(rejected)
+    going = []
+    for m in movers:
+        x = state.leader(m.unit)
         name = f"forced-march:{x.key}:t{state.turn}"
         roll = dice.roll(name)
         ir = strategic_ir(x)
         data = {"leader": x.key, "roll": roll, "strategic_ir": ir, "dice": name}
         if roll <= ir:
-            passed.append(o)
-            events.append(
-                Event(
-                    "6.3",
-                    EventKind.FORCED_MARCH,
-                    f"{x.table.name} rolls {roll} against a strategic IR of {ir}: "
-                    "the force may force march (6.3).",
-                    data,
-                    private(x.army),
-                )
+            going.append(m)
+            text = (
+                f"{x.table.name} rolls {roll} against a strategic IR of {ir}: the force may "
+                "force march (6.3)."
             )
+            events.append(Event("6.3", EventKind.FORCED_MARCH, text, data, private(x.army)))
         else:
             why = " (demoralized: IR counts as 0, 10.2)" if x.demoralized else ""
-            events.append(
-                Event(
-                    "6.3",
-                    EventKind.FORCED_MARCH_FAILED,
-                    f"{x.table.name} rolls {roll} against a strategic IR of {ir}"
-                    f"{why}: the force stays where it is (6.3).",
-                    data,
-                    private(x.army),
-                )
+            text = (
+                f"{x.table.name} rolls {roll} against a strategic IR of {ir}{why}: the force "
+                "stays where it is (6.3)."
             )
-    movers, rejected = build_movers(state, passed, hexmap, settings, forced=True)
-    events.extend(rejected)
-    movement = Movement(state, hexmap, settings, dice, movers, roll_prefix="forced-")
+            events.append(Event("6.3", EventKind.FORCED_MARCH_FAILED, text, data, private(x.army)))
+    movement = Movement(state, hexmap, settings, dice, going, roll_prefix="forced-")
     movement.run()
     state, moved = _finish_movement(state, movement, hexmap, forced=True)
     events.extend(moved)
