@@ -40,3 +40,14 @@ def test_a_broken_scenario_names_its_problem(tmp_path):
     bad.write_text('{"map": {"terrain": ["c c"]}, "state": {"leaders": {"daun": {"hex": "0909"}}}}')
     with pytest.raises(ScenarioError, match="leader 'daun'.*not on the map"):
         load_scenario(bad)
+
+
+def test_every_roll_of_the_casebook_is_named_in_docs_dice():
+    docs = (Path(__file__).resolve().parent.parent.parent / "docs" / "dice.md").read_text()
+    kinds = set()
+    for path in CASES:
+        scenario = load_scenario(path)
+        kinds |= {roll.name.split(":")[0] for roll in run_scenario(scenario).rolls}
+    assert kinds >= {"march-allocation", "forced-march", "meeting"}
+    missing = sorted(k for k in kinds if f"`{k}:" not in docs)
+    assert not missing, f"docs/dice.md does not name: {missing}"
