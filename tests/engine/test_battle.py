@@ -269,3 +269,20 @@ def test_the_numbers_of_a_battle_go_to_the_armies_that_fought_only():
     assert all(not e.visible_to(Army.FRANCE) for e in with_points)
     public = [e.text for e in result.events if e.public and e.kind is EventKind.ROUTED]
     assert public == ["Daun's force is defeated at 0402 (10.1)."]
+
+
+def test_a_state_waiting_for_results_survives_json():
+    import json
+
+    from campaign.engine.state import state_from_dict, state_to_dict
+
+    s = state_with(
+        leader("bevern", Army.PRUSSIA, 1000, marched=True),
+        leader("daun", Army.AUSTRIA, 700),
+        leader("saxe", Army.EMPIRE, 300, marched=True),
+    )
+    waiting = run(
+        s, battle=(fight(Army.PRUSSIA), BattleDecision(H, Army.EMPIRE, Choice.RETIRE))
+    ).state
+    assert waiting.pending_battles and waiting.retreats
+    assert state_from_dict(json.loads(json.dumps(state_to_dict(waiting)))) == waiting

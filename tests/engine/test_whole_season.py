@@ -67,3 +67,18 @@ def test_the_phases_come_in_the_order_of_rule_4(hexmap):
     play_season(hexmap, seed="order", on_phase=lambda state, phase: seen.append(phase))
     first_turn = seen[: len(Phase) - 1]
     assert first_turn == [p for p in Phase if p is not Phase.DEPLOYMENT]
+
+
+def test_every_state_of_a_season_survives_json(hexmap):
+    import json
+
+    from campaign.engine.state import state_from_dict
+
+    checked = []
+
+    def check(state, phase):
+        assert state_from_dict(json.loads(json.dumps(state_to_dict(state)))) == state
+        checked.append(phase)
+
+    play_season(hexmap, seed="json", on_phase=check)
+    assert Phase.BATTLE in checked and Phase.RETREAT_RALLY in checked
