@@ -204,8 +204,10 @@ class HexMap:
         set_(self, "_cities_at", {h: tuple(cs) for h, cs in cities_at.items()})
         set_(self, "_city_by_name", {c.name.casefold(): c for c in self.cities})
         set_(self, "_hexes", tuple(sorted(self.terrain_of, key=lambda h: (h.r, h.q))))
-        set_(self, "_steps", self._base_steps())
-        set_(self, "_water_vertices", self._water_vertex_index())
+        # Filled on first use: most callers need the steps and water lines of a few hexes only,
+        # and loading stays fast (bench/map_bench.py).
+        set_(self, "_steps", {})
+        set_(self, "_water_vertices", None)
 
     # --- hexes ---------------------------------------------------------------------------------
 
@@ -309,23 +311,20 @@ class HexMap:
 
     # --- movement (2.2, 6.4.4, 6.4.5) ----------------------------------------------------------
 
-    def _base_steps(self) -> dict[Hex, tuple[tuple[int, Hex, int, bool], ...]]:
-        """Per hex: (direction, neighbour, cost without enemies, bridge over a river) for every
-        passable step, so that path searches do not recompute the chart."""
-        steps: dict[Hex, tuple[tuple[int, Hex, int, bool], ...]] = {}
-        for h in self.terrain_of:
-            if not self.terrain_of[h].passable:
-                steps[h] = ()
-                continue
-            row = []
-            for d in DIRECTIONS:
-                cost = self._static_cost(h, d, DEFAULT_COSTS)
-                if cost is not None:
-                    side = side_key(h, d)
-                    bridged = side in self.bridges and side in self._river_at  # type: ignore[attr-defined]
-                    row.append((d, neighbour(h, d), cost, bridged))
-            steps[h] = tuple(row)
-        return steps
+    def _steps_of(self, h: Hex) -> tuple[tuple[int, Hex, int, bool], ...]:
+        """(direction, neighbour, cost without enemies, bridge over a river) for every passable
+        step out of ``h``, so that path searches do not recompute the chart."""
+        terrain = self.terrain_of.get(h)
+        if terrain is None or not terrain.passable:
+            return ()
+        row = []
+        for d in DIRECTIONS:
+            cost = self._static_cost(h, d, DEFAULT_COSTS)
+            if cost is not None:
+                side = side_key(h, d)
+                bridged = side in self.bridges and side in self._river_at  # type: ignore[attr-defined]
+                row.append((d, neighbour(h, d), cost, bridged))
+        return tuple(row)
 
     def _static_cost(self, frm: Hex, d: int, costs: MovementCosts) -> int | None:
         to = neighbour(frm, d)
@@ -366,7 +365,7 @@ class HexMap:
         """
         if costs is DEFAULT_COSTS:
             cost = None
-            for step_d, _to, step_cost, _bridged in self._steps.get(frm, ()):  # type: ignore[attr-defined]
+            for step_d, _to, step_cost, _bridged in self.steps(frm):
                 if step_d == d:
                     cost = step_cost
                     break
@@ -384,7 +383,11 @@ class HexMap:
 
     def steps(self, h: Hex) -> tuple[tuple[int, Hex, int, bool], ...]:
         """Passable steps out of ``h`` at default costs: (direction, neighbour, MP, bridged)."""
-        return self._steps.get(h, ())  # type: ignore[attr-defined]
+        cache = self._steps  # type: ignore[attr-defined]
+        found = cache.get(h)
+        if found is None:
+            found = cache[h] = self._steps_of(h)
+        return found
 
     # --- water lines for supply (5, 5.2.2, 5.2.3) ----------------------------------------------
 
@@ -413,9 +416,13 @@ class HexMap:
 
     def water_side_neighbours(self, side: Side) -> list[Side]:
         """Water sides that continue ``side``: they share one of its two ends."""
+        index = self._water_vertices  # type: ignore[attr-defined]
+        if index is None:
+            index = self._water_vertex_index()
+            object.__setattr__(self, "_water_vertices", index)
         out = []
         for v in side_vertices(side):
-            for other in self._water_vertices.get(v, ()):  # type: ignore[attr-defined]
+            for other in index.get(v, ()):
                 if other != side:
                     out.append(other)
         return out
