@@ -622,6 +622,11 @@ def quick_resolve(battle: Battle, user, *, attacker: str | None, now: datetime) 
         )
     ts = tabletop_settings(battle.campaign)
     terrain = Terrain[setup["terrain"].upper()]
+    reason = "named by the organiser"
+    if not attacker:
+        wished = wished_to_fight(battle)
+        attacker = wished[0] if len(wished) == 1 else None
+        reason = "the only side that chose to fight, 9"
     outcome = quick.resolve(
         quick.QuickBattle(
             battle.battle_id,
@@ -629,6 +634,7 @@ def quick_resolve(battle: Battle, user, *, attacker: str | None, now: datetime) 
             terrain,
             attacker=attacker or None,
             points_per_strength_point=ts.points_per_strength_point,
+            attacker_reason=reason,
         ),
         Dice(seed=battle.campaign.seed).roll,
     )
@@ -661,6 +667,21 @@ def quick_resolve(battle: Battle, user, *, attacker: str | None, now: datetime) 
     continue_turn(battle.campaign, now=now)
     battle.refresh_from_db()
     return battle
+
+
+def wished_to_fight(battle: Battle) -> list[str]:
+    """The sides whose players chose to fight (9: a battle is fought "if and only if either
+    player involved wishes to do so"), from the decisions the battle phase used."""
+    sides = set()
+    versions = StateVersion.objects.filter(
+        campaign=battle.campaign, turn=battle.turn, resolved_phase=Phase.BATTLE.value
+    )
+    for version in versions:
+        for used in (version.orders or {}).values():
+            for d in (used or {}).get("orders", {}).get("battle", []) or []:
+                if d.get("hex") == battle.hex and d.get("choice") == "fight":
+                    sides.add(Army(d["army"]).alliance.value)
+    return sorted(sides)
 
 
 def _share(side: dict, loss: int) -> dict[str, int]:

@@ -245,6 +245,7 @@ class QuickBattle:
     terrain: Terrain
     attacker: str | None = None
     points_per_strength_point: int = 50
+    attacker_reason: str = "named by the organiser"
 
     def __post_init__(self) -> None:
         names = [s.name for s in self.sides]
@@ -400,7 +401,7 @@ def _attacker(battle: QuickBattle, roll: Roll, steps: list[Step]) -> tuple[Quick
     first, second = battle.sides
     if battle.attacker is not None:
         attacker = first if battle.attacker == first.name else second
-        steps.append(Step("SPI 9.0", f"{attacker.name} attack (named by the organiser)."))
+        steps.append(Step("SPI 9.0", f"{attacker.name} attack ({battle.attacker_reason})."))
         return attacker, second if attacker is first else first
     able = [s for s in battle.sides if not s.demoralized]
     if len(able) == 1:

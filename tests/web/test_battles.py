@@ -564,3 +564,11 @@ def test_a_result_settled_while_paused_is_applied_by_the_sweep_once_resumed(
     battle.refresh_from_db()
     assert battle.status == BattleStatus.APPLIED
     assert service.sweep(now=now)["applied"] == 0
+
+
+def test_the_side_that_chose_to_fight_attacks_in_the_quick_resolution(battle, organiser):
+    assert service.wished_to_fight(battle) == ["prussian"]
+    service.quick_resolve(battle, organiser, attacker=None, now=timezone.now())
+    battle.refresh_from_db()
+    steps = [s["text"] for s in battle.quick_record["steps"]]
+    assert any("prussian attack (the only side that chose to fight, 9)" in t for t in steps)
