@@ -236,3 +236,12 @@ def test_every_feature_is_on_the_table():
 def test_it_rejects_impossible_requests(make):
     with pytest.raises(ValueError):
         make()
+
+
+def test_deployments_say_where_each_side_came_from():
+    sides = (TableSide("Prussians", ()), TableSide("Austrians", (5, 6)))
+    lines = [d.description for d in table(sides=sides).deployments]
+    assert lines == [
+        'Prussians: north edge, 12" deep (held the hex)',
+        'Austrians: south edge, 12" deep (came from SE, SW)',
+    ]
