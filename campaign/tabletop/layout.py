@@ -192,8 +192,9 @@ class Deployment:
 
     @property
     def description(self) -> str:
-        origin = ", ".join(DIRECTION_NAMES[d] for d in self.came_from) or "already in the hex"
-        return f'{self.side}: {self.edge.value} edge, {self.zone:g}" deep (came from {origin})'
+        origin = ", ".join(DIRECTION_NAMES[d] for d in self.came_from)
+        how = f"came from {origin}" if origin else "held the hex"
+        return f'{self.side}: {self.edge.value} edge, {self.zone:g}" deep ({how})'
 
 
 @dataclass(frozen=True)
