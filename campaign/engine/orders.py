@@ -110,6 +110,13 @@ def rejection(army: Army | None, text: str, rule: str, **data: Any) -> Event:
     )
 
 
+def _army_or_none(name: Any) -> Army | None:
+    try:
+        return Army.parse(name)
+    except ValueError:
+        return None
+
+
 def unit_army(unit: str) -> Army | None:
     """The army of a leader key, or of a siege train id "army-n"; None if neither."""
     try:
@@ -290,7 +297,14 @@ def orders_from_dict(data: dict | None) -> Orders:
             deployments.append(deployment_from_dict(army_name, item))
         except (OrderError, ValueError, KeyError, TypeError) as exc:
             rejected.append(
-                rejection(None, f"deployment of {army_name}: {exc}", "3", order_kind="deployment")
+                rejection(
+                    _army_or_none(army_name),
+                    str(exc)
+                    if str(exc).startswith("deployment of")
+                    else f"deployment of {army_name}: {exc}",
+                    "3",
+                    order_kind="deployment",
+                )
             )
     battle = read(data.get("battle"), battle_decision_from_dict, "9", "battle")
     results = read(data.get("battle_results"), battle_result_from_dict, "9.5", "battle_results")
