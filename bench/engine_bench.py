@@ -11,6 +11,8 @@ method, whatever the number of forces and fortresses).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import statistics
 import sys
 import time
@@ -25,7 +27,7 @@ from campaign.engine.dice import Dice  # noqa: E402
 from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders  # noqa: E402
 from campaign.engine.phases import resolve_phase  # noqa: E402
 from campaign.engine.rulesettings import DEFAULT_SETTINGS  # noqa: E402
-from campaign.engine.state import Phase, State  # noqa: E402
+from campaign.engine.state import Phase, State, state_from_dict, state_to_dict  # noqa: E402
 from campaign.engine.supply import blocking_hexes, supply_maps, supply_sources  # noqa: E402
 from maps.core.hexgrid import parse_hex_id  # noqa: E402
 from maps.core.loader import load_map  # noqa: E402
@@ -147,6 +149,44 @@ def main() -> None:
         f"naive land-only search per force {median_ms(naive_t):.1f} ms "
         f"({per_force:.2f} ms a force, so {per_force * land / 1000:.1f} s for a supply overlay "
         f"of all {land} land hexes)"
+    )
+    scaling(board_state, hexmap, max(3, args.runs // 3))
+    serialisation(board_state, args.runs)
+
+
+def scaling(state, hexmap, runs):
+    """Supply tracing against the number of forces: the engine's cost stays flat, one search per
+    force grows with them."""
+    print("supply tracing by number of forces (engine / one search per force), ms:")
+    leaders = list(state.leaders)
+    for share in (0.25, 0.5, 1.0):
+        kept = dataclasses.replace(
+            state, leaders=tuple(leaders[: max(1, int(len(leaders) * share))])
+        )
+        forces = len(kept.forces())
+        engine_t, naive_t = [], []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            supply_maps(Board(kept, hexmap), DEFAULT_SETTINGS)
+            engine_t.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            naive_supply(kept, hexmap)
+            naive_t.append(time.perf_counter() - t0)
+        print(f"  {forces:3d} forces: {median_ms(engine_t):6.1f} / {median_ms(naive_t):6.1f}")
+
+
+def serialisation(state, runs):
+    t_out, t_in = [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        data = json.dumps(state_to_dict(state))
+        t_out.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        state_from_dict(json.loads(data))
+        t_in.append(time.perf_counter() - t0)
+    print(
+        f"state JSON ({len(data) // 1024} KiB): write {median_ms(t_out):.2f} ms, "
+        f"read {median_ms(t_in):.2f} ms"
     )
 
 

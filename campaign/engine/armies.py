@@ -36,6 +36,11 @@ class Army(Enum):
 
     @classmethod
     def parse(cls, text: str) -> Army:
+        if isinstance(text, cls):
+            return text
+        found = cls._value2member_map_.get(text)
+        if found is not None:
+            return found  # type: ignore[return-value]
         key = str(text).strip().lower()
         for army in cls:
             if key in (army.value, army.label.lower()):
