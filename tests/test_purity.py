@@ -15,7 +15,7 @@ import pytest
 pytestmark = pytest.mark.pure
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE_PACKAGES = ("campaign/engine", "maps/core")
+PURE_PACKAGES = ("campaign/engine", "campaign/tabletop", "maps/core")
 
 _PROBE = """
 import importlib, json, sys
