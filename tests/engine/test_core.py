@@ -260,3 +260,11 @@ def test_phases_follow_rule_4():
     assert Phase.RECONNAISSANCE.number == 6
     assert Phase.RETREAT_RALLY.next() is Phase.SUPPLY
     assert Phase.parse("forced march") is Phase.FORCED_MARCH
+
+
+def test_the_dice_are_fair():
+    dice = Dice("fairness")
+    counts = [0] * 6
+    for i in range(6000):
+        counts[dice.roll(f"fair:{i}") - 1] += 1
+    assert all(850 <= c <= 1150 for c in counts), counts
