@@ -394,6 +394,13 @@ def build_movers(
         x = state.leader(o.unit)
         if x.held_until_turn >= state.turn:
             reject(o, "may not move this turn (11.6.1)", "11.6.1")
+        elif x.halted:
+            reject(
+                o,
+                "entered an enemy-occupied hex this turn and must remain there until the next "
+                "turn (6.4.4)",
+                "6.4.4",
+            )
         elif x.dropped_off:
             reject(
                 o,
@@ -662,6 +669,8 @@ def _finish_movement(
                 )
             if moved:
                 changes.update(moved=True, turns_in_hex=0, field_works=0)
+            if m.entered_enemy and moved:
+                changes.update(halted=True)
             updated.append(dataclasses.replace(x, **changes))
         for key, h, spent_then in m.dropped:
             x = state.leader(key)

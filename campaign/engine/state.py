@@ -82,6 +82,7 @@ class LeaderState:
     forced_marched: bool = False  # carried out a forced march (6.3)
     moved: bool = False  # left his hex this turn (march, forced march or retreat)
     dropped_off: bool = False  # dropped off along a line of march, may not move on (6.2.6)
+    halted: bool = False  # entered an enemy hex: stays there until the next turn (6.4.4)
     second_march_mp: int = 0  # MPs expended in a second march (7.1)
     forced_march_mp: int = 0  # MPs expended in a forced march (7.1)
 

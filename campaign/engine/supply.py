@@ -157,6 +157,7 @@ def start_of_turn(state: State) -> State:
             forced_marched=False,
             moved=False,
             dropped_off=False,
+            halted=False,
             second_march_mp=0,
             forced_march_mp=0,
         )
