@@ -252,3 +252,15 @@ def test_where_an_army_deployed_stays_secret_until_every_army_has_deployed():
     assert len(project(state, Viewer.seat(Seat.PRUSSIA, 5), events=[deployed]).events) == 1
     after = State(turn=1, phase=Phase.SUPPLY)
     assert len(project(after, Viewer.seat(Seat.AUSTRIA, 5), events=[deployed]).events) == 1
+
+
+def test_the_projection_is_pure_python():
+    import subprocess
+    import sys
+
+    probe = (
+        "import campaign.projection, sys; "
+        "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
