@@ -29,7 +29,7 @@ from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import Force, Retreat, State, Withdrawal
 from maps.core.hexgrid import Hex, distance, hex_id, parse_hex_id
 from maps.core.model import HexMap
-from maps.core.paths import least_cost_path, nearest, reachable
+from maps.core.paths import least_cost_path, reachable
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,22 @@ def retreat_cost(hexmap: HexMap, blocked: set[Hex]):
     return cost
 
 
+def nearest_target(hexmap: HexMap, start: Hex, targets: list[Hex], cost) -> tuple[Hex, int] | None:
+    """``maps.core.paths.nearest`` with the same choice (fewest MPs, then fewest hexes, then North,
+    then West), searching a growing radius of MPs instead of the whole map at once."""
+    wanted = set(targets)
+    limit, seen = 20, -1
+    while True:
+        reach = reachable(hexmap, start, limit, cost=cost)
+        found = [(mp, distance(start, h), h.r, h.q, h) for h, mp in reach.items() if h in wanted]
+        if found:
+            best = min(found)
+            return best[4], best[0]
+        if len(reach) == seen:  # the search has run out of map
+            return None
+        seen, limit = len(reach), limit * 2
+
+
 def plan_retreat(
     state: State, hexmap: HexMap, start: Hex, alliance: Alliance, mp: int
 ) -> RetreatPlan:
@@ -81,7 +97,7 @@ def plan_retreat(
         return RetreatPlan(start, (start,), 0, forts[start], True)
     targets = [h for h in forts if h not in enemy and h != start]
     cost = retreat_cost(hexmap, blocked)
-    found = nearest(hexmap, start, targets, cost=cost) if targets else None
+    found = nearest_target(hexmap, start, targets, cost) if targets else None
     if found is not None:
         target, _ = found
         path = least_cost_path(hexmap, start, target, cost=cost) or [start]

@@ -140,3 +140,20 @@ def test_the_last_turn_ends_with_the_victory_table():
     s = state_with(LeaderState("daun", Army.AUSTRIA, "0501", 300), turn=18)
     result = run(s)
     assert [e.rule for e in result.events if e.kind is EventKind.CAMPAIGN_ENDS] == ["12"]
+
+
+@pytest.mark.parametrize("start", ["0402", "0601", "0102", "0702"])
+def test_the_bounded_search_chooses_as_the_map_core_does(start):
+    from campaign.engine.board import Board
+    from campaign.engine.retreat import nearest_target, retreat_cost
+    from maps.core.paths import nearest
+
+    s = state_with(LeaderState("bevern", Army.PRUSSIA, "0801", 100))
+    h = parse_hex_id(start)
+    cost = retreat_cost(MAP, Board(s, MAP).enemy_occupied(Alliance.AUSTRIAN) - {h})
+    targets = [c.hex for c in MAP.fortresses if c.hex != h]
+    assert nearest_target(MAP, h, targets, cost) == nearest(MAP, h, targets, cost=cost)
+    assert (
+        nearest_target(MAP, h, [parse_hex_id("0801")], retreat_cost(MAP, {parse_hex_id("0801")}))
+        is None
+    )
