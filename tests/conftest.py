@@ -16,7 +16,7 @@ import os
 import socket
 import tempfile
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 import pytest
 
@@ -56,7 +56,7 @@ def database_url_for_subprocess() -> str:
             pytest.fail(f"the SQLite test database {db['NAME']} is in memory")
         return f"sqlite:///{db['NAME']}"
     if connection.vendor == "postgresql":
-        auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+        auth = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
         port = f":{db['PORT']}" if db["PORT"] else ""
         return f"postgres://{auth}@{db['HOST'] or ''}{port}/{db['NAME']}"
     pytest.fail(f"no subprocess tests for the {connection.vendor} database")
