@@ -101,12 +101,15 @@ NO_ORDERS = Orders()
 
 
 def rejection(army: Army | None, text: str, rule: str, **data: Any) -> Event:
+    """An order that was not carried out, told to its owner only. When the owner cannot be
+    told from the order (an unknown unit), no seat is told: only the umpire sees it, since
+    what a player wrote is that player's secret."""
     return Event(
         rule=rule,
         kind=EventKind.ORDER_REJECTED,
         text=f"Order rejected: {text}",
         data=data,
-        audience=private(army) if army else None,
+        audience=private(army) if army else frozenset(),
     )
 
 
