@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,6 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.engine.armies import ADJECTIVES, Army
+from campaign.engine.events import EventKind
 from campaign.engine.leaders import leader
 from campaign.engine.orders import Deployment
 from campaign.engine.rulesettings import RuleSettings, settings_from_dict
@@ -74,6 +76,7 @@ class Access:
     seat: Seat
     campaign: Campaign
     own: bool  # the seat's own player (may write); False: the umpire reading
+    views: dict = field(default_factory=dict)  # the views made in this request
 
 
 def _access(request: HttpRequest, code, *, write: bool = False) -> Access:
@@ -105,12 +108,23 @@ def _version(campaign: Campaign, number: int | None = None) -> StateVersion | No
     return versions.filter(number=number).first()
 
 
-def _view(access: Access, version: StateVersion) -> View:
+def _view(access: Access, version: StateVersion, *, all_turns: bool = False) -> View:
     """The seat's view of ``version``: its state, the events up to it (with the reports they
-    carry) and this turn's dice. Three queries whatever the number of forces."""
+    carry) and this turn's dice. Three queries whatever the number of forces.
+
+    Pages read the events of this turn and the last (and every reconnaissance report, for the
+    map); ``all_turns`` reads the whole campaign (the handover page). Made once per request."""
+    key = (version.number, all_turns)
+    if key in access.views:
+        return access.views[key]
+    events = Event.objects.filter(campaign=access.campaign, version__number__lte=version.number)
+    if not all_turns:
+        events = events.filter(
+            Q(version__turn__gte=version.turn - 1) | Q(kind=EventKind.RECONNAISSANCE.value)
+        )
     events = (
-        Event.objects.filter(campaign=access.campaign, version__number__lte=version.number)
-        .select_related("version")
+        events.select_related("version")
+        .only("rule", "kind", "text", "public", "armies", "data", "version__turn")
         .order_by("version__number", "seq")
     )
     rolls = []
@@ -118,7 +132,9 @@ def _view(access: Access, version: StateVersion) -> View:
         campaign=access.campaign, turn=version.turn, number__lte=version.number
     ).only("rolls"):
         rolls.extend(v.rolls or [])
-    return project(state_from_dict(version.state), _viewer(access), events=events, rolls=rolls)
+    view = project(state_from_dict(version.state), _viewer(access), events=events, rolls=rolls)
+    access.views[key] = view
+    return view
 
 
 def _settings(campaign: Campaign) -> RuleSettings:
@@ -240,10 +256,10 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
     return render(request, "play/dashboard.html", ctx)
 
 
-def _common(access: Access, version: StateVersion | None) -> dict:
+def _common(access: Access, version: StateVersion | None, *, all_turns: bool = False) -> dict:
     window = _window(access.campaign)
     sheet = _sheet(access, window) if version is not None else None
-    view = _view(access, version) if version is not None else None
+    view = _view(access, version, all_turns=all_turns) if version is not None else None
     owed = ""
     if window is not None and window.owes(access.seat):
         owed = "ready" if sheet is not None and sheet.ready else window.phase
@@ -807,7 +823,7 @@ def handover(request: HttpRequest, code) -> HttpResponse:
     """Everything the seat knows in one place, for a reserve player taking it over."""
     access = _access(request, code)
     version = _version(access.campaign)
-    ctx = _common(access, version)
+    ctx = _common(access, version, all_turns=True)
     if version is not None:
         view = ctx["view"]
         turns = sorted({e.turn for e in view.events if e.turn}, reverse=True)
