@@ -186,6 +186,14 @@ def queries_per_page(campaign) -> dict[str, int]:
             r = client.get(path)
         assert r.status_code == 200, (name, r.status_code)
         out[name] = len(ctx.captured_queries)
+    times = []
+    for _ in range(10):
+        t0 = time.perf_counter()
+        client.get(pages["orders"])
+        times.append(time.perf_counter() - t0)
+    out["orders page alone, in process (ms, median of 10)"] = round(
+        sorted(times)[len(times) // 2] * 1000
+    )
     with CaptureQueriesContext(connection) as ctx:
         client.post(
             reverse("orders:save_march", args=[seat.code]),
