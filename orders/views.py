@@ -169,10 +169,14 @@ def _sheet(access: Access, window: PhaseWindow | None) -> OrderSheet | None:
     return sheet
 
 
-def _units(view: View) -> dict[str, str]:
-    """The seat's own leaders and siege trains on the map: key -> name."""
+def _units(view: View, *, leaders_only: bool = False) -> dict[str, str]:
+    """The seat's own leaders and siege trains on the map: key -> name. Siege trains cannot
+    force march (6.3.3)."""
     units = {x.key: x.name for f in view.own_forces() for x in f.leaders}
-    units.update({t.id: f"Siege train {t.id}" for t in view.siege_trains if t.army in view.armies})
+    if not leaders_only:
+        units.update(
+            {t.id: f"Siege train {t.id}" for t in view.siege_trains if t.army in view.armies}
+        )
     return units
 
 
@@ -298,8 +302,8 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
     draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
     phase = ctx["window"].phase if ctx["window"] is not None else ""
     phase = phase if phase in ORDER_PHASES and sheet is not None else ""
-    units = _units(view)
     forced = phase == Phase.FORCED_MARCH.value
+    units = _units(view, leaders_only=forced)
     kind = "forced_march" if forced else "march"
     unit = extra.pop("unit", None) or request.GET.get("unit", "")
     path = extra.pop("path", None)
@@ -456,7 +460,7 @@ def save_march(request: HttpRequest, code) -> HttpResponse:
             return _respond(request, access, _orders_context(request, access), "orders", url)
         kind = "forced_march" if sheet.window.phase == Phase.FORCED_MARCH.value else "march"
         version = _version(access.campaign)
-        units = _units(_view(access, version))
+        units = _units(_view(access, version), leaders_only=kind == "forced_march")
         form_class = ForcedMarchForm if kind == "forced_march" else MarchForm
         form = form_class(request.POST, units=units)
         if not form.is_valid():

@@ -87,12 +87,23 @@ def test_a_whole_turn_through_the_web(
     assert window.status == "resolved"
     nxt = rules_campaign.open_window()
     assert nxt is not None and nxt.phase == "forced-march"
+    # Forced march (6.3): Frederick one more hex East; a siege train may not (6.3.3).
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Forced march orders (6.3)" in page and "Siege train" not in page
+    r = c.post(url("save_march", prussia), {"unit": "prussia-1", "path": "4",
+                                            "phase": "forced-march"})  # fmt: skip
+    assert r.status_code == 400
+    r = c.post(url("save_march", prussia), {"unit": "frederick", "path": "4",
+                                            "phase": "forced-march"})  # fmt: skip
+    assert r.status_code == 302
+    forced = OrderSheet.objects.get(window=nxt, seat=prussia)
+    assert forced.draft == {"forced_march": [{"unit": "frederick", "path": "4"}]}
     for s in rules_campaign.seats.filter(reserve=False):
         if nxt.owes(s):
             ready(s, client_for(s.user), django_capture_on_commit_callbacks)
     latest = rules_campaign.latest_version()
     state = latest.state
-    assert state["leaders"]["frederick"]["hex"] == "0402"
+    assert state["leaders"]["frederick"]["hex"] in ("0402", "0502")  # the die decides (6.3)
     after = rules_campaign.open_window()
     assert after is not None and after.phase == "march" and after.turn == 2
     # The report tells the Prussian player what happened, the map follows the version.
