@@ -22,9 +22,12 @@ class Army(Enum):
 
     @property
     def alliance(self) -> Alliance:
+        """The alliance the army starts the war in (1.2). Rules ask the state instead
+        (``state.alliance_of(army)``), which honours changes of sides (13.8)."""
         return ALLIANCE_OF[self]
 
     def is_enemy_of(self, other: Army) -> bool:
+        """Enemies as the war begins (1.2); rules ask ``state.is_enemy(a, b)`` (13.8)."""
         # Looked up by value: hashing a str is much cheaper than hashing an Enum member.
         return _ALLIANCE_BY_VALUE[self._value_] is not _ALLIANCE_BY_VALUE[other._value_]
 
@@ -57,7 +60,13 @@ class Alliance(Enum):
     AUSTRIAN = "austrian"
 
     def armies(self) -> tuple[Army, ...]:
+        """The armies of this alliance as the war begins (1.2); after a change of sides (13.8)
+        ask the state: ``state.armies_of(alliance)``."""
         return tuple(a for a in Army if ALLIANCE_OF[a] is self)
+
+    @property
+    def opponent(self) -> Alliance:
+        return Alliance.AUSTRIAN if self is Alliance.PRUSSIAN else Alliance.PRUSSIAN
 
 
 class Seat(Enum):

@@ -77,7 +77,7 @@ def causes(
     if fortress is not None and fortress.name in sieges:
         garrison_armies = board.garrisoned_by(fortress.hex)
         inside_defender = x.inside
-        besieger = not x.inside and any(a.is_enemy_of(x.army) for a in garrison_armies)
+        besieger = not x.inside and any(state.is_enemy(a, x.army) for a in garrison_armies)
         if inside_defender or besieger:
             out.append(("siege", "11.5", settings.siege_pct))
     if not x.supplied:

@@ -79,7 +79,7 @@ def march_orders(state: State, hexmap: HexMap, seed: str) -> Orders:
         if owner is None or city.area in ("Denmark", "United Provinces"):
             continue
         for alliance in Alliance:
-            if Army(owner).alliance is not alliance:
+            if state.alliance_of(Army(owner)) is not alliance:
                 enemy_forts[alliance].append(city.hex)
     lines: dict[Army, tuple[int, ...]] = {}
     for force in sorted(state.forces(), key=lambda f: (f.commander.rank, f.hex)):
@@ -90,7 +90,7 @@ def march_orders(state: State, hexmap: HexMap, seed: str) -> Orders:
         if r.random() < 0.3:
             continue
         h = parse_hex_id(force.hex)
-        targets = enemy_forts[force.army.alliance]
+        targets = enemy_forts[state.alliance_of(force.army)]
         if not targets:
             continue
         target = min(targets, key=lambda t: (distance(h, t), t))
@@ -155,16 +155,20 @@ def battle_decisions(state: State, seed: str = "") -> Orders:
 def stand_in_result(state: State, pending: PendingBattle) -> BattleResult:
     """The tabletop stand-in (see the module docstring)."""
     points = {Army(a): p for a, p in pending.points.items()}
-    side = {a: sum(p for army, p in points.items() if army.alliance is a) for a in Alliance}
+    side = {
+        a: sum(p for army, p in points.items() if state.alliance_of(army) is a) for a in Alliance
+    }
     winner = max(Alliance, key=lambda a: (side[a], a is Alliance.PRUSSIAN))
-    loser = Alliance.AUSTRIAN if winner is Alliance.PRUSSIAN else Alliance.PRUSSIAN
+    loser = winner.opponent
     routed = side[winner] * 4 >= side[loser] * 5
     loser_loss = side[loser] * 15 // 100
     winner_loss = loser_loss * side[loser] // max(side[winner], 1)
     losses = []
     for army, p in sorted(points.items(), key=lambda kv: kv[0].value):
         total, loss = (
-            (side[loser], loser_loss) if army.alliance is loser else (side[winner], winner_loss)
+            (side[loser], loser_loss)
+            if state.alliance_of(army) is loser
+            else (side[winner], winner_loss)
         )
         losses.append((army.value, loss * p // max(total, 1)))
     return BattleResult(

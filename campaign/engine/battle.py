@@ -139,7 +139,8 @@ def sides_at(state: State, hex_id: str, exclude: Iterable[str] = ()) -> dict[All
             continue
         leaders = tuple(x for x in f.leaders if x.key not in skip)
         if leaders:
-            out.setdefault(f.army.alliance, []).append(dataclasses.replace(f, leaders=leaders))
+            side = out.setdefault(state.alliance_of(f.army), [])
+            side.append(dataclasses.replace(f, leaders=leaders))
     return {a: Side(a, tuple(fs)) for a, fs in out.items()}
 
 
@@ -148,7 +149,7 @@ def meeting_hexes(state: State) -> list[str]:
     seen: dict[str, set[Alliance]] = {}
     for x in state.leaders:
         if not x.inside:
-            seen.setdefault(x.hex, set()).add(x.army.alliance)
+            seen.setdefault(x.hex, set()).add(state.alliance_of(x.army))
     return sorted(h for h, alliances in seen.items() if len(alliances) == 2)
 
 
@@ -234,7 +235,7 @@ def stakes(sides: dict[Alliance, Side], settings: RuleSettings, players: int) ->
     """What each player wins or loses in VPs if a side retires or is defeated (12.1-12.2.3)."""
     out = {}
     for alliance, side in sides.items():
-        other = sides[Alliance.AUSTRIAN if alliance is Alliance.PRUSSIAN else Alliance.PRUSSIAN]
+        other = sides[alliance.opponent]
         for outcome in Outcome:
             vps = victory.outcome_vps(
                 other.points_by_army(),
@@ -329,8 +330,8 @@ def unescorted_trains(state: State) -> list[tuple[str, Army]]:
         if t.inside:
             continue
         sides = sides_at(state, t.hex, exclude=retreating_leaders(state))
-        own = sides.get(t.army.alliance)
-        enemy = [s for a, s in sides.items() if a is not t.army.alliance]
+        own = sides.get(state.alliance_of(t.army))
+        enemy = [s for a, s in sides.items() if a is not state.alliance_of(t.army)]
         if own is None and enemy:
             out.append((t.id, enemy[0].commander.army))
     return out
@@ -364,7 +365,7 @@ def eliminate_side(state: State, side: Side, by: Army, rule: str) -> tuple[State
     trains = [
         t.id
         for t in state.siege_trains
-        if t.hex == hex_id and not t.inside and t.army.alliance is side.alliance
+        if t.hex == hex_id and not t.inside and state.alliance_of(t.army) is side.alliance
     ]
     state = remove_leaders(state, [x.key for x in side.records])
     state = dataclasses.replace(state, prisoners=tuple(prisoners), captives=tuple(captives))
@@ -401,8 +402,9 @@ def decide_meeting(
         )
         return state, events, None
     # 9.4.2: Frederick in his works cannot initiate a battle without leaving them.
-    if wants.get(Alliance.PRUSSIAN) and choices.get(Army.PRUSSIA) is Choice.FIGHT:
-        for x in sides[Alliance.PRUSSIAN].records:
+    prussian = state.alliance_of(Army.PRUSSIA)
+    if wants.get(prussian) and choices.get(Army.PRUSSIA) is Choice.FIGHT:
+        for x in sides[prussian].records:
             if x.key == "frederick" and x.field_works:
                 state = state.with_leader(x.key, field_works=0)
                 events.append(
@@ -428,7 +430,7 @@ def decide_meeting(
                 why, rule = "it had no march order this turn (10.1)", "10.1"
             elif outnumbers(enemy_total, side.points, settings.no_battle_ratio):
                 why = f"it is outnumbered {settings.no_battle_ratio}:1 (10.1.1)"
-            elif any((hex_id, a) in forced_in for a in Army if a.alliance is not alliance):
+            elif any((hex_id, a) in forced_in for a in state.armies_of(alliance.opponent)):
                 why = "enemy forces reached the hex by forced march this turn (10.1.1, 6.3.2)"
             if why:
                 events.append(
@@ -453,7 +455,7 @@ def decide_meeting(
             state,
             retreats=(*state.retreats, Retreat(hex_id, "retire", settings.retire_mp, keys, trains)),
         )
-        enemy_side = next(s for a, s in sides.items() if a is not f.army.alliance)
+        enemy_side = next(s for a, s in sides.items() if a is not state.alliance_of(f.army))
         events.append(
             Event(
                 "10.1",
@@ -554,7 +556,7 @@ def _orphan_points(
         return state, []
     fortress = hexmap.fortress_at(parse_hex_id(hex_id))
     if fortress is not None and state.control.get(fortress.name) in {
-        a.value for a in Army if a.alliance is army.alliance
+        a.value for a in state.armies_of(state.alliance_of(army))
     }:
         old = sum(g.points for g in state.garrisons_of(fortress.name) if g.army is army)
         state = state.with_garrison(fortress.name, army, old + points)
@@ -595,8 +597,8 @@ def apply_result(
     hex_id = pending.hex
     events: list[Event] = []
     sides = sides_at(state, hex_id, exclude=retreating_leaders(state))
-    loser = result.loser
-    winner = Alliance.AUSTRIAN if loser is Alliance.PRUSSIAN else Alliance.PRUSSIAN
+    loser = state.alliance_of(result.loser_army) if result.loser_army else result.loser
+    winner = loser.opponent
     if loser not in sides or winner not in sides:
         return state, [
             rejection(None, f"battle {pending.id}: the forces are no longer in {hex_id}", "9.5")
@@ -608,7 +610,9 @@ def apply_result(
     for army_value, loss in result.losses:
         army = Army(army_value)
         records = [
-            x for x in sides.get(army.alliance, Side(army.alliance, ())).records if x.army is army
+            x
+            for x in sides.get(state.alliance_of(army), Side(state.alliance_of(army), ())).records
+            if x.army is army
         ]
         if not records:
             events.append(
@@ -642,7 +646,7 @@ def apply_result(
             )
             continue
         x = state.leader(key)
-        enemy = captor[x.army.alliance]
+        enemy = captor[state.alliance_of(x.army)]
         state = remove_leaders(state, [key])
         if how == "killed":
             state = dataclasses.replace(state, killed=(*state.killed, key))
@@ -666,7 +670,7 @@ def apply_result(
             state = state.with_leader(heirs[0].key, points=heirs[0].points + x.points)
         else:
             state, more = _orphan_points(
-                state, hex_id, x.army, x.points, x.army.alliance is loser, enemy, hexmap
+                state, hex_id, x.army, x.points, state.alliance_of(x.army) is loser, enemy, hexmap
             )
             events.extend(more)
         if key == "frederick":
@@ -688,7 +692,7 @@ def apply_result(
         trains = tuple(
             t.id
             for t in state.siege_trains
-            if t.hex == hex_id and not t.inside and t.army.alliance is loser
+            if t.hex == hex_id and not t.inside and state.alliance_of(t.army) is loser
         )
         state = dataclasses.replace(
             state,
@@ -747,8 +751,8 @@ def apply_result(
     # 12.2: victory points by the size of the defeated side at the start of the battle.
     armies = {Army(a): p for a, p in pending.points.items()}
     vps = victory.outcome_vps(
-        {a: p for a, p in armies.items() if a.alliance is winner},
-        {a: p for a, p in armies.items() if a.alliance is loser},
+        {a: p for a, p in armies.items() if state.alliance_of(a) is winner},
+        {a: p for a, p in armies.items() if state.alliance_of(a) is loser},
         result.outcome is Outcome.DEFEATED,
         settings,
         state.players,

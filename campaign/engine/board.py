@@ -1,7 +1,9 @@
 """Who stands where: occupancy of the map derived from a state, shared by the rule modules.
 
-"Enemy" is always relative to an alliance (1.2). A hex is *enemy-occupied* for an alliance when a
-force (a leader) or a garrison of the other alliance is in it (5.2.4, 6.4.4, 10.2.2).
+"Enemy" is always relative to an alliance (1.2), as the state has it now: an army that changed
+sides between campaigns (13.8) counts for its new alliance (``State.alliance_of``). A hex is
+*enemy-occupied* for an alliance when a force (a leader) or a garrison of the other alliance is in
+it (5.2.4, 6.4.4, 10.2.2).
 """
 
 from __future__ import annotations
@@ -45,24 +47,25 @@ class Board:
         return out
 
     def forces_of(self, alliance: Alliance) -> set[Hex]:
+        side = self.state.alliance_of
         return {
-            h
-            for h, armies in self.force_hexes.items()
-            if any(a.alliance is alliance for a in armies)
+            h for h, armies in self.force_hexes.items() if any(side(a) is alliance for a in armies)
         }
 
     def enemy_force_hexes(self, alliance: Alliance) -> set[Hex]:
+        side = self.state.alliance_of
         return {
             h
             for h, armies in self.force_hexes.items()
-            if any(a.alliance is not alliance for a in armies)
+            if any(side(a) is not alliance for a in armies)
         }
 
     def enemy_occupied(self, alliance: Alliance) -> set[Hex]:
         """Hexes holding an enemy force or an enemy garrison."""
+        side = self.state.alliance_of
         out = self.enemy_force_hexes(alliance)
         for h, armies in self.garrison_hexes.items():
-            if any(a.alliance is not alliance for a in armies):
+            if any(side(a) is not alliance for a in armies):
                 out.add(h)
         return out
 
@@ -79,10 +82,11 @@ class Board:
         return set(self.garrison_hexes.get(h, set())) | self._inside_hexes.get(h, set())
 
     def enemy_fortresses(self, alliance: Alliance) -> set[Hex]:
+        side = self.state.alliance_of
         return {
             city.hex
             for city in self.hexmap.fortresses
-            if any(a.alliance is not alliance for a in self.garrisoned_by(city.hex))
+            if any(side(a) is not alliance for a in self.garrisoned_by(city.hex))
         }
 
     @cached_property

@@ -39,6 +39,20 @@ LENDING: dict[str, tuple[str, ...]] = {
 STAR_SIZES = (CitySize.CIRCLED_STAR, CitySize.STAR)
 
 
+def lending_to(state: State, donor: str) -> tuple[str, ...]:
+    """Who ``donor`` may give points to now (13.6, 13.8): the chart, among armies that are not
+    its enemies now; Britain (the Hanoverian player's) any army opposed to France now and not an
+    enemy of Hanover."""
+    if donor == "britain":
+        return tuple(
+            a.value
+            for a in Army
+            if state.is_enemy(a, Army.FRANCE) and not state.is_enemy(a, Army.HANOVER)
+        )
+    giver = Army.parse(donor)
+    return tuple(r for r in LENDING.get(donor, ()) if not state.is_enemy(giver, Army(r)))
+
+
 @dataclass(frozen=True)
 class Loan:
     """13.6: ``points`` from ``donor`` (an army value or "britain") at ``from_city`` to
@@ -63,6 +77,7 @@ class BetweenCampaigns:
     loans: tuple[Loan, ...] = ()  # 13.6
     peace: tuple[Army, ...] = ()  # 13.7 armies leaving the war
     change_sides: tuple[Army, ...] = ()  # 13.8
+    own_course: tuple[Army, ...] = ()  # 13.8 the Empire or Sweden not following its player
     notes: dict[str, Any] = field(default_factory=dict)
 
 
@@ -77,6 +92,7 @@ def between_campaigns_from_dict(data: dict[str, Any] | None) -> BetweenCampaigns
         "loans",
         "peace",
         "change_sides",
+        "own_course",
     }
     unknown = set(data) - known
     if unknown:
@@ -107,6 +123,7 @@ def between_campaigns_from_dict(data: dict[str, Any] | None) -> BetweenCampaigns
         ),
         peace=armies("peace"),
         change_sides=armies("change_sides"),
+        own_course=armies("own_course"),
     )
 
 
@@ -115,7 +132,7 @@ def between_campaigns_from_dict(data: dict[str, Any] | None) -> BetweenCampaigns
 
 def is_friendly(state: State, city: City, army: Army) -> bool:
     owner = state.control.get(city.name)
-    return bool(owner) and not Army(owner).is_enemy_of(army)
+    return bool(owner) and not state.is_enemy(Army(owner), army)
 
 
 def quarters(state: State, hexmap: HexMap, army: Army) -> dict[Hex, City]:
@@ -237,7 +254,7 @@ def winter_quarters(state: State, hexmap: HexMap, inputs: BetweenCampaigns) -> t
 
 def _besieging(state: State, x: LeaderState, city: City) -> bool:
     owner = state.control.get(city.name)
-    return bool(owner) and Army(owner).is_enemy_of(x.army)
+    return bool(owner) and state.is_enemy(Army(owner), x.army)
 
 
 def _redeploy(state: State, hexmap: HexMap, key: str, city_name: str) -> tuple[State, list]:
@@ -581,7 +598,7 @@ def lend_points(
             )
         )
     for loan in inputs.loans:
-        allowed = LENDING.get(loan.donor, ())
+        allowed = lending_to(state, loan.donor)
         if loan.recipient.value not in allowed or (
             loan.donor == "britain" and state.british_aid_cut
         ):
@@ -671,10 +688,62 @@ def make_peace(state: State, inputs: BetweenCampaigns) -> tuple[State, list]:
     return state, events
 
 
-def change_sides(state: State, inputs: BetweenCampaigns) -> tuple[State, list]:
-    """13.8: record the armies that change alliance between campaigns."""
+# 13.8: "The small armies of the Empire and Sweden may follow a different course from that chosen
+# by the Austrian and Russian players": by default they follow.
+FOLLOWERS = {Army.AUSTRIA: Army.EMPIRE, Army.RUSSIA: Army.SWEDEN}
+
+
+def changing_armies(inputs: BetweenCampaigns) -> tuple[list[Army], list[Event]]:
+    """The armies that change sides (13.8): those named, with the Empire following Austria and
+    Sweden following Russia unless named in ``own_course``. The Empire or Sweden named alone
+    changes alone (the different course 13.8 allows)."""
     events = []
-    for army in inputs.change_sides:
+    changing = list(dict.fromkeys(inputs.change_sides))
+    for army in inputs.own_course:
+        if army not in FOLLOWERS.values():
+            events.append(
+                _event(
+                    "13.8",
+                    EventKind.ORDER_REJECTED,
+                    f"Only the Empire and Sweden may follow a course of their own, not the "
+                    f"{ADJECTIVES[army]} army (13.8).",
+                    army=army.value,
+                )
+            )
+    for leader_army, follower in FOLLOWERS.items():
+        if leader_army in changing and follower not in changing:
+            if follower in inputs.own_course:
+                events.append(
+                    _event(
+                        "13.8",
+                        EventKind.PHASE,
+                        f"The {ADJECTIVES[follower]} army follows a different course from the "
+                        f"{ADJECTIVES[leader_army]} and keeps its side (13.8).",
+                        army=follower.value,
+                    )
+                )
+            else:
+                changing.append(follower)
+    return changing, events
+
+
+def change_sides(state: State, inputs: BetweenCampaigns) -> tuple[State, list]:
+    """13.8: the armies that change alliance between campaigns (``changing_armies``). The state
+    records the armies fighting for the alliance they did not start in (``changed_sides``);
+    every rule asks ``state.alliance_of`` from then on. A second change brings an army back."""
+    changing, events = changing_armies(inputs)
+    for army in changing:
+        if army in state.at_peace:
+            events.append(
+                _event(
+                    "13.8",
+                    EventKind.ORDER_REJECTED,
+                    f"The {ADJECTIVES[army]} army has made peace (13.7); it cannot change sides.",
+                    army=army.value,
+                )
+            )
+            continue
+        was = state.alliance_of(army)
         flipped = tuple(a for a in state.changed_sides if a is not army)
         if army not in state.changed_sides:
             flipped = (*flipped, army)
@@ -683,8 +752,10 @@ def change_sides(state: State, inputs: BetweenCampaigns) -> tuple[State, list]:
             _event(
                 "13.8",
                 EventKind.PHASE,
-                f"The {ADJECTIVES[army]} army changes sides (13.8).",
+                f"The {ADJECTIVES[army]} army changes sides, from the {was.value} alliance to "
+                f"the {state.alliance_of(army).value} alliance (13.8).",
                 army=army.value,
+                alliance=state.alliance_of(army).value,
             )
         )
     return state, events

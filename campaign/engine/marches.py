@@ -167,17 +167,18 @@ class Movement:
         return out
 
     def enemy_in(self, h: Hex, army: Army) -> bool:
-        return any(a.is_enemy_of(army) for a in self.armies_at(h))
+        is_enemy = self.state.is_enemy
+        return any(is_enemy(a, army) for a in self.armies_at(h))
 
     def enemy_movers_in(self, h: Hex, army: Army) -> list[Mover]:
         return [
             m
             for m in self.movers
-            if not m.train and m.members and m.pos == h and m.army.is_enemy_of(army)
+            if not m.train and m.members and m.pos == h and self.state.is_enemy(m.army, army)
         ]
 
     def enemy_fortresses(self, army: Army) -> frozenset[Hex]:
-        return self._enemy_forts[army.alliance]
+        return self._enemy_forts[self.state.alliance_of(army)]
 
     # --- the ticks ------------------------------------------------------------------------------
 
@@ -764,7 +765,7 @@ def _demoralize_joined(state: State, movement: Movement) -> tuple[State, list[Ev
                 x.key in m.members
                 or x.demoralized
                 or x.hex not in entered
-                or x.army.is_enemy_of(m.army)
+                or state.is_enemy(x.army, m.army)
             ):
                 continue
             state = state.with_leader(x.key, demoralized=True)
@@ -785,9 +786,10 @@ def _enter_problem(board: Board, m: Mover, fortress) -> str | None:
     if fortress is None:
         return f"there is no fortress at {hex_id(m.pos)}"
     garrison = board.garrisoned_by(fortress.hex)
-    if any(a.is_enemy_of(m.army) for a in garrison):
+    if any(board.state.is_enemy(a, m.army) for a in garrison):
         return f"{fortress.name} is held by the enemy; it can only be taken by siege (11)"
-    if any(a.is_enemy_of(m.army) for a in board.outside_force_hexes.get(fortress.hex, set())):
+    outside = board.outside_force_hexes.get(fortress.hex, set())
+    if any(board.state.is_enemy(a, m.army) for a in outside):
         return (
             f"{fortress.name} is blockaded; friendly forces may not enter it without "
             "fighting a battle (11.3)"
@@ -813,13 +815,13 @@ def update_control(state: State, hexmap: HexMap) -> tuple[State, list[Event]]:
         armies = {a: p for a, p in points_at.get(city.hex, {}).items() if p > 0}
         if not armies or hexmap.area(city.hex) in ("Denmark", "United Provinces"):
             continue
-        alliances = {a.alliance for a in armies}
+        alliances = {state.alliance_of(a) for a in armies}
         if len(alliances) > 1:
             continue
         holder = control.get(city.name)
         if holder is not None and Army(holder) in armies:
             continue
-        if holder is not None and not any(Army(holder).is_enemy_of(a) for a in armies):
+        if holder is not None and not any(state.is_enemy(Army(holder), a) for a in armies):
             continue
         new = max(armies, key=lambda a: (armies[a], a.value))
         control[city.name] = new.value

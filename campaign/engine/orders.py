@@ -392,7 +392,8 @@ class BattleDecision:
 @dataclass(frozen=True)
 class BattleResult:
     """The result of a tabletop battle (9.5, 10.1): ``loser`` is the alliance that retreats;
-    ``losses`` the points each army lost; leaders ``killed`` or ``captured``."""
+    ``losses`` the points each army lost; leaders ``killed`` or ``captured``. A loser written as
+    an army is kept in ``loser_army``: its alliance is the state's (13.8), read when applied."""
 
     battle: str
     loser: Alliance
@@ -400,6 +401,7 @@ class BattleResult:
     losses: tuple[tuple[str, int], ...] = ()
     killed: tuple[str, ...] = ()
     captured: tuple[str, ...] = ()
+    loser_army: Army | None = None
 
 
 @dataclass(frozen=True)
@@ -431,12 +433,13 @@ def battle_decision_from_dict(item: dict) -> BattleDecision:
     )
 
 
-def _alliance(value: Any) -> Alliance:
+def _alliance(value: Any) -> tuple[Alliance, Army | None]:
     text = str(value).strip().lower()
     for alliance in Alliance:
         if text == alliance.value:
-            return alliance
-    return Army.parse(text).alliance
+            return alliance, None
+    army = Army.parse(text)
+    return army.alliance, army
 
 
 def battle_result_from_dict(item: dict) -> BattleResult:
@@ -451,13 +454,15 @@ def battle_result_from_dict(item: dict) -> BattleResult:
         not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in losses.values()
     ):
         raise OrderError("'losses' maps armies to the whole points they lost")
+    loser, loser_army = _alliance(item["loser"])
     return BattleResult(
         str(item["battle"]),
-        _alliance(item["loser"]),
+        loser,
         _enum(Outcome, item["outcome"], "'outcome'"),
         tuple(sorted((Army.parse(k).value, int(v)) for k, v in losses.items())),
         tuple(leader_key(k) for k in item.get("killed") or ()),
         tuple(leader_key(k) for k in item.get("captured") or ()),
+        loser_army,
     )
 
 

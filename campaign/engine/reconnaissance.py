@@ -93,7 +93,7 @@ def reconnaissance_phase(
     for observer in seen:
         reach = observer.range(settings)
         for target in seen:
-            if not observer.army.is_enemy_of(target.army):
+            if not state.is_enemy(observer.army, target.army):
                 continue
             d = distance(observer.at, target.at)
             if d > reach:

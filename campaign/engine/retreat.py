@@ -52,7 +52,9 @@ def friendly_fortresses(state: State, hexmap: HexMap, alliance: Alliance) -> dic
     out = {}
     for city in hexmap.fortresses:
         owner = state.control.get(city.name)
-        if owner and Army(owner).alliance is alliance and city.area not in CLOSED_NEUTRALS:
+        if city.area in CLOSED_NEUTRALS:
+            continue
+        if owner and state.alliance_of(Army(owner)) is alliance:
             out[city.hex] = city.name
     return out
 
@@ -93,7 +95,7 @@ def plan_retreat(
     blocked = (enemy | set(board.closed_hexes)) - {start}
     forts = friendly_fortresses(state, hexmap, alliance)
     # 10.1.4: a friendly garrisoned fortress in the battle hex takes the force in.
-    if start in forts and any(a.alliance is alliance for a in board.garrisoned_by(start)):
+    if start in forts and any(state.alliance_of(a) is alliance for a in board.garrisoned_by(start)):
         return RetreatPlan(start, (start,), 0, forts[start], True)
     targets = [h for h in forts if h not in enemy and h != start]
     cost = retreat_cost(hexmap, blocked)
@@ -132,7 +134,7 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
         Force(a, retreat.hex, False, tuple(sorted(xs, key=lambda x: x.rank)))
         for a, xs in forces.items()
     ).army
-    alliance = army.alliance
+    alliance = state.alliance_of(army)
     plan = plan_retreat(state, hexmap, parse_hex_id(retreat.hex), alliance, retreat.mp)
     end = hex_id(plan.end)
     inside = plan.reached
@@ -189,7 +191,7 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
         empty = not state.garrisons_of(fortress.name) and not any(
             y.inside for y in state.leaders_at(end)
         )
-        if owner and Army(owner).is_enemy_of(army) and empty:
+        if owner and state.is_enemy(Army(owner), army) and empty:
             state = dataclasses.replace(state, control={**state.control, fortress.name: army.value})
             events.append(
                 Event(
@@ -205,7 +207,7 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
         others = [
             y
             for y in state.leaders_at(end)
-            if y.key not in keys and y.army.alliance is alliance and not y.demoralized
+            if y.key not in keys and state.alliance_of(y.army) is alliance and not y.demoralized
         ]
         for y in others:
             state = state.with_leader(y.key, demoralized=True)

@@ -147,7 +147,7 @@ def investments(state: State, hexmap: HexMap) -> list[Investment]:
         armies = set(garrisons) | {x.army for x in inside}
         if not armies:
             continue
-        defender = next(iter(armies)).alliance
+        defender = state.alliance_of(next(iter(armies)))
         sides = sides_at(state, city.hex_id, exclude=skip)
         enemy = [s for a, s in sides.items() if a is not defender]
         if enemy:
@@ -159,7 +159,7 @@ def besieging_trains(state: State, inv: Investment) -> list[str]:
     return [
         t.id
         for t in state.siege_trains
-        if t.hex == inv.hex and not t.inside and t.army.alliance is inv.besiegers.alliance
+        if t.hex == inv.hex and not t.inside and state.alliance_of(t.army) is inv.besiegers.alliance
     ]
 
 
@@ -167,7 +167,7 @@ def garrison_trains(state: State, inv: Investment) -> list[str]:
     return [
         t.id
         for t in state.siege_trains
-        if t.hex == inv.hex and t.inside and t.army.alliance is inv.defender
+        if t.hex == inv.hex and t.inside and state.alliance_of(t.army) is inv.defender
     ]
 
 
@@ -424,7 +424,7 @@ def capture_empty_fortresses(state: State, hexmap: HexMap) -> tuple[State, list[
         if not sides:
             continue
         if owner is not None:
-            owner_alliance = Army(owner).alliance
+            owner_alliance = state.alliance_of(Army(owner))
             if owner_alliance in sides or not any(a is not owner_alliance for a in sides):
                 continue
             taker = next(s for a, s in sides.items() if a is not owner_alliance)

@@ -19,7 +19,7 @@ from enum import Enum
 from functools import cached_property
 from typing import Any
 
-from campaign.engine.armies import Army, Seat, seat_map
+from campaign.engine.armies import ALLIANCE_OF, Alliance, Army, Seat, seat_map
 from campaign.engine.leaders import Leader, leader
 
 STATE_FORMAT = "dgk-state/1"
@@ -264,6 +264,30 @@ class State:
             if t.id == train_id:
                 return t
         raise KeyError(f"{train_id!r} is not a siege train on the map")
+
+    # --- alliances (1.2, 13.8) -------------------------------------------------------------------
+
+    @cached_property
+    def _alliance_by_value(self) -> dict[str, Alliance]:
+        # Keyed by value: hashing a str is much cheaper than hashing an Enum member.
+        out = {army.value: alliance for army, alliance in ALLIANCE_OF.items()}
+        for army in self.changed_sides:
+            out[army.value] = ALLIANCE_OF[army].opponent
+        return out
+
+    def alliance_of(self, army: Army) -> Alliance:
+        """The alliance ``army`` fights for now: its side of 1.2, or the other one if it changed
+        sides between campaigns (13.8, ``changed_sides``)."""
+        return self._alliance_by_value[army._value_]
+
+    def is_enemy(self, army: Army, other: Army) -> bool:
+        """Whether two armies fight for different alliances now (1.2, 13.8)."""
+        by_value = self._alliance_by_value
+        return by_value[army._value_] is not by_value[other._value_]
+
+    def armies_of(self, alliance: Alliance) -> tuple[Army, ...]:
+        """The armies fighting for ``alliance`` now (1.2, 13.8), in the order of ``Army``."""
+        return tuple(a for a in Army if self.alliance_of(a) is alliance)
 
     def seat_of(self, army: Army) -> Seat:
         return seat_map(self.players)[army]

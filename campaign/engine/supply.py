@@ -50,7 +50,7 @@ def croat_screen(board: Board, radius: int = 1) -> set[Hex]:
     six surrounding hexes), except hexes occupied by an enemy force, and none at all around an
     Austrian force sharing its hex with an enemy force. Garrisons without a leader have none."""
     screen: set[Hex] = set()
-    enemy_forces = board.enemy_force_hexes(Alliance.AUSTRIAN)
+    enemy_forces = board.enemy_force_hexes(board.state.alliance_of(Army.AUSTRIA))
     for x in board.state.leaders:
         if x.army is not Army.AUSTRIA:
             continue
@@ -71,7 +71,7 @@ def supply_sources(board: Board, alliance: Alliance) -> set[Hex]:
     for city in board.hexmap.fortresses:
         if city.hex in board.closed_hexes or city.hex in enemy_forces:
             continue
-        if any(a.alliance is alliance for a in board.garrisoned_by(city.hex)):
+        if any(board.state.alliance_of(a) is alliance for a in board.garrisoned_by(city.hex)):
             sources.add(city.hex)
     return sources
 
@@ -79,7 +79,7 @@ def supply_sources(board: Board, alliance: Alliance) -> set[Hex]:
 def blocking_hexes(board: Board, alliance: Alliance, radius: int = 1) -> set[Hex]:
     """Hexes a supply line may enter but not leave (5.2.3, 5.2.4, 5.3)."""
     blocking = board.enemy_occupied(alliance)
-    if alliance is not Alliance.AUSTRIAN:
+    if alliance is not board.state.alliance_of(Army.AUSTRIA):
         blocking |= croat_screen(board, radius)
     return blocking
 
@@ -180,7 +180,7 @@ def supply_phase(
     updated: list[LeaderState] = []
     for force in state.forces():
         h = parse_hex_id(force.hex)
-        smap = maps[force.army.alliance]
+        smap = maps[state.alliance_of(force.army)]
         if force.inside:
             supplied, how, rule = True, "inside a fortress", "5.2.5"
         else:
@@ -229,5 +229,5 @@ def supply_phase(
 
 def supplied_hexes(state: State, hexmap: HexMap, settings: RuleSettings, army: Army) -> set[str]:
     """Hex ids an army's alliance supplies right now (for maps and briefings)."""
-    smap = supply_map(Board(state, hexmap), army.alliance, settings)
+    smap = supply_map(Board(state, hexmap), state.alliance_of(army), settings)
     return {hex_id(h) for h in set(smap.land) | set(smap.water)}

@@ -185,7 +185,7 @@ def fortress_vps(state: State, hexmap: HexMap, seat: Seat) -> list[tuple[str, in
         if not first:
             continue
         first_army = Army(first)
-        if seats[first_army] is seat or not first_army.is_enemy_of(owner):
+        if seats[first_army] is seat or not state.is_enemy(first_army, owner):
             continue
         out.append((city.name, city.vp))
     return out
@@ -279,9 +279,12 @@ def final_table(state: State, hexmap: HexMap, settings: RuleSettings) -> Victory
                 tuple(key_city_vps(state, hexmap, seat, settings)),
             )
         )
+    # 12.2.3, 13.8: a player counts for the alliance his own army fights for now (the Austrian
+    # player's Empire may have followed another course; the player's VPs are his, not his
+    # armies').
     alliances = {a.value: 0 for a in Alliance}
     for row in rows:
-        alliances[row.armies[0].alliance.value] += row.total
+        alliances[state.alliance_of(Army(row.seat.value)).value] += row.total
     if state.frederick_taken_by:
         winner = seats[Army(state.frederick_taken_by)]
         return VictoryTable(
@@ -335,7 +338,7 @@ def surrendering_armies(state: State, hexmap: HexMap) -> list[Army]:
         if not listed or len(on_map) < len(listed):
             continue
         owners = [controller(state, c) for c in on_map]
-        if all(o is not None and o.is_enemy_of(army) for o in owners):
+        if all(o is not None and state.is_enemy(o, army) for o in owners):
             out.append(army)
     return out
 
@@ -387,5 +390,6 @@ def home_areas(army: Army) -> tuple[str, ...]:
     return CONTROLLED_AREAS[army]
 
 
-def enemies(army: Army, armies: Iterable[Army]) -> list[Army]:
-    return [a for a in armies if a.is_enemy_of(army)]
+def enemies(state: State, army: Army, armies: Iterable[Army]) -> list[Army]:
+    """The armies of ``armies`` that fight ``army`` now (1.2, 13.8)."""
+    return [a for a in armies if state.is_enemy(a, army)]
