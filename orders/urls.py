@@ -22,4 +22,6 @@ urlpatterns = [
     path("<uuid:code>/handover/", views.handover, name="handover"),
     path("<uuid:code>/map/<int:number>.png", views.map_image, name="map"),
     path("<uuid:code>/view/<int:number>.json", views.view_json, name="view_json"),
+    path("umpire/<uuid:code>/", views.umpire, name="umpire"),
+    path("umpire/<uuid:code>/map/<int:number>.png", views.umpire_map, name="umpire_map"),
 ]

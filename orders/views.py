@@ -1033,3 +1033,60 @@ def _hexes_near(hexmap, centres: tuple, radius: int = 4) -> list:
                 seen.add(h)
                 out.append(h)
     return out
+
+
+# --- the umpire -------------------------------------------------------------------------------
+
+
+def _umpire_access(request: HttpRequest, code) -> Access:
+    """Only a non-playing organiser is the umpire, who sees everything."""
+    campaign = get_object_or_404(Campaign, code=code)
+    if campaign.organiser_id != request.user.id or not campaign.umpire_sees_all:
+        raise PermissionDenied("Only the campaign's non-playing umpire sees everything.")
+    seat = Seat(campaign=campaign, label="umpire", armies=[a.value for a in Army])
+    return Access(seat, campaign, own=False)
+
+
+def _umpire_view(access: Access, version: StateVersion) -> View:
+    events = (
+        Event.objects.filter(
+            campaign=access.campaign,
+            version__number__lte=version.number,
+            version__turn__gte=version.turn - 1,
+        )
+        .select_related("version")
+        .only("rule", "kind", "text", "public", "armies", "data", "version__turn")
+        .order_by("version__number", "seq")
+    )
+    return project(
+        state_from_dict(version.state), Viewer.umpire_view(), events=events,
+        rolls=version.rolls or [],
+    )  # fmt: skip
+
+
+@login_required
+@require_GET
+def umpire(request: HttpRequest, code) -> HttpResponse:
+    """Everything, for the non-playing umpire: every force with its points, every garrison and
+    siege train, every event and roll of this turn and the last."""
+    access = _umpire_access(request, code)
+    version = _version(access.campaign)
+    view = _umpire_view(access, version) if version is not None else None
+    seats = Seat.objects.filter(campaign=access.campaign, reserve=False)
+    return render(
+        request, "play/umpire.html",
+        {"campaign": access.campaign, "version": version, "view": view, "seats": seats},
+    )  # fmt: skip
+
+
+@login_required
+@require_GET
+def umpire_map(request: HttpRequest, code, number: int) -> HttpResponse:
+    access = _umpire_access(request, code)
+    version = _version(access.campaign, number)
+    hexmap = _hexmap(access.campaign)
+    if version is None or hexmap is None:
+        return HttpResponse(status=404)
+    headers = {"Cache-Control": "private, max-age=31536000, immutable"}
+    png = render_png(_umpire_view(access, version), hexmap)
+    return HttpResponse(png, content_type="image/png", headers=headers)

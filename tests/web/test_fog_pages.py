@@ -119,3 +119,12 @@ def test_no_email_to_another_seat_holds_the_secrets(deployed, mailoutbox):
         body = m.body + "".join(str(a[0]) for a in getattr(m, "alternatives", []))
         for marker in MARKERS:
             assert marker not in without_noise(body), (m.to, m.subject)
+
+
+def test_the_non_playing_umpire_sees_every_secret(deployed, organiser):
+    from django.urls import reverse
+
+    page = client_for(organiser).get(reverse("orders:umpire", args=[deployed.code]))
+    text = without_noise(page.content.decode())
+    for marker in MARKERS:
+        assert marker in text

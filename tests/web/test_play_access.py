@@ -128,3 +128,30 @@ def test_the_list_of_ones_own_seats(rules_campaign, people, who):
         assert rules_campaign.name in r.content.decode()
     if who == "outsider":
         assert rules_campaign.name not in r.content.decode()
+
+
+UMPIRE_EXPECTED = {
+    "organiser": 200,
+    "own": 403,
+    "other": 403,
+    "ally": 403,
+    "outsider": 403,
+    "anonymous": 302,
+}
+
+
+@pytest.mark.parametrize("who", WHO)
+@pytest.mark.parametrize(("name", "args"), [("umpire", ()), ("umpire_map", (0,))])
+def test_only_the_non_playing_umpire_sees_everything(rules_campaign, people, who, name, args):
+    r = _client(people, who).get(reverse(f"orders:{name}", args=[rules_campaign.code, *args]))
+    assert r.status_code == UMPIRE_EXPECTED[who], (who, name)
+
+
+def test_a_playing_organiser_is_no_umpire(rules_campaign, organiser):
+    rules_campaign.umpire_plays = True
+    rules_campaign.save()
+    r = client_for(organiser).get(reverse("orders:umpire", args=[rules_campaign.code]))
+    assert r.status_code == 403
+    prussia = seat(rules_campaign, "prussia")
+    r = client_for(organiser).get(reverse("orders:dashboard", args=[prussia.code]))
+    assert r.status_code == 403
