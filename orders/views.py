@@ -795,7 +795,7 @@ def report(request: HttpRequest, code, number: int | None = None) -> HttpRespons
     ctx["turns"] = [
         (
             turn,
-            [e for e in view.events if e.turn == turn],
+            [e for e in view.events if e.turn == turn and e.kind != "reconnaissance"],
             [r for r in view.reports if r.turn == turn],
         )
         for turn in (view.turn, view.turn - 1)

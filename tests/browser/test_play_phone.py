@@ -164,6 +164,16 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     sheet = OrderSheet.objects.get(seat=prussia, window=live_campaign.open_window())
     assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
     assert "MP" in browser.find_element(By.ID, "mp").text
+    # Or type the codes: the preview follows the typing, "Save order" keeps it.
+    path = browser.find_element(By.NAME, "path")
+    path.clear()
+    path.send_keys("4-4")
+    wait.until(ec.text_to_be_present_in_element((By.ID, "preview"), "4 → 0502"))
+    shot(browser, "5-order-typed")
+    browser.find_element(By.XPATH, "//button[contains(., 'Save order')]").click()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved"))
+    sheet.refresh_from_db()
+    assert sheet.draft["march"] == [{"unit": "frederick", "path": "4-4", "marches": 1}]
     browser.find_element(By.XPATH, "//button[contains(., 'Ready')]").click()
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
 
@@ -178,11 +188,15 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     # The resolved turn: Frederick stands one hex East, and the report says so.
     browser.get(live_server.url + url("dashboard", prussia))
     main = browser.find_element(By.TAG_NAME, "main").text
-    shot(browser, "5-turn-resolved")
-    assert "0402" in main and "Turn 2" in main
+    shot(browser, "6-turn-resolved")
+    assert "0502" in main and "Turn 2" in main
     browser.get(live_server.url + url("report", prussia))
-    shot(browser, "6-report")
-    images = browser.find_elements(By.CSS_SELECTOR, "img.map")
-    assert images and browser.execute_script(
-        "return arguments[0].complete && arguments[0].naturalWidth > 0", images[0]
+    shot(browser, "7-report")
+    image = browser.find_element(By.CSS_SELECTOR, "img.map")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", image)
+    wait.until(
+        lambda d: d.execute_script(
+            "return arguments[0].complete && arguments[0].naturalWidth > 0", image
+        )
     )
+    shot(browser, "8-report-map")
