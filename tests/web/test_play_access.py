@@ -155,3 +155,12 @@ def test_a_playing_organiser_is_no_umpire(rules_campaign, organiser):
     prussia = seat(rules_campaign, "prussia")
     r = client_for(organiser).get(reverse("orders:dashboard", args=[prussia.code]))
     assert r.status_code == 403
+
+
+@pytest.mark.parametrize("name", ["dashboard", "orders", "deploy", "report", "handover"])
+def test_pages_still_open_when_the_map_cannot_be_loaded(campaign, player, name):
+    prussia = campaign.seats.get(power="prussia")
+    r = client_for(player).get(reverse(f"orders:{name}", args=[prussia.code]))
+    assert r.status_code == 200
+    r = client_for(player).get(reverse("orders:map", args=[prussia.code, 0]))
+    assert r.status_code == 503

@@ -113,3 +113,15 @@ def test_a_whole_turn_through_the_web(
     assert img.status_code == 200 and img["Content-Type"] == "image/png"
     history = c.get(url("history", prussia)).content.decode()
     assert history.count("<li>") >= 5
+
+
+def test_the_handover_page_holds_everything_the_seat_knows(
+    rules_campaign, player, django_capture_on_commit_callbacks
+):
+    deploy_everyone(rules_campaign, django_capture_on_commit_callbacks)
+    prussia = seat(rules_campaign, "prussia")
+    page = client_for(player).get(url("handover", prussia)).content.decode()
+    assert str(FREDERICK_POINTS) in page  # own forces with their points
+    assert "Berlin: 983 points" in page  # own garrisons
+    assert "Charles at 1007" in page  # every leader's position (3.1.1)
+    assert "Turn 1" in page and "has deployed" in page  # reports, turn by turn
