@@ -27,6 +27,7 @@ from campaign.engine.armies import ADJECTIVES, Alliance, Army
 from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
+from campaign.engine.garrisons import garrison_limit, led_armies, over_limit
 from campaign.engine.leaders import leader
 from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders, rejection, unit_army
 from campaign.engine.resolution import Resolution
@@ -740,6 +741,8 @@ def _finish_movement(
                 )
             )
     state = state.with_leaders(updated)
+    state, left = _garrisons_left_behind(state, movement, hexmap)
+    events.extend(left)
     state, contagion = _demoralize_joined(state, movement)
     events.extend(contagion)
     state = dataclasses.replace(
@@ -749,6 +752,49 @@ def _finish_movement(
     )
     state, control_events = update_control(state, hexmap)
     events.extend(control_events)
+    return state, events
+
+
+def _garrisons_left_behind(
+    state: State, movement: Movement, hexmap: HexMap
+) -> tuple[State, list[Event]]:
+    """2.3.4, 11.2: when the last leader of a country leaves a fortress, its garrison there is
+    leaderless and holds only 100 points per bastion; the points above that march out with him
+    (the commander of the force that left), as a 6.4.3 transfer he could have ordered."""
+    events: list[Event] = []
+    for m in movement.movers:
+        if m.train or not m.left_fortress or not m.members:
+            continue
+        city = hexmap.fortress_at(m.start)
+        x = state.leader(m.unit)
+        if city is None or (x.hex == city.hex_id and x.inside):
+            continue  # he did not leave after all
+        if m.army in led_armies(state, city):
+            continue  # another leader of his country stays inside
+        own = next((g for g in state.garrisons_of(city.name) if g.army is m.army), None)
+        take = min(over_limit(state, city, movement.settings), own.points if own else 0)
+        if take <= 0 or own is None:
+            continue
+        limit = garrison_limit(city, movement.settings)
+        state = state.with_garrison(city.name, m.army, own.points - take)
+        state = state.with_leader(x.key, points=x.points + take)
+        events.append(
+            Event(
+                "11.2",
+                EventKind.POINTS_TRANSFERRED,
+                f"{x.table.name} leaves {city.name} with no {ADJECTIVES[m.army]} leader inside: "
+                f"without a leader its {city.bastions} bastions hold {limit} points, so the "
+                f"{take} points above that march out with him (2.3.4, 11.2, 6.4.3).",
+                {
+                    "leader": x.key,
+                    "city": city.name,
+                    "points": take,
+                    "limit": limit,
+                    "garrison": own.points - take,
+                },
+                private(m.army),
+            )
+        )
     return state, events
 
 

@@ -23,6 +23,7 @@ from campaign.engine.battle import commander_of
 from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
+from campaign.engine.garrisons import garrison_limit, room
 from campaign.engine.orders import Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
@@ -224,17 +225,25 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
     return state, events
 
 
-def withdraw(state: State, w: Withdrawal, hexmap: HexMap) -> tuple[State, list[Event]]:
+def withdraw(
+    state: State, w: Withdrawal, hexmap: HexMap, settings: RuleSettings
+) -> tuple[State, list[Event]]:
     """11.6.1: the garrison granted the honors of war is placed in the nearest fortress of its
     country not blockaded or besieged (or removed), may not move next turn; the besieger takes
-    the fortress."""
+    the fortress. Without a leader of its country there (coming with it or already inside) the
+    fortress holds it only to 100 points per bastion (2.3.4, 11.2): the rest is removed from the
+    map, as a garrison with no fortress to go to is (11.6.1)."""
     events = []
     state = state.with_garrison(w.city, w.army, 0)
     trains = set(w.trains)
+    dismissed = 0
     if w.to_city:
         target = hexmap.city(w.to_city)
+        space = None if w.leaders else room(state, target, w.army, settings)
+        placed = w.points if space is None else min(w.points, space)
+        dismissed = w.points - placed
         old = sum(g.points for g in state.garrisons_of(w.to_city) if g.army is w.army)
-        state = state.with_garrison(w.to_city, w.army, old + w.points)
+        state = state.with_garrison(w.to_city, w.army, old + placed)
         state = state.with_leaders(
             dataclasses.replace(
                 state.leader(k),
@@ -259,6 +268,13 @@ def withdraw(state: State, w: Withdrawal, hexmap: HexMap) -> tuple[State, list[E
             f"The {ADJECTIVES[w.army]} garrison of {w.city} ({w.points} points) marches out "
             f"with the honors of war to {w.to_city}, where it may not move next turn (11.6.1)."
         )
+        if dismissed:
+            limit = garrison_limit(target, settings)
+            text += (
+                f" With no leader there, {w.to_city}'s {target.bastions} bastions hold "
+                f"{limit} points (2.3.4, 11.2): {placed} points go in and the other {dismissed} "
+                "are removed from the map."
+            )
     else:
         state = dataclasses.replace(
             state,
@@ -280,6 +296,7 @@ def withdraw(state: State, w: Withdrawal, hexmap: HexMap) -> tuple[State, list[E
                 "army": w.army.value,
                 "to": w.to_city,
                 "points": w.points,
+                "dismissed": dismissed,
                 "leaders": list(w.leaders),
                 "trains": list(w.trains),
             },
@@ -350,7 +367,7 @@ def retreat_rally_phase(
         events.extend(more)
     state = dataclasses.replace(state, retreats=())
     for w in state.withdrawals:
-        state, more = withdraw(state, w, hexmap)
+        state, more = withdraw(state, w, hexmap, settings)
         events.extend(more)
     state = dataclasses.replace(state, withdrawals=())
     state, more = rally(state, dice)

@@ -34,6 +34,7 @@ from campaign.engine.battle import (
 )
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
+from campaign.engine.garrisons import garrison_limit  # noqa: F401 (re-exported)
 from campaign.engine.orders import HonorsDecision, Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
@@ -129,11 +130,6 @@ class Investment:
 def involved(inv: Investment) -> frozenset[Army]:
     """The armies of a siege: they alone see its numbers (points are secret, 3)."""
     return private(*inv.besiegers.armies, *inv.garrison_by_army())
-
-
-def garrison_limit(city: City, settings: RuleSettings) -> int:
-    """Points a fortress holds without a leader: 100 per bastion (2.3.4, 11.2)."""
-    return settings.garrison_points_per_bastion * city.bastions
 
 
 def investments(state: State, hexmap: HexMap) -> list[Investment]:

@@ -1,0 +1,55 @@
+"""Garrison capacity in play (2.3.4, 11.2).
+
+"Fortresses can hold an unlimited amount of points if a leader is present, but only 100 points
+per bastion if there is no leader." A garrison counts as *led* when a leader of its own country
+is inside (points move and stand only with a leader of their country, 6.2.3, 9.5). The limit
+binds the points of every garrison in the fortress that has no leader of its country inside.
+
+The engine enforces it where a garrison becomes leaderless or grows without a leader
+(docs/rules-interpretations.md, 11.2): the last leader of a country leaving a fortress takes the
+excess with him (``marches``); a garrison granted the honors of war fills its refuge only to the
+limit (``retreat.withdraw``); leaderless points after a battle join a fortress only to the limit
+(``battle``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from campaign.engine.armies import Army
+from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.state import State
+from maps.core.model import City
+
+
+def garrison_limit(city: City, settings: RuleSettings) -> int:
+    """Points a fortress holds without a leader: 100 per bastion (2.3.4, 11.2)."""
+    return settings.garrison_points_per_bastion * city.bastions
+
+
+def led_armies(state: State, city: City, leaving: Iterable[str] = ()) -> set[Army]:
+    """Armies with a leader inside ``city`` (leaders ``leaving`` do not count)."""
+    gone = set(leaving)
+    return {x.army for x in state.leaders_at(city.hex_id) if x.inside and x.key not in gone}
+
+
+def leaderless_points(state: State, city: City, leaving: Iterable[str] = ()) -> int:
+    """Garrison points of ``city`` with no leader of their country inside (11.2)."""
+    led = led_armies(state, city, leaving)
+    return sum(g.points for g in state.garrisons_of(city.name) if g.army not in led)
+
+
+def room(state: State, city: City, army: Army, settings: RuleSettings) -> int | None:
+    """How many more points of ``army`` the fortress holds: None (no limit) if a leader of its
+    country is inside, else what is left of the 100 per bastion (never below 0)."""
+    if army in led_armies(state, city):
+        return None
+    return max(0, garrison_limit(city, settings) - leaderless_points(state, city))
+
+
+def over_limit(
+    state: State, city: City, settings: RuleSettings, leaving: Iterable[str] = ()
+) -> int:
+    """Points by which the leaderless garrisons of ``city`` exceed the limit (0 if they fit),
+    as they would stand if the leaders ``leaving`` were gone."""
+    return max(0, leaderless_points(state, city, leaving) - garrison_limit(city, settings))
