@@ -350,6 +350,8 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
                 for o in _items(draft, kind)
             ],
             "marches_chosen": marches,
+            "marches_allowed": _marches_allowed(view, unit, settings),
+            "marches_given": _marches_given(view, _items(draft, "march")),
             "transfers": _items(draft, "transfers"),
             "units": units,
             "unit": unit if unit in units else "",
@@ -365,6 +367,35 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
         }
     )
     return ctx
+
+
+def _marches_allowed(view: View, unit: str, settings: RuleSettings) -> int:
+    """How many marches the unit may be given (6.2.2, 6.2.5), by the engine's rule."""
+    from campaign.engine.marches import marches_allowed
+    from campaign.engine.state import LeaderState
+
+    x = view.leader(unit)
+    if x is None:
+        return settings.marches_per_siege_train
+    return marches_allowed(
+        LeaderState(x.key, x.army, x.hex, demoralized=bool(x.demoralized)), settings
+    )
+
+
+def _marches_given(view: View, orders: list[dict]) -> list[tuple[str, int, int]]:
+    """Per march pool (6.2.1): (army, marches allocated this turn, marches given in the draft)."""
+    from campaign.engine.orders import unit_army
+
+    given: dict[str, int] = {}
+    for o in orders:
+        army = unit_army(str(o.get("unit", "")))
+        marches = o.get("marches", 1)
+        if army is not None and isinstance(marches, int):
+            pool = army.march_pool.value
+            given[pool] = given.get(pool, 0) + marches
+    return [
+        (ADJECTIVES[Army.parse(a)], n, given.get(a, 0)) for a, n in sorted(view.marches.items())
+    ]
 
 
 def _items(draft: dict, kind: str) -> list[dict]:

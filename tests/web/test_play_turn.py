@@ -79,6 +79,9 @@ def test_a_whole_turn_through_the_web(
     assert "MP" in body
     sheet = OrderSheet.objects.get(window=window, seat=prussia)
     assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
+    page = c.get(url("orders", prussia)).content.decode()
+    marches = window.version.state["marches"]["prussia"]
+    assert f"Prussian 1 of {marches} given" in page  # 6.2: the marches left to allocate
     # Every seat says ready (the others stand still).
     for s in rules_campaign.seats.filter(reserve=False):
         if window.owes(s):
