@@ -99,3 +99,63 @@ def test_the_battle_phase_resolves_when_both_are_ready(
     assert window.status == "resolved"
     report = client_for(player).get(url("report", prussia))
     assert report.status_code == 200
+
+
+@pytest.fixture
+def honors(rules_campaign, django_capture_on_commit_callbacks):
+    """Berlin is breached (11.6): the Austrian besieger and the Prussian garrison must answer."""
+    deploy_everyone(rules_campaign, django_capture_on_commit_callbacks)
+    latest = rules_campaign.latest_version()
+    state = copy.deepcopy(latest.state)
+    austria, prussia = seat(rules_campaign, "austria"), seat(rules_campaign, "prussia")
+    daun = austria.leaders["austria"][0]
+    state["leaders"][daun]["hex"] = "0202"  # Berlin
+    state["honors_pending"] = ["Berlin"]
+    state["phase"] = "siege"
+    PhaseWindow.objects.filter(campaign=rules_campaign).update(status="resolved")
+    now = timezone.now()
+    version = StateVersion.objects.create(
+        campaign=rules_campaign, number=latest.number + 1, turn=latest.turn,
+        resolved_phase="battle", phase="siege", state=state, created=now,
+    )  # fmt: skip
+    window = PhaseWindow.objects.create(
+        campaign=rules_campaign, version=version, phase="siege", turn=latest.turn,
+        owing=[str(austria.code), str(prussia.code)], opened_at=now,
+        deadline=now + timedelta(days=1),
+    )  # fmt: skip
+    return window, prussia, austria
+
+
+def test_honors_of_war_are_answered_by_both_sides(honors, player, other):
+    window, prussia, austria = honors
+    page = client_for(player).get(url("orders", prussia)).content.decode()
+    assert "Berlin: you are the garrison" in page
+    page = client_for(other).get(url("orders", austria)).content.decode()
+    assert "Berlin: you are the besieger" in page
+    data = {"kind": "honors", "phase": "siege", "city": "Berlin"}
+    assert (
+        client_for(player).post(url("decide", prussia), {**data, "answer": "fight"}).status_code
+        == 302
+    )
+    assert (
+        client_for(other).post(url("decide", austria), {**data, "answer": "deny"}).status_code
+        == 302
+    )
+    assert OrderSheet.objects.get(window=window, seat=prussia).draft == {
+        "honors": [{"city": "Berlin", "garrison": "fight"}]
+    }
+    assert OrderSheet.objects.get(window=window, seat=austria).draft == {
+        "honors": [{"city": "Berlin", "besieger": "deny"}]
+    }
+
+
+@pytest.mark.parametrize(
+    "change", [{"answer": "grant"}, {"city": "Prag"}, {"answer": "run"}, {"city": ""}]
+)
+def test_a_wrong_honors_answer_is_refused(honors, player, change):
+    window, prussia, _austria = honors
+    data = {"kind": "honors", "phase": "siege", "city": "Berlin", "answer": "fight", **change}
+    r = client_for(player).post(url("decide", prussia), data)
+    assert r.status_code == 400
+    assert "could not be saved" in r.content.decode()
+    assert not OrderSheet.objects.filter(window=window, seat=prussia, draft__has_key="honors")
