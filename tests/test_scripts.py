@@ -1,0 +1,39 @@
+"""The README's two commands, CI's script and the requirements they install."""
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.pure
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ["bin/run", "bin/test", ".ci/run"]
+PIN = re.compile(r"^[A-Za-z0-9_.\-]+(\[[a-z,]+\])?==[0-9][A-Za-z0-9.\-+]*$")
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_the_script_is_executable_bash_that_parses(script):
+    path = ROOT / script
+    assert path.stat().st_mode & 0o111, f"{script} is not executable"
+    assert path.read_text().startswith("#!/usr/bin/env bash\n")
+    result = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_ci_calls_exactly_the_readme_test_command():
+    lines = [line for line in (ROOT / ".ci/run").read_text().splitlines() if line.strip()]
+    assert lines[-1] == "exec ./bin/test"
+    readme = (ROOT / "README.md").read_text()
+    assert "./bin/test" in readme
+    assert "./bin/run" in readme
+
+
+@pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt"])
+def test_every_requirement_is_pinned(name):
+    lines = [line.split("#")[0].strip() for line in (ROOT / name).read_text().splitlines()]
+    requirements = [line for line in lines if line]
+    assert requirements
+    unpinned = [line for line in requirements if not PIN.match(line)]
+    assert unpinned == []
