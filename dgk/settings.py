@@ -31,13 +31,16 @@ def envbool(name: str, default: str) -> bool:
     )
 
 
-def envint(name: str, default: str) -> int:
-    """Read an integer variable."""
+def envint(name: str, default: str, minimum: int | None = None) -> int:
+    """Read an integer variable, no smaller than ``minimum`` if one is given."""
     value = os.getenv(name, default).strip()
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer.") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number} is below the smallest allowed, {minimum}.")
+    return number
 
 
 def envlist(name: str, default: str) -> list[str]:
@@ -236,16 +239,22 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # The one beat schedule: Celery beat reads it with a broker, runperiodic without one.
 # Seconds between runs, keyed by the task's dotted name.
+HEARTBEAT_SECONDS = envint("HEARTBEAT_SECONDS", "60", minimum=1)
 PERIODIC_TASKS = {
-    "campaign.tasks.record_heartbeat": envint("HEARTBEAT_SECONDS", "60"),
-    "campaign.tasks.sweep_deadlines": envint("SWEEP_SECONDS", "60"),
-    "campaign.tasks.send_reminders": envint("REMINDER_SECONDS", "300"),
+    "campaign.tasks.record_heartbeat": HEARTBEAT_SECONDS,
+    "campaign.tasks.sweep_deadlines": envint("SWEEP_SECONDS", "60", minimum=1),
+    "campaign.tasks.send_reminders": envint("REMINDER_SECONDS", "300", minimum=1),
 }
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
 }
 # A heartbeat older than this makes /healthz answer 503 (periodic work has stopped).
-HEARTBEAT_MAX_AGE_SECONDS = envint("HEARTBEAT_MAX_AGE_SECONDS", "300")
+HEARTBEAT_MAX_AGE_SECONDS = envint("HEARTBEAT_MAX_AGE_SECONDS", "300", minimum=1)
+if HEARTBEAT_MAX_AGE_SECONDS <= HEARTBEAT_SECONDS:
+    raise ImproperlyConfigured(
+        "HEARTBEAT_MAX_AGE_SECONDS must be longer than HEARTBEAT_SECONDS, or /healthz would fail "
+        "between two heartbeats."
+    )
 
 LOGGING = {
     "version": 1,

@@ -94,6 +94,8 @@ def test_the_defaults_work_out_of_the_box():
         ({"SITE_URL": "dgk.example.org"}, "SITE_URL='dgk.example.org' is not a URL"),
         ({"EMAIL_URL": "smtp://"}, "names no host"),
         ({"EMAIL_HOST": "mail", "EMAIL_PORT": "smtp"}, "EMAIL_PORT='smtp' is not an integer"),
+        ({"SWEEP_SECONDS": "0"}, "SWEEP_SECONDS=0 is below the smallest allowed, 1"),
+        ({"HEARTBEAT_SECONDS": "600"}, "HEARTBEAT_MAX_AGE_SECONDS must be longer"),
     ],
 )
 def test_it_refuses_a_bad_value(env, message):
