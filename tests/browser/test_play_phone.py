@@ -62,7 +62,7 @@ def browser():
         {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}},
     )
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
+    driver.set_page_load_timeout(90)
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
@@ -122,7 +122,7 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    wait = WebDriverWait(browser, 15)
+    wait = WebDriverWait(browser, 40)  # a busy machine renders slowly
     prussia = seat(live_campaign, "prussia")
     sign_in(browser, live_server, prussia.user)
 
