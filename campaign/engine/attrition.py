@@ -133,6 +133,8 @@ def attrition_phase(
             )
         )
     state = state.with_leaders(updated)
+    state, more = _leaderless_attrition(state, settings)
+    events.extend(more)
     # 11.5: the garrison of a besieged fortress loses 5% as well.
     for g in sorted(state.garrisons, key=lambda g: (g.city, g.army.value)):
         if g.city not in sieges:
@@ -159,6 +161,38 @@ def attrition_phase(
     return Resolution(state, tuple(events))
 
 
+def _leaderless_attrition(state: State, settings: RuleSettings) -> tuple[State, list[Event]]:
+    """Points left without a leader (9.5) lose 10% unsupplied (5.1.2) and 10% outside a
+    fortress in winter (7.1); they never march."""
+    events = []
+    kept = []
+    for p in state.leaderless:
+        why = []
+        if not p.supplied:
+            why.append(("unsupplied", "5.1.2", settings.unsupplied_pct))
+        if settings.is_winter(state.turn):
+            why.append(("outside a fortress in winter", "7.1", settings.winter_outside_pct))
+        if not why:
+            kept.append(p)
+            continue
+        pct = sum(q for _c, _r, q in why)
+        loss = percent_loss(p.points, pct)
+        reasons = " + ".join(f"{q}% {c} ({r})" for c, r, q in why)
+        events.append(
+            Event(
+                "7",
+                EventKind.ATTRITION,
+                f"The {p.points} {ADJECTIVES[p.army]} points without a leader at {p.hex} lose "
+                f"{loss} to attrition: {reasons} = {pct}%.",
+                {"hex": p.hex, "army": p.army.value, "points": p.points, "loss": loss},
+                private(p.army),
+            )
+        )
+        if p.points - loss > 0:
+            kept.append(dataclasses.replace(p, points=p.points - loss))
+    return dataclasses.replace(state, leaderless=tuple(kept)), events
+
+
 def army_totals(state: State) -> dict[Army, int]:
     """Points of each army on the map (leaders and garrisons), public knowledge (3)."""
     totals = dict.fromkeys(Army, 0)
@@ -166,4 +200,6 @@ def army_totals(state: State) -> dict[Army, int]:
         totals[x.army] += x.points
     for g in state.garrisons:
         totals[g.army] += g.points
+    for p in state.leaderless:
+        totals[p.army] += p.points
     return totals

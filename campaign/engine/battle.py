@@ -28,6 +28,8 @@ from campaign.engine.armies import ADJECTIVES, Alliance, Army
 from campaign.engine.attrition import share_loss
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
+from campaign.engine.garrisons import room
+from campaign.engine.leaderless import add_leaderless, capture_leaderless
 from campaign.engine.orders import BattleResult, Choice, Orders, Outcome, rejection
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
@@ -548,42 +550,64 @@ def _orphan_points(
     side_lost: bool,
     enemy: Army,
     hexmap: HexMap,
+    settings: RuleSettings,
+    supplied: bool,
 ) -> tuple[State, list[Event]]:
-    """Points left with no leader of their country after a battle (9.5). Points cannot stand
-    outside a fortress without a leader (3.2.2): they join their army's garrison of a friendly
-    fortress in the hex, or else are taken prisoner if their side lost, or scatter if it won."""
+    """Points left with no leader of their country after a battle (9.5). In a fortress hex they
+    garrison a friendly fortress (11.2), as far as its bastions hold them without a leader
+    (2.3.4). The rest cannot move (6.2.3): if their side lost they are taken prisoner, the enemy
+    holding the field; if it won they stay in the hex, demoralized "even if it won" (9.5), until
+    a leader of their country joins them (``leaderless.py``)."""
     if points <= 0:
         return state, []
+    events = []
     fortress = hexmap.fortress_at(parse_hex_id(hex_id))
     if fortress is not None and state.control.get(fortress.name) in {
         a.value for a in state.armies_of(state.alliance_of(army))
     }:
-        old = sum(g.points for g in state.garrisons_of(fortress.name) if g.army is army)
-        state = state.with_garrison(fortress.name, army, old + points)
-        return state, [
-            Event(
-                "9.5",
-                EventKind.DEMORALIZED,
-                f"{points} {ADJECTIVES[army]} points left without a leader at {hex_id} "
-                f"fall back into {fortress.name} (9.5, 3.2.2).",
-                {"hex": hex_id, "points": points, "army": army.value},
+        space = room(state, fortress, army, settings)
+        taken = points if space is None else min(points, space)
+        if taken > 0:
+            old = sum(g.points for g in state.garrisons_of(fortress.name) if g.army is army)
+            state = state.with_garrison(fortress.name, army, old + taken)
+            events.append(
+                Event(
+                    "9.5",
+                    EventKind.DEMORALIZED,
+                    f"{taken} {ADJECTIVES[army]} points left without a leader at {hex_id} "
+                    f"fall back into {fortress.name} (9.5, 11.2).",
+                    {"hex": hex_id, "points": taken, "army": army.value, "city": fortress.name},
+                )
             )
-        ]
+        points -= taken
+        if points <= 0:
+            return state, events
     if side_lost:
         state = dataclasses.replace(
             state, prisoners=(*state.prisoners, Prisoners(army, enemy, points))
         )
-        text = f"are taken prisoner by the {ADJECTIVES[enemy]} army"
-    else:
-        text = "scatter, with no leader of their country to hold them (3.2.2)"
-    return state, [
+        events.append(
+            Event(
+                "9.5",
+                EventKind.PRISONERS,
+                f"{points} {ADJECTIVES[army]} points left without a leader at {hex_id} cannot "
+                f"retreat (6.2.3): they are taken prisoner by the {ADJECTIVES[enemy]} army (9.5).",
+                {"hex": hex_id, "points": points, "army": army.value},
+            )
+        )
+        return state, events
+    state = add_leaderless(state, army, hex_id, points, supplied)
+    events.append(
         Event(
             "9.5",
-            EventKind.PRISONERS if side_lost else EventKind.DEMORALIZED,
-            f"{points} {ADJECTIVES[army]} points left without a leader at {hex_id} {text} (9.5).",
-            {"hex": hex_id, "points": points, "army": army.value},
+            EventKind.DEMORALIZED,
+            f"{points} {ADJECTIVES[army]} points are left without a leader of their country at "
+            f"{hex_id}: they are demoralized even though their side won, and cannot move until "
+            "a leader of their country joins them (9.5, 6.2.3).",
+            {"hex": hex_id, "points": points, "army": army.value, "leaderless": True},
         )
-    ]
+    )
+    return state, events
 
 
 def apply_result(
@@ -670,7 +694,15 @@ def apply_result(
             state = state.with_leader(heirs[0].key, points=heirs[0].points + x.points)
         else:
             state, more = _orphan_points(
-                state, hex_id, x.army, x.points, state.alliance_of(x.army) is loser, enemy, hexmap
+                state,
+                hex_id,
+                x.army,
+                x.points,
+                state.alliance_of(x.army) is loser,
+                enemy,
+                hexmap,
+                settings,
+                x.supplied,
             )
             events.extend(more)
         if key == "frederick":
@@ -789,6 +821,8 @@ def battle_phase(
         for train, by in unescorted_trains(state):
             state, more = capture_trains(state, [train], by, "9.1")
             events.extend(more)
+        state, more = capture_leaderless(state)
+        events.extend(more)
     results = {r.battle: r for r in orders.battle_results}
     for pending_battle in state.pending_battles:
         if state.ended:

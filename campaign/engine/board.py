@@ -24,10 +24,13 @@ class Board:
 
     @cached_property
     def force_hexes(self) -> dict[Hex, set[Army]]:
-        """Armies with a leader (a force) in each hex, inside or outside a fortress."""
+        """Armies with a force in each hex, inside or outside a fortress: a leader, or points
+        left without a leader after a battle (9.5), which hold their hex like a force."""
         out: dict[Hex, set[Army]] = {}
         for x in self.state.leaders:
             out.setdefault(parse_hex_id(x.hex), set()).add(x.army)
+        for p in self.state.leaderless:
+            out.setdefault(parse_hex_id(p.hex), set()).add(p.army)
         return out
 
     @cached_property
@@ -36,6 +39,8 @@ class Board:
         for x in self.state.leaders:
             if not x.inside:
                 out.setdefault(parse_hex_id(x.hex), set()).add(x.army)
+        for p in self.state.leaderless:
+            out.setdefault(parse_hex_id(p.hex), set()).add(p.army)
         return out
 
     @cached_property

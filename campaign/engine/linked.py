@@ -672,6 +672,7 @@ def make_peace(state: State, inputs: BetweenCampaigns) -> tuple[State, list]:
             leaders=tuple(x for x in state.leaders if x.army is not army),
             garrisons=tuple(g for g in state.garrisons if g.army is not army),
             siege_trains=tuple(t for t in state.siege_trains if t.army is not army),
+            leaderless=tuple(p for p in state.leaderless if p.army is not army),
             control={c: a for c, a in state.control.items() if a != army.value},
             at_peace=(*state.at_peace, army),
         )

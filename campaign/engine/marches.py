@@ -28,6 +28,7 @@ from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
 from campaign.engine.garrisons import garrison_limit, led_armies, over_limit
+from campaign.engine.leaderless import join_leaderless
 from campaign.engine.leaders import leader
 from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders, rejection, unit_army
 from campaign.engine.resolution import Resolution
@@ -150,6 +151,8 @@ class Movement:
         for x in self.state.leaders:
             if x.key not in moving:
                 self.standing.setdefault(parse_hex_id(x.hex), set()).add(x.army)
+        for p in self.state.leaderless:  # points without a leader hold their hex (9.5)
+            self.standing.setdefault(parse_hex_id(p.hex), set()).add(p.army)
         self.garrisons = board.garrison_hexes
         self.closed = board.closed_hexes
         self.board = board
@@ -743,6 +746,8 @@ def _finish_movement(
     state = state.with_leaders(updated)
     state, left = _garrisons_left_behind(state, movement, hexmap)
     events.extend(left)
+    state, joined = join_leaderless(state)
+    events.extend(joined)
     state, contagion = _demoralize_joined(state, movement)
     events.extend(contagion)
     state = dataclasses.replace(

@@ -24,7 +24,8 @@ from maps.core.model import HexMap
 
 @dataclass(frozen=True)
 class Sighting:
-    """A force, or a fortress garrison with any leaders inside it, as reconnaissance sees it."""
+    """A force, a fortress garrison with any leaders inside it, or points left without a leader
+    (9.5), as reconnaissance sees it."""
 
     army: Army
     hex: str
@@ -48,6 +49,8 @@ class Sighting:
             if self.commander:
                 who += f" under {leader(self.commander).name}"
             return f"{who} at {self.hex}"
+        if self.commander is None:
+            return f"the {adjective} troops without a leader at {self.hex}"
         return f"the {adjective} force under {leader(self.commander).name} at {self.hex}"
 
 
@@ -79,6 +82,9 @@ def sightings(state: State, hexmap: HexMap) -> list[Sighting]:
         points = garrison_points.get(key, 0) + sum(x.points for x in leaders)
         commander = leaders[0].key if leaders else None
         out.append(Sighting(army, hex_id_, parse_hex_id(hex_id_), True, True, commander, points))
+    # 9.5: points left without a leader see only their own hex, like a garrison without one (8.2).
+    for p in state.leaderless:
+        out.append(Sighting(p.army, p.hex, parse_hex_id(p.hex), False, False, None, p.points))
     return out
 
 

@@ -24,6 +24,7 @@ from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
 from campaign.engine.garrisons import garrison_limit, room
+from campaign.engine.leaderless import join_leaderless
 from campaign.engine.orders import Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
@@ -366,6 +367,8 @@ def retreat_rally_phase(
         state, more = carry_out_retreat(state, retreat, hexmap)
         events.extend(more)
     state = dataclasses.replace(state, retreats=())
+    state, more = join_leaderless(state)  # 9.5: a retreat may bring a leader to them
+    events.extend(more)
     for w in state.withdrawals:
         state, more = withdraw(state, w, hexmap, settings)
         events.extend(more)

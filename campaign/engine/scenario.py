@@ -41,6 +41,7 @@ PART2_KEYS = (
     "campaign_year",
     "british_aid_cut",
     "retired_leaders",
+    "leaderless",
 )
 OUTCOME_FORMAT = "dgk-adjudication/1"
 _KEYS = {

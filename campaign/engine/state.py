@@ -105,6 +105,18 @@ class Garrison:
 
 
 @dataclass(frozen=True)
+class LeaderlessPoints:
+    """Points of one army left in a hex outside a fortress with no leader of their country after
+    a battle (9.5): demoralized (10.2) and unable to move (6.2.3) until a leader of their country
+    joins them. They occupy the hex like a force (5.2.3, 6.4.4, 10.1.5) and suffer attrition."""
+
+    army: Army
+    hex: str
+    points: int
+    supplied: bool = True  # fixed in the supply phase (5)
+
+
+@dataclass(frozen=True)
 class SiegeTrain:
     """A siege train (3.1.3); ``id`` such as "prussia-1"."""
 
@@ -231,6 +243,7 @@ class State:
     at_peace: tuple[Army, ...] = ()  # 13.7
     changed_sides: tuple[Army, ...] = ()  # 13.8
     retired_leaders: tuple[str, ...] = ()  # removed for good between campaigns (13.3)
+    leaderless: tuple[LeaderlessPoints, ...] = ()  # points left without a leader (9.5)
 
     # --- lookups --------------------------------------------------------------------------------
 
@@ -395,6 +408,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
         "at_peace": [a.value for a in state.at_peace],
         "changed_sides": [a.value for a in state.changed_sides],
         "retired_leaders": list(state.retired_leaders),
+        "leaderless": [_record_to_dict(p) for p in state.leaderless],
     }
 
 
@@ -520,6 +534,10 @@ def state_from_dict(data: dict[str, Any]) -> State:
         at_peace=tuple(Army.parse(a) for a in data.get("at_peace") or []),
         changed_sides=tuple(Army.parse(a) for a in data.get("changed_sides") or []),
         retired_leaders=tuple(data.get("retired_leaders") or []),
+        leaderless=tuple(
+            _record(LeaderlessPoints, dict(p), f"leaderless points {i + 1}")
+            for i, p in enumerate(data.get("leaderless") or [])
+        ),
     )
 
 

@@ -224,7 +224,15 @@ def supply_phase(
                 )
             )
         updated.extend(dataclasses.replace(x, supplied=supplied) for x in force.leaders)
-    return Resolution(state.with_leaders(updated), tuple(events))
+    # 9.5: points left without a leader trace supply like a force.
+    leaderless = tuple(
+        dataclasses.replace(
+            p, supplied=maps[state.alliance_of(p.army)].supplied(parse_hex_id(p.hex))
+        )
+        for p in state.leaderless
+    )
+    state = dataclasses.replace(state.with_leaders(updated), leaderless=leaderless)
+    return Resolution(state, tuple(events))
 
 
 def supplied_hexes(state: State, hexmap: HexMap, settings: RuleSettings, army: Army) -> set[str]:

@@ -354,6 +354,7 @@ def apply_surrenders(state: State, hexmap: HexMap) -> tuple[State, list[Event]]:
             leaders=tuple(x for x in state.leaders if x.army is not army),
             garrisons=tuple(g for g in state.garrisons if g.army is not army),
             siege_trains=tuple(t for t in state.siege_trains if t.army is not army),
+            leaderless=tuple(p for p in state.leaderless if p.army is not army),
             surrendered=(*state.surrendered, army),
         )
         cities = ", ".join(home_star_cities_on_map(army, hexmap))

@@ -18,6 +18,7 @@ from campaign.engine.rulesettings import (
 from campaign.engine.state import (
     Captive,
     Garrison,
+    LeaderlessPoints,
     LeaderState,
     Phase,
     Prisoners,
@@ -206,6 +207,8 @@ def full_state() -> State:
         killed=("schwerin",),
         victory_points={"prussia": 3, "austria": -1},
         surrendered=(Army.SWEDEN,),
+        changed_sides=(Army.EMPIRE,),
+        leaderless=(LeaderlessPoints(Army.AUSTRIA, "0605", 120, supplied=False),),
     )
 
 
