@@ -390,8 +390,12 @@ def decide_meeting(
         if d.hex == hex_id:
             choices[d.army] = d.choice
     present = {f.army for s in sides.values() for f in s.forces}
+    # 11.3: a force that left a blockaded or besieged fortress this turn came out to fight.
+    forces = [f for s in sides.values() for f in s.forces]
+    sallied = {f.army for f in forces if any(x.sallied for x in f.leaders)}
     wants = {
-        a: any(choices.get(f.army) is Choice.FIGHT for f in s.forces) for a, s in sides.items()
+        a: any(choices.get(f.army) is Choice.FIGHT or f.army in sallied for f in s.forces)
+        for a, s in sides.items()
     }
     if not any(wants.values()):
         events.append(
@@ -428,7 +432,9 @@ def decide_meeting(
             if choices.get(f.army) is not Choice.RETIRE:
                 continue
             why, rule = None, "10.1.1"
-            if not any(x.marched for x in f.leaders):
+            if f.army in sallied:
+                why, rule = "it left the fortress to fight the enemy outside (11.3)", "11.3"
+            elif not any(x.marched for x in f.leaders):
                 why, rule = "it had no march order this turn (10.1)", "10.1"
             elif outnumbers(enemy_total, side.points, settings.no_battle_ratio):
                 why = f"it is outnumbered {settings.no_battle_ratio}:1 (10.1.1)"

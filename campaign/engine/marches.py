@@ -94,6 +94,7 @@ class Mover:
     met: bool = False
     dropped: list[tuple[str, Hex, list[int]]] = field(default_factory=list)
     entered_enemy: bool = False
+    sallied: bool = False  # left a fortress with the enemy outside in its hex (11.3)
     visited: list[Hex] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -184,12 +185,27 @@ class Movement:
     def enemy_fortresses(self, army: Army) -> frozenset[Hex]:
         return self._enemy_forts[self.state.alliance_of(army)]
 
+    def _sortie(self, m: Mover) -> bool:
+        """11.3: forces friendly to a garrison may not leave a blockaded or besieged fortress
+        without fighting a battle with the enemy force outside in its hex."""
+        if m.train or not m.left_fortress:
+            return False
+        outside = self.board.outside_force_hexes.get(m.start, set())
+        return any(self.state.is_enemy(a, m.army) for a in outside)
+
     # --- the ticks ------------------------------------------------------------------------------
 
     def run(self) -> None:
         for m in self.movers:
             if not m.steps:
                 m.finish("", "6.2")
+            elif self._sortie(m):
+                m.sallied = True
+                m.finish(
+                    "leaves a fortress with the enemy outside: it must fight a battle there "
+                    "before it may go farther (11.3)",
+                    "11.3",
+                )
             self._drop(m)
         guard = 0
         while any(not m.done for m in self.movers):
@@ -676,6 +692,8 @@ def _finish_movement(
                 changes.update(moved=True, turns_in_hex=0, field_works=0)
             if m.entered_enemy and moved:
                 changes.update(halted=True)
+            if m.sallied:
+                changes.update(sallied=True)
             updated.append(dataclasses.replace(x, **changes))
         for key, h, spent_then in m.dropped:
             x = state.leader(key)

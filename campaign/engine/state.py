@@ -83,6 +83,7 @@ class LeaderState:
     moved: bool = False  # left his hex this turn (march, forced march or retreat)
     dropped_off: bool = False  # dropped off along a line of march, may not move on (6.2.6)
     halted: bool = False  # entered an enemy hex: stays there until the next turn (6.4.4)
+    sallied: bool = False  # left a blockaded or besieged fortress: must fight (11.3)
     second_march_mp: int = 0  # MPs expended in a second march (7.1)
     forced_march_mp: int = 0  # MPs expended in a forced march (7.1)
 

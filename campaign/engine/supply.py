@@ -158,6 +158,7 @@ def start_of_turn(state: State) -> State:
             moved=False,
             dropped_off=False,
             halted=False,
+            sallied=False,
             second_march_mp=0,
             forced_march_mp=0,
         )
