@@ -94,10 +94,3 @@ def capture_leaderless(state: State) -> tuple[State, list[Event]]:
             )
         )
     return dataclasses.replace(state, leaderless=tuple(kept), prisoners=tuple(prisoners)), events
-
-
-def remove_army(state: State, army: Army) -> State:
-    """The army leaves the map (12.6, 13.7): its points without a leader go too."""
-    return dataclasses.replace(
-        state, leaderless=tuple(p for p in state.leaderless if p.army is not army)
-    )

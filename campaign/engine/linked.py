@@ -21,6 +21,7 @@ from typing import Any
 from campaign.engine.armies import ADJECTIVES, CONTROLLED_AREAS, Army, Seat, seat_map
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
+from campaign.engine.garrisons import room
 from campaign.engine.leaders import leader, leader_key, leaders_of
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import LeaderState, Phase, Prisoners, SiegeTrain, State
@@ -209,7 +210,9 @@ def _event(
 # --- the rules ---------------------------------------------------------------------------------
 
 
-def winter_quarters(state: State, hexmap: HexMap, inputs: BetweenCampaigns) -> tuple[State, list]:
+def winter_quarters(
+    state: State, hexmap: HexMap, inputs: BetweenCampaigns, settings: RuleSettings
+) -> tuple[State, list]:
     """13.1: forces not in fortresses or star cities go to the nearest friendly-controlled one,
     even besiegers; D and U markers are removed; leaders may be redeployed."""
     events = []
@@ -246,10 +249,50 @@ def winter_quarters(state: State, hexmap: HexMap, inputs: BetweenCampaigns) -> t
     state = dataclasses.replace(
         state, leaders=tuple(leaders), siege_trains=tuple(trains), besieged_turns={}, blockaded=()
     )
+    state, more = _leaderless_quarters(state, hexmap, settings)
+    events.extend(more)
     for key, city_name in inputs.redeploy:
         state, more = _redeploy(state, hexmap, key, city_name)
         events.extend(more)
     return state, events
+
+
+def _leaderless_quarters(
+    state: State, hexmap: HexMap, settings: RuleSettings
+) -> tuple[State, list]:
+    """13.1 for points left without a leader (9.5): they go into the nearest friendly-controlled
+    fortress (without a leader they can stand only as a garrison, 11.2), their D removed; a
+    fortress with no leader of their country inside takes them only to 100 points per bastion
+    (2.3.4), the rest leave the map, as in 11.6.1."""
+    events = []
+    kept = []
+    for p in state.leaderless:
+        forts = {h: c for h, c in quarters(state, hexmap, p.army).items() if c.fortress}
+        if not forts:
+            kept.append(p)
+            continue
+        found = nearest(hexmap, hexmap.parse_hex_id(p.hex), forts)
+        target = forts[found[0]] if found else min(forts.values(), key=lambda c: c.name)
+        space = room(state, target, p.army, settings)
+        placed = p.points if space is None else min(p.points, space)
+        state = add_points_at(state, hexmap, target, p.army, placed) if placed else state
+        events.append(
+            _event(
+                "13.1",
+                EventKind.RETREAT,
+                f"{p.points} {p.army.label} points without a leader at {p.hex} go into winter "
+                f"quarters at {target.name}"
+                + (
+                    f"; {p.points - placed} above its limit leave the map (11.2)."
+                    if placed < p.points
+                    else " (13.1)."
+                ),
+                city=target.name,
+                points=placed,
+                dismissed=p.points - placed,
+            )
+        )
+    return dataclasses.replace(state, leaderless=tuple(kept)), events
 
 
 def _besieging(state: State, x: LeaderState, city: City) -> bool:
@@ -769,7 +812,7 @@ def next_campaign(
     switch)."""
     events: list[Event] = []
     steps = [
-        (settings.winter_quarters, lambda s: winter_quarters(s, hexmap, inputs)),
+        (settings.winter_quarters, lambda s: winter_quarters(s, hexmap, inputs, settings)),
         (settings.prisoner_exchange, lambda s: exchange_prisoners(s, hexmap, inputs)),
         (settings.new_leaders, lambda s: new_leaders(s, hexmap, inputs, dice)),
         (

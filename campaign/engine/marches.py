@@ -888,6 +888,8 @@ def update_control(state: State, hexmap: HexMap) -> tuple[State, list[Event]]:
         if len(alliances) > 1:
             continue
         holder = control.get(city.name)
+        if holder is not None and Army(holder) in state.surrendered:
+            holder = None  # 12.6: any army may take and use the cities of a surrendered one
         if holder is not None and Army(holder) in armies:
             continue
         if holder is not None and not any(state.is_enemy(Army(holder), a) for a in armies):

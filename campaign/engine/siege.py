@@ -416,6 +416,8 @@ def capture_empty_fortresses(state: State, hexmap: HexMap) -> tuple[State, list[
         if state.garrisons_of(city.name) or any(x.inside for x in state.leaders_at(city.hex_id)):
             continue
         owner = state.control.get(city.name)
+        if owner is not None and Army(owner) in state.surrendered:
+            owner = None  # 12.6: free for any army to capture and use
         sides = sides_at(state, city.hex_id, exclude=retreating_leaders(state))
         if not sides:
             continue

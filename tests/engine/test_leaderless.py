@@ -8,6 +8,7 @@ from campaign.engine.attrition import army_totals, attrition_phase
 from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.leaderless import add_leaderless, join_leaderless
+from campaign.engine.linked import BetweenCampaigns, make_peace, winter_quarters
 from campaign.engine.orders import Orders
 from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
 from campaign.engine.state import Garrison, LeaderlessPoints, LeaderState, Phase, State
@@ -80,3 +81,22 @@ def test_only_a_leader_of_their_country_outside_in_the_hex_takes_them():
     )
     assert state.leaderless == () and events[0].rule == "9.5"
     assert state.leader("saxe").points == 300 and state.leader("saxe").demoralized
+
+
+def test_winter_quarters_put_them_in_the_nearest_friendly_fortress_to_its_limit():
+    state = State(
+        turn=18,
+        control={"Torgau": "austria"},
+        leaderless=(LeaderlessPoints(Army.EMPIRE, "0601", 1000, supplied=False),),
+    )
+    state, events = winter_quarters(state, MAP, BetweenCampaigns(), S)
+    assert state.leaderless == ()
+    assert [(g.city, g.army, g.points) for g in state.garrisons] == [("Torgau", Army.EMPIRE, 800)]
+    assert events[0].data["dismissed"] == 200
+
+
+def test_they_leave_the_map_with_their_army_at_peace():
+    prussians = LeaderlessPoints(Army.PRUSSIA, "0501", 90)
+    state = State(leaderless=(BODY, prussians))
+    state, _ = make_peace(state, BetweenCampaigns(peace=(Army.EMPIRE,)))
+    assert state.leaderless == (prussians,)
