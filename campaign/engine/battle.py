@@ -42,6 +42,7 @@ from campaign.engine.state import (
     Retreat,
     State,
 )
+from campaign.engine.transfers import cic_events
 from maps.core.hexgrid import distance, parse_hex_id
 from maps.core.model import HexMap
 
@@ -830,6 +831,7 @@ def battle_phase(
         state, more = capture_leaderless(state)
         events.extend(more)
     results = {r.battle: r for r in orders.battle_results}
+    applied = False
     for pending_battle in state.pending_battles:
         if state.ended:
             break
@@ -837,8 +839,11 @@ def battle_phase(
         if result is not None:
             state, more = apply_result(state, pending_battle, result, hexmap, settings)
             events.extend(more)
+            applied = True
     for battle in results:
         events.append(rejection(None, f"there is no battle {battle!r} waiting for a result", "9"))
+    if applied:  # 3.2.6 "at any time": losses and fallen leaders may break it
+        events.extend(cic_events(state))
     if state.ended:
         state = dataclasses.replace(state, pending_battles=())
         events.append(victory.table_event(victory.final_table(state, hexmap, settings)))

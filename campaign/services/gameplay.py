@@ -169,7 +169,7 @@ def seats_owing(seats: Iterable, state: State, phase: Phase, hexmap=None) -> lis
             if not x.inside:
                 by_hex.setdefault(x.hex, set()).add(x.army)
         for armies in by_hex.values():
-            if len({a.alliance for a in armies}) > 1:
+            if len({state.alliance_of(a) for a in armies}) > 1:
                 involved |= {a.value for a in armies}
     elif phase is Phase.SIEGE and hexmap is not None:
         from campaign.engine import siege
@@ -219,7 +219,7 @@ def _defender(state: State | None, hexmap, city: str):
         except KeyError:
             hex_id = None
         armies |= {x.army for x in state.leaders if x.inside and x.hex == hex_id}
-    alliances = {a.alliance for a in armies}
+    alliances = {state.alliance_of(a) for a in armies}  # 13.8: as the state has them
     return alliances.pop() if len(alliances) == 1 else None
 
 
@@ -237,7 +237,7 @@ def seat_orders(
     deployment, and for the honors of war only its own side's answer (11.6). Battle results
     never come from a seat. Returns (orders in the engine's format, rejection events)."""
     own = set(seat.armies)
-    own_alliances = {Army(a).alliance for a in own}
+    own_alliances = {(state.alliance_of(Army(a)) if state else Army(a).alliance) for a in own}
     chosen_leaders = chosen_leaders or {}
     rejections: list[dict] = []
     if not draft:

@@ -286,3 +286,22 @@ def test_a_state_waiting_for_results_survives_json():
     ).state
     assert waiting.pending_battles and waiting.retreats
     assert state_from_dict(json.loads(json.dumps(state_to_dict(waiting)))) == waiting
+
+
+def test_losses_that_leave_the_commander_in_chief_outnumbered_are_reported():
+    """3.2.6 "at any time": Daun (rank 2) loses his points while Charles (rank 1) stands
+    elsewhere with fewer than a subordinate; the owner is told after the results."""
+    s = state_with(
+        leader("bevern", Army.PRUSSIA, 1000),
+        leader("charles", Army.AUSTRIA, 700),
+        leader("browne", Army.AUSTRIA, 600, hex_="0101"),
+    )
+    result = _battle(
+        s, BattleResult("t5-0402", Alliance.AUSTRIAN, Outcome.DEFEATED, (("austria", 200),))
+    )
+    cic = [e for e in result.events if e.kind is EventKind.COMMANDER_IN_CHIEF]
+    assert cic and cic[0].rule == "3.2.6" and cic[0].visible_to(Army.AUSTRIA)
+    clean = _battle(
+        s, BattleResult("t5-0402", Alliance.AUSTRIAN, Outcome.DEFEATED, (("austria", 50),))
+    )
+    assert not [e for e in clean.events if e.kind is EventKind.COMMANDER_IN_CHIEF]
