@@ -51,11 +51,13 @@ def resolve_phase(window_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat, every minute: resolve every due window (the database, not a countdown, decides).
+    """Beat, every minute: resolve every due window (the database, not a countdown, decides),
+    then the battles' periodic work (their reminders, and final results waiting to be applied).
 
     Each window resolves in its own transaction, exactly once; one failing window is logged
-    and left open for the next sweep, it does not stop the others.
+    and left open for the next sweep, it does not stop the others nor the battles.
     """
+    from campaign.services import battles
     from campaign.services.resolution import due_window_ids, resolve_due_phase
 
     resolved = 0
@@ -64,6 +66,10 @@ def sweep_deadlines() -> int:
             resolved += resolve_due_phase(window_id, now=timezone.now()) is not None
         except Exception:  # the next sweep retries; the others must still resolve
             logger.exception("resolving window %s failed", window_id)
+    try:
+        battles.sweep(now=timezone.now())
+    except Exception:  # the next sweep retries
+        logger.exception("the battles' sweep failed")
     return resolved
 
 

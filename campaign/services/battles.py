@@ -31,8 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.core.mail import send_mail
-from django.db import transaction
 
 from campaign.battles.models import Battle, BattleStatus
 from campaign.engine.armies import ADJECTIVES, Alliance, Army
@@ -846,11 +844,32 @@ _BODIES = {
 }
 
 
-def _mail(battle: Battle, kind: str, to: list[str]) -> None:
-    if not to:
-        return
+def build_mail(
+    battle_id: int, kind: str, *, exclude_side: str | None = None, organiser: bool = False
+) -> tuple[list[str], str, str, dict] | None:
+    """(recipients, subject, body, context) of one battle email, read when it is sent (by the
+    ``send_email`` task): the seated players whose armies fought (but ``exclude_side``), or
+    the organiser. None when there is no one to tell."""
     from django.urls import reverse
 
+    battle = Battle.objects.select_related("campaign__organiser").filter(id=battle_id).first()
+    if battle is None or kind not in _SUBJECTS:
+        return None
+    if organiser:
+        email = battle.campaign.organiser.email
+        to = [email] if email else []
+    else:
+        to = sorted(
+            {
+                seat.user.email
+                for side, seats in seats_in(battle).items()
+                if side != exclude_side
+                for seat in seats
+                if seat.user_id and seat.user.email
+            }
+        )
+    if not to:
+        return None
     link = django_settings.SITE_URL + reverse(
         "battles:battle", args=[battle.campaign.code, battle.code]
     )
@@ -863,26 +882,24 @@ def _mail(battle: Battle, kind: str, to: list[str]) -> None:
         "dispute": battle.dispute,
         "result": " ".join(describe_result(battle, battle.result)),
     }
-    subject = _SUBJECTS[kind].format(**values)
-    body = _BODIES[kind].format(**values)
-    transaction.on_commit(lambda: send_mail(subject, body, django_settings.DEFAULT_FROM_EMAIL, to))
+    context = {"campaign": battle.campaign, "link": link}
+    return to, _SUBJECTS[kind].format(**values), _BODIES[kind].format(**values), context
+
+
+def _queue_mail(battle: Battle, kind: str, **options: Any) -> None:
+    """Queue the email when the transaction commits; the ``send_email`` task sends it."""
+    from campaign.services.email import queue_battle
+
+    queue_battle(battle.id, kind, **options)
 
 
 def _notify(battle: Battle, kind: str, exclude_side: str | None = None) -> None:
     """Email every seated player whose armies fought (but ``exclude_side``)."""
-    to = [
-        seat.user.email
-        for side, seats in seats_in(battle).items()
-        if side != exclude_side
-        for seat in seats
-        if seat.user_id and seat.user.email
-    ]
-    _mail(battle, kind, sorted(set(to)))
+    _queue_mail(battle, kind, exclude_side=exclude_side)
 
 
 def _notify_organiser(battle: Battle, kind: str) -> None:
-    email = battle.campaign.organiser.email
-    _mail(battle, kind, [email] if email else [])
+    _queue_mail(battle, kind, organiser=True)
 
 
 # ---- printing -----------------------------------------------------------------------------------

@@ -84,6 +84,12 @@ def queue_handover(seat_id: int) -> None:
     _queue("handover", seat_id=seat_id)
 
 
+def queue_battle(battle_id: int, battle_kind: str, **options) -> None:
+    """A battle's email (``campaign.services.battles``: result entered, disputed, applied, date
+    set, reminder, overdue); its recipients are read when it is sent."""
+    _queue("battle", battle_id=battle_id, battle_kind=battle_kind, **options)
+
+
 def queue_campaign_over(campaign_id: int) -> None:
     for seat_id in Seat.objects.filter(
         campaign_id=campaign_id, reserve=False, user__isnull=False
@@ -145,6 +151,8 @@ def _recipient(seat: Seat) -> str:
 
 def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     """(recipients, subject, text, html) for one email, or None when nothing is to be sent."""
+    if kind == "battle":
+        return _build_battle(**ids)
     ctx: dict = {"kind": kind, "site_url": settings.SITE_URL}
     to: list[str] = []
     seat = None
@@ -211,6 +219,17 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     )
     template = f"email/{kind}.txt"
     text = render_to_string(template, ctx)
+    html = render_to_string("email/message.html", {**ctx, "body": text})
+    return to, subject, text, html
+
+
+def _build_battle(battle_id: int, battle_kind: str, **options) -> tuple | None:
+    from campaign.services.battles import build_mail
+
+    built = build_mail(battle_id, battle_kind, **options)
+    if built is None:
+        return None
+    to, subject, text, ctx = built
     html = render_to_string("email/message.html", {**ctx, "body": text})
     return to, subject, text, html
 

@@ -572,3 +572,47 @@ def test_the_side_that_chose_to_fight_attacks_in_the_quick_resolution(battle, or
     battle.refresh_from_db()
     steps = [s["text"] for s in battle.quick_record["steps"]]
     assert any("prussian attack (the only side that chose to fight, 9)" in t for t in steps)
+
+
+def test_the_periodic_sweep_sends_the_battle_reminders_once(
+    battle, organiser, player, django_capture_on_commit_callbacks
+):
+    from campaign import tasks
+
+    now = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        service.set_date(battle, organiser, now + timedelta(hours=2), now=now)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.sweep_deadlines.delay()
+    battle.refresh_from_db()
+    assert battle.reminded_before is not None
+    told = [m for m in mail.outbox if "is fought tomorrow" in m.subject]
+    assert len(told) == 1 and player.email in told[0].to
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.sweep_deadlines.delay()
+    assert len([m for m in mail.outbox if "is fought tomorrow" in m.subject]) == 1
+
+
+def test_battle_emails_are_sent_by_the_task_after_commit_not_in_the_request(
+    battle, organiser, player, django_capture_on_commit_callbacks
+):
+    from campaign import tasks
+
+    now = timezone.now()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        service.set_date(battle, organiser, now + timedelta(days=3), now=now)
+    assert not mail.outbox  # nothing is sent before the commit
+    assert callbacks
+    for callback in callbacks:
+        callback()
+    sent = [m for m in mail.outbox if "is fought on" in m.subject]
+    assert len(sent) == 1 and player.email in sent[0].to
+    assert sent[0].alternatives[0][1] == "text/html"
+    # The task alone makes the same email from ids, recipients read at sending time.
+    mail.outbox.clear()
+    assert tasks.send_email.delay("battle", battle_id=battle.id, battle_kind="overdue",
+                                  organiser=True).get()  # fmt: skip
+    assert mail.outbox[0].to == [organiser.email]
+    assert not tasks.send_email.delay("battle", battle_id=0, battle_kind="overdue").get()
