@@ -596,7 +596,7 @@ def _clip_polyline(path: Sequence[Point], width: float, depth: float) -> list[li
     pieces: list[list[Point]] = []
     current: list[Point] = []
     for a, b in zip(path, path[1:], strict=False):
-        clipped = _clip_segment(a, b, width, depth)
+        clipped = clip_segment(a, b, (0.0, 0.0, width, depth))
         if clipped is None:
             if current:
                 pieces.append(current)
@@ -614,12 +614,18 @@ def _clip_polyline(path: Sequence[Point], width: float, depth: float) -> list[li
     return [[(round(x, 2), round(y, 2)) for x, y in piece] for piece in pieces]
 
 
-def _clip_segment(a: Point, b: Point, width: float, depth: float) -> tuple[Point, Point] | None:
-    """Liang-Barsky clipping of one segment to the table."""
-    x0, y0 = a
-    dx, dy = b[0] - x0, b[1] - y0
+def clip_segment(
+    a: Point, b: Point, box: tuple[float, float, float, float]
+) -> tuple[Point, Point] | None:
+    """Liang-Barsky clipping of the segment a-b to the box (x0, y0, x1, y1); None if outside.
+
+    >>> clip_segment((-6.0, 12.0), (84.0, 12.0), (0.0, 0.0, 72.0, 48.0))
+    ((0.0, 12.0), (72.0, 12.0))
+    """
+    x0, y0, x1, y1 = box
+    dx, dy = b[0] - a[0], b[1] - a[1]
     t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, x0), (dx, width - x0), (-dy, y0), (dy, depth - y0)):
+    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
         if abs(p) < 1e-12:
             if q < 0:
                 return None
@@ -631,7 +637,7 @@ def _clip_segment(a: Point, b: Point, width: float, depth: float) -> tuple[Point
             t1 = min(t1, t)
         if t0 > t1:
             return None
-    return (x0 + t0 * dx, y0 + t0 * dy), (x0 + t1 * dx, y0 + t1 * dy)
+    return (a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy)
 
 
 def _length(path: Sequence[Point]) -> float:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from campaign.tabletop.layout import Edge, Feature, FeatureKind, TableLayout
+from campaign.tabletop.layout import Edge, Feature, FeatureKind, TableLayout, clip_segment
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 MARGIN_LEFT = 70
@@ -280,7 +280,7 @@ class _Renderer:
             x1, y1 = self.px((box[2], box[3]))
             step = 14
             for c in range(int(x0 - (y1 - y0)), int(x1), step):
-                seg = _clip_line((c, y1), (c + (y1 - y0), y0), (x0, y0, x1, y1))
+                seg = clip_segment((c, y1), (c + (y1 - y0), y0), (x0, y0, x1, y1))
                 if seg:
                     self.draw_.line(seg, fill=(222, 222, 222), width=2)
             self.draw_.rectangle([x0, y0, x1, y1], outline=(150, 150, 150), width=1)
@@ -465,27 +465,6 @@ def _dashed(
             if left <= 1e-9:
                 on = not on
                 left = float(dash)
-
-
-def _clip_line(
-    a: tuple[float, float], b: tuple[float, float], box: tuple[float, float, float, float]
-) -> list[tuple[float, float]] | None:
-    x0, y0, x1, y1 = box
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
-        if p == 0:
-            if q < 0:
-                return None
-            continue
-        t = q / p
-        if p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-    if t0 > t1:
-        return None
-    return [(a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy)]
 
 
 def _rotated_text(text: str, face: ImageFont.ImageFont, angle: int) -> Image.Image:
