@@ -667,6 +667,33 @@ def apply_result(
                 fought,
             )
         )
+    # 13.2: the part of the losses that surrendered on the tabletop becomes prisoners of war.
+    lost = dict(result.losses)
+    for army_value, taken in result.prisoners:
+        army = Army(army_value)
+        taken = min(taken, lost.get(army_value, 0))
+        if taken <= 0:
+            events.append(
+                rejection(
+                    army,
+                    f"battle {pending.id}: {ADJECTIVES[army]} prisoners must be counted among "
+                    "its losses (9.5, 13.2)",
+                    "13.2",
+                )
+            )
+            continue
+        by = captor[state.alliance_of(army)]
+        state = dataclasses.replace(state, prisoners=(*state.prisoners, Prisoners(army, by, taken)))
+        events.append(
+            Event(
+                "13.2",
+                EventKind.PRISONERS,
+                f"{taken} of the {ADJECTIVES[army]} points lost at {hex_id} surrendered on the "
+                f"tabletop: they are prisoners of the {ADJECTIVES[by]} army (13.2).",
+                {"hex": hex_id, "army": army.value, "points": taken, "by": by.value},
+                fought,
+            )
+        )
     # 9.5: killed and captured leaders; their points pass to the next leader of the country.
     for key, how in [(k, "killed") for k in result.killed] + [
         (k, "captured") for k in result.captured

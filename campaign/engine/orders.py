@@ -392,8 +392,9 @@ class BattleDecision:
 @dataclass(frozen=True)
 class BattleResult:
     """The result of a tabletop battle (9.5, 10.1): ``loser`` is the alliance that retreats;
-    ``losses`` the points each army lost; leaders ``killed`` or ``captured``. A loser written as
-    an army is kept in ``loser_army``: its alliance is the state's (13.8), read when applied."""
+    ``losses`` the points each army lost; leaders ``killed`` or ``captured``. ``prisoners``: the
+    part of each army's losses that surrendered on the tabletop (13.2). A loser written as an army
+    is kept in ``loser_army``: its alliance is the state's (13.8), read when applied."""
 
     battle: str
     loser: Alliance
@@ -402,6 +403,7 @@ class BattleResult:
     killed: tuple[str, ...] = ()
     captured: tuple[str, ...] = ()
     loser_army: Army | None = None
+    prisoners: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -450,10 +452,12 @@ def battle_result_from_dict(item: dict) -> BattleResult:
             '"killed": [], "captured": []}'
         )
     losses = item.get("losses") or {}
-    if not isinstance(losses, dict) or any(
-        not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in losses.values()
-    ):
-        raise OrderError("'losses' maps armies to the whole points they lost")
+    prisoners = item.get("prisoners") or {}
+    for key, what in (("losses", losses), ("prisoners", prisoners)):
+        if not isinstance(what, dict) or any(
+            not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in what.values()
+        ):
+            raise OrderError(f"{key!r} maps armies to whole points")
     loser, loser_army = _alliance(item["loser"])
     return BattleResult(
         str(item["battle"]),
@@ -463,6 +467,7 @@ def battle_result_from_dict(item: dict) -> BattleResult:
         tuple(leader_key(k) for k in item.get("killed") or ()),
         tuple(leader_key(k) for k in item.get("captured") or ()),
         loser_army,
+        tuple(sorted((Army.parse(k).value, int(v)) for k, v in prisoners.items())),
     )
 
 

@@ -21,6 +21,7 @@ from campaign.engine.orders import (
     Choice,
     Orders,
     Outcome,
+    battle_result_from_dict,
 )
 from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
 from campaign.engine.state import Garrison, LeaderState, Phase, SiegeTrain, State
@@ -305,3 +306,28 @@ def test_losses_that_leave_the_commander_in_chief_outnumbered_are_reported():
         s, BattleResult("t5-0402", Alliance.AUSTRIAN, Outcome.DEFEATED, (("austria", 50),))
     )
     assert not [e for e in clean.events if e.kind is EventKind.COMMANDER_IN_CHIEF]
+
+
+def test_points_surrendered_on_the_tabletop_become_prisoners_of_war():
+    """13.2: "surrendered according to the rules of a tactical battle"; prisoners are part of
+    the losses (9.5) and are held by the enemy commander's army."""
+    s = state_with(leader("bevern", Army.PRUSSIA, 1000), leader("daun", Army.AUSTRIA, 700))
+    result = _battle(
+        s,
+        battle_result_from_dict(
+            {
+                "battle": "t5-0402",
+                "loser": "austrian",
+                "outcome": "defeated",
+                "losses": {"austria": 200, "prussia": 50},
+                "prisoners": {"austria": 120, "prussia": 80},
+            }
+        ),
+    )
+    st = result.state
+    assert st.leader("daun").points == 500
+    # Prussia's 80 exceed its 50 losses: only 50 can have surrendered.
+    assert {(p.army, p.held_by, p.points) for p in st.prisoners} == {
+        (Army.AUSTRIA, Army.PRUSSIA, 120),
+        (Army.PRUSSIA, Army.AUSTRIA, 50),
+    }
