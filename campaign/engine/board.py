@@ -52,25 +52,27 @@ class Board:
         return out
 
     def forces_of(self, alliance: Alliance) -> set[Hex]:
-        side = self.state.alliance_of
-        return {
-            h for h, armies in self.force_hexes.items() if any(side(a) is alliance for a in armies)
-        }
-
-    def enemy_force_hexes(self, alliance: Alliance) -> set[Hex]:
-        side = self.state.alliance_of
+        by_value = self.state.alliance_by_value
         return {
             h
             for h, armies in self.force_hexes.items()
-            if any(side(a) is not alliance for a in armies)
+            if any(by_value[a._value_] is alliance for a in armies)
+        }
+
+    def enemy_force_hexes(self, alliance: Alliance) -> set[Hex]:
+        by_value = self.state.alliance_by_value
+        return {
+            h
+            for h, armies in self.force_hexes.items()
+            if any(by_value[a._value_] is not alliance for a in armies)
         }
 
     def enemy_occupied(self, alliance: Alliance) -> set[Hex]:
         """Hexes holding an enemy force or an enemy garrison."""
-        side = self.state.alliance_of
+        by_value = self.state.alliance_by_value
         out = self.enemy_force_hexes(alliance)
         for h, armies in self.garrison_hexes.items():
-            if any(side(a) is not alliance for a in armies):
+            if any(by_value[a._value_] is not alliance for a in armies):
                 out.add(h)
         return out
 
@@ -87,11 +89,11 @@ class Board:
         return set(self.garrison_hexes.get(h, set())) | self._inside_hexes.get(h, set())
 
     def enemy_fortresses(self, alliance: Alliance) -> set[Hex]:
-        side = self.state.alliance_of
+        by_value = self.state.alliance_by_value
         return {
             city.hex
             for city in self.hexmap.fortresses
-            if any(side(a) is not alliance for a in self.garrisoned_by(city.hex))
+            if any(by_value[a._value_] is not alliance for a in self.garrisoned_by(city.hex))
         }
 
     @cached_property
