@@ -21,7 +21,7 @@ from typing import Any
 from campaign.engine.armies import ADJECTIVES, CONTROLLED_AREAS, Army, Seat, seat_map
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
-from campaign.engine.garrisons import room
+from campaign.engine.garrisons import garrison_limit, room
 from campaign.engine.leaders import leader, leader_key, leaders_of
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import LeaderState, Phase, Prisoners, SiegeTrain, State
@@ -252,7 +252,7 @@ def winter_quarters(
     state, more = _leaderless_quarters(state, hexmap, settings)
     events.extend(more)
     for key, city_name in inputs.redeploy:
-        state, more = _redeploy(state, hexmap, key, city_name)
+        state, more = _redeploy(state, hexmap, key, city_name, settings)
         events.extend(more)
     return state, events
 
@@ -300,7 +300,9 @@ def _besieging(state: State, x: LeaderState, city: City) -> bool:
     return bool(owner) and state.is_enemy(Army(owner), x.army)
 
 
-def _redeploy(state: State, hexmap: HexMap, key: str, city_name: str) -> tuple[State, list]:
+def _redeploy(
+    state: State, hexmap: HexMap, key: str, city_name: str, settings: RuleSettings
+) -> tuple[State, list]:
     if not state.has_leader(key):
         return state, [_event("13.1", EventKind.ORDER_REJECTED, f"{key!r} is not on the map")]
     x = state.leader(key)
@@ -325,9 +327,26 @@ def _redeploy(state: State, hexmap: HexMap, key: str, city_name: str) -> tuple[S
     here = hexmap.city_at(hexmap.parse_hex_id(x.hex))
     if x.points and heirs:
         state = state.with_leader(heirs[0].key, points=heirs[0].points + x.points)
-    elif x.points and here is not None and here.fortress:
+    elif here is not None and here.fortress and (x.points or x.inside):
+        # 11.2: with no leader of the country left inside, the garrison holds only 100 points
+        # per bastion; the points may not move without him (13.1), so the order is refused.
         old = sum(g.points for g in state.garrisons_of(here.name) if g.army is x.army)
-        state = state.with_garrison(here.name, x.army, old + x.points)
+        limit = garrison_limit(here, settings)
+        if old + x.points > limit:
+            return state, [
+                _event(
+                    "11.2",
+                    EventKind.ORDER_REJECTED,
+                    f"{x.table.name} may not be redeployed: the garrison of {here.name} would be "
+                    f"left with {old + x.points} points and no leader, and its {here.bastions} "
+                    f"bastions hold {limit} without one (2.3.4, 11.2, 13.1)",
+                    [x.army],
+                    leader=key,
+                    limit=limit,
+                )
+            ]
+        if x.points:
+            state = state.with_garrison(here.name, x.army, old + x.points)
     elif x.points:
         return state, [
             _event(
