@@ -147,6 +147,17 @@ class ExtendForm(forms.Form):
     hours = forms.IntegerField(min_value=1, max_value=deadlines.MAX_HOURS, initial=24)
 
 
+class OptionsForm(forms.Form):
+    """What the organiser may change while the campaign runs (the table's agreements)."""
+
+    allies_share = forms.BooleanField(
+        required=False,
+        label="Allies share what they know",
+        help_text="Allies see each other's forces, garrisons, siege trains and reports as their "
+        "owner does (never to order them). Off: an ally sees only what an enemy sees.",
+    )
+
+
 class EnterOrdersForm(forms.Form):
     how = forms.ChoiceField(choices=[("by email", "By email"), ("on paper", "On paper")])
     orders = forms.CharField(

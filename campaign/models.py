@@ -341,6 +341,7 @@ class OrganiserActionKind(models.TextChoices):
     REPLACED = "replaced", "Replaced a player"
     ENDED = "ended", "Ended the campaign"
     RESOLVED_NOW = "resolved-now", "Resolved a phase before its deadline"
+    OPTIONS = "options", "Changed what the players share"
 
 
 class OrganiserAction(models.Model):

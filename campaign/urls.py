@@ -13,6 +13,7 @@ urlpatterns = [
     path("campaigns/<uuid:code>/start/", views.start, name="start_campaign"),
     path("campaigns/<uuid:code>/log/", views.action_log, name="action_log"),
     path("campaigns/<uuid:code>/organiser/", views.organiser_board, name="organiser_board"),
+    path("campaigns/<uuid:code>/organiser/options/", views.campaign_options, name="options"),
     path("campaigns/<uuid:code>/organiser/pause/", views.pause, name="pause"),
     path("campaigns/<uuid:code>/organiser/resume/", views.resume, name="resume"),
     path("campaigns/<uuid:code>/organiser/extend/", views.extend, name="extend"),

@@ -14,9 +14,11 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.engine.armies import Army
 from campaign.engine.leaders import leaders_of
@@ -28,6 +30,7 @@ from campaign.forms import (
     ExtendForm,
     InviteForm,
     JoinForm,
+    OptionsForm,
     ReplaceForm,
     SeatSettingsForm,
 )
@@ -143,6 +146,10 @@ def _board(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     return redirect("organiser_board", campaign.code)
 
 
+def _options_form(campaign: Campaign) -> OptionsForm:
+    return OptionsForm(initial={"allies_share": bool((campaign.options or {}).get("allies_share"))})
+
+
 @login_required
 @require_GET
 def my_campaigns(request: HttpRequest) -> HttpResponse:
@@ -222,6 +229,7 @@ def campaign_setup(request: HttpRequest, code) -> HttpResponse:
             "reserves": campaign.seats.filter(reserve=True).select_related("user"),
             "armies_form": armies_form,
             "invite_form": InviteForm(),
+            "options_form": _options_form(campaign),
             "invitations": Invitation.objects.filter(seat__campaign=campaign).select_related(
                 "seat"
             ),
@@ -300,8 +308,27 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
             "board": board,
             "extend_form": ExtendForm(),
             "replace_form": ReplaceForm(reserves=board.reserves),
+            "options_form": _options_form(campaign),
         },
     )
+
+
+@login_required
+@require_POST
+def campaign_options(request: HttpRequest, code) -> HttpResponse:
+    """The organiser's settings of a campaign, from its set-up page or its board."""
+    campaign = _organiser_campaign(request, code)
+    form = OptionsForm(request.POST)
+    if form.is_valid():
+        changed = organiser.set_allies_share(
+            campaign, request.user, form.cleaned_data["allies_share"], now=timezone.now()
+        )
+        if changed:
+            messages.success(request, "Settings saved; the players are told in the log.")
+    back = "campaign_setup" if request.POST.get("next") == "setup" else "organiser_board"
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse(back, args=[campaign.code]))
+    return redirect(back, campaign.code)
 
 
 def _tool(request: HttpRequest, code, action, success: str) -> HttpResponse:

@@ -293,12 +293,10 @@ def enemy_hexes(view: View, hexmap: HexMap) -> tuple[frozenset, frozenset]:
     occupied = set()
     forts = set()
     for f in view.forces:
-        if f.relation is Relation.ENEMY or (
-            f.relation is Relation.ALLY and any(f.army.is_enemy_of(a) for a in view.armies)
-        ):
+        if f.relation is Relation.ENEMY:  # the projection's friend or enemy (1.2, 13.8)
             occupied.add(parse_hex_id(f.hex))
     for g in view.garrisons:
-        if any(g.army.is_enemy_of(a) for a in view.armies):
+        if g.relation is Relation.ENEMY:
             try:
                 h = hexmap.city(g.city).hex
             except KeyError:

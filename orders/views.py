@@ -203,7 +203,8 @@ def _battles(view: View) -> list[dict]:
         mine = sorted({f.army for f in forces if f.relation is Relation.OWNER}, key=str)
         if not mine:
             continue
-        enemies = [f for f in forces if any(f.army.is_enemy_of(a) for a in mine)]
+        # Friend or enemy as the projection says (the alliance of now, 13.8), not the book's 1.2.
+        enemies = [f for f in forces if f.relation is Relation.ENEMY]
         if enemies:
             out.append(
                 {
@@ -247,9 +248,12 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def dashboard(request: HttpRequest, code) -> HttpResponse:
+    from campaign.services.battles import battles_for_seat
+
     access = _access(request, code)
     version = _version(access.campaign)
     ctx = _common(access, version)
+    ctx["battles"] = battles_for_seat(access.seat) if version is not None else []
     if version is not None:
         view = ctx["view"]
         ctx["reports"] = [

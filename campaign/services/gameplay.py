@@ -208,19 +208,30 @@ def _rejected(armies: Iterable[str], text: str, rule: str) -> dict:
     )
 
 
-def _defender(state: State | None, hexmap, city: str):
-    """The alliance holding a fortress (its garrison, or leaders inside), or None."""
+@dataclass(frozen=True)
+class _Fortress:
+    """Who stands where at a fortress, for the honors of war (11.6)."""
+
+    defender: Any  # the alliance holding it (garrison or leaders inside), or None
+    holders: frozenset[str]  # the armies with a garrison or a leader inside
+    outside: frozenset[str] | None  # the armies with a leader outside in its hex (None: no map)
+
+
+def _fortress(state: State | None, hexmap, city: str) -> _Fortress:
     if state is None:
-        return None
-    armies = {g.army for g in state.garrisons_of(city)}
+        return _Fortress(None, frozenset(), None)
+    holders = {g.army for g in state.garrisons_of(city) if g.points > 0}
+    outside = None
     if hexmap is not None:
         try:
             hex_id = hexmap.city(city).hex_id
         except KeyError:
             hex_id = None
-        armies |= {x.army for x in state.leaders if x.inside and x.hex == hex_id}
-    alliances = {state.alliance_of(a) for a in armies}  # 13.8: as the state has them
-    return alliances.pop() if len(alliances) == 1 else None
+        holders |= {x.army for x in state.leaders if x.inside and x.hex == hex_id}
+        outside = frozenset(x.army.value for x in state.leaders if not x.inside and x.hex == hex_id)
+    alliances = {state.alliance_of(a) for a in holders}
+    defender = alliances.pop() if len(alliances) == 1 else None
+    return _Fortress(defender, frozenset(a.value for a in holders), outside)
 
 
 def seat_orders(
@@ -299,13 +310,24 @@ def _foreign(item: Any, own: set[str], alliances: set, state, hexmap) -> str:
         if army.value not in own:
             return f"you do not command {army.label}"
     if "city" in item and ("besieger" in item or "garrison" in item):
-        defender = _defender(state, hexmap, str(item["city"]))
-        if defender is None:
-            return f"no fortress of yours or of an enemy is under siege at {item['city']!r}"
-        if "garrison" in item and defender not in alliances:
-            return f"only the garrison of {item['city']} answers for it"
-        if "besieger" in item and defender in alliances:
-            return f"only the besiegers of {item['city']} grant or deny the honors of war"
+        return _honors_problem(item, own, alliances, state, hexmap)
+    return ""
+
+
+def _honors_problem(item: dict, own: set[str], alliances: set, state, hexmap) -> str:
+    """11.6: the garrison's owner answers "surrender" or "fight"; the besiegers (an enemy force
+    outside in the fortress's hex, when the map is known) "grant" or "deny"."""
+    city = str(item["city"])
+    fortress = _fortress(state, hexmap, city)
+    if fortress.defender is None:
+        return f"no fortress of yours or of an enemy is under siege at {city!r}"
+    if "garrison" in item and not own & fortress.holders:
+        return f"only the garrison of {city} answers for it"
+    if "besieger" in item:
+        if fortress.defender in alliances:
+            return f"only the besiegers of {city} grant or deny the honors of war"
+        if fortress.outside is not None and not own & fortress.outside:
+            return f"you have no force besieging {city}"
     return ""
 
 

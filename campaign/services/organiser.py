@@ -172,6 +172,25 @@ def extend_deadline(campaign: Campaign, actor, hours: int, *, now: datetime) -> 
 
 
 @transaction.atomic
+def set_allies_share(campaign: Campaign, actor, allies_share: bool, *, now: datetime) -> bool:
+    """Turn on or off ``options["allies_share"]`` (allies share what they know, 1.2); logged so
+    every player knows what their allies now see. Returns whether anything changed."""
+    campaign = Campaign.objects.select_for_update().get(id=campaign.id)
+    options = dict(campaign.options or {})
+    if bool(options.get("allies_share", False)) == allies_share:
+        return False
+    options["allies_share"] = allies_share
+    Campaign.objects.filter(id=campaign.id).update(options=options)
+    text = (
+        "Allies now share what they know: each sees the others' forces and reports."
+        if allies_share
+        else "Allies no longer share what they know: each sees only what is public of the others."
+    )
+    log(campaign, actor, OrganiserActionKind.OPTIONS, text, now=now, allies_share=allies_share)
+    return True
+
+
+@transaction.atomic
 def enter_orders(
     campaign: Campaign, actor, seat: Seat, draft: dict, *, now: datetime, how: str = "by email"
 ) -> None:

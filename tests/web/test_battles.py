@@ -616,3 +616,37 @@ def test_battle_emails_are_sent_by_the_task_after_commit_not_in_the_request(
                                   organiser=True).get()  # fmt: skip
     assert mail.outbox[0].to == [organiser.email]
     assert not tasks.send_email.delay("battle", battle_id=0, battle_kind="overdue").get()
+
+
+def test_the_dashboard_links_the_seats_own_battles_and_pages(battle, player, ally):
+    campaign = battle.campaign
+    battle_link = reverse("battles:battle", args=[campaign.code, battle.code])
+    prussia = seat(campaign, "prussia")
+    page = client_for(player).get(url("dashboard", prussia)).content.decode()
+    assert battle_link in page
+    assert reverse("action_log", args=[campaign.code]) in page
+    assert reverse("seat_settings", args=[prussia.code]) in page
+    hanover = seat(campaign, "hanover")  # an ally with no force in the battle
+    page = client_for(ally).get(url("dashboard", hanover)).content.decode()
+    assert battle_link not in page
+    assert reverse("seat_settings", args=[hanover.code]) in page
+    assert reverse("seat_settings", args=[prussia.code]) not in page
+
+
+def test_the_umpire_reading_a_seat_gets_no_link_to_its_email_settings(battle, organiser):
+    campaign = battle.campaign
+    prussia = seat(campaign, "prussia")
+    response = client_for(organiser).get(url("dashboard", prussia))
+    assert response.status_code == 200
+    assert reverse("seat_settings", args=[prussia.code]) not in response.content.decode()
+
+
+def test_the_board_links_the_chronicle_and_the_gazette_for_the_organiser_only(
+    battle, organiser, player
+):
+    campaign = battle.campaign
+    board = reverse("organiser_board", args=[campaign.code])
+    page = client_for(organiser).get(board).content.decode()
+    assert reverse("battles:chronicle", args=[campaign.code]) in page
+    assert reverse("battles:gazette", args=[campaign.code]) in page
+    assert client_for(player).get(board).status_code == 403

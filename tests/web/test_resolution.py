@@ -11,6 +11,7 @@ from campaign.models import Campaign, Event, PhaseWindow, StateVersion, WindowSt
 from campaign.services import gameplay
 from campaign.services.resolution import due_window_ids, resolve_due_phase
 from orders.models import OrderSheet
+from tests.web.test_play_fixtures import write_map
 
 pytestmark = pytest.mark.django_db
 
@@ -192,6 +193,55 @@ def test_a_besieger_answers_for_the_besiegers(campaign, prussia):
     orders, rejections = gameplay.seat_orders(prussia, draft, {}, phase=Phase.SIEGE, state=state)
     assert orders == {"honors": [{"city": "Dresden", "besieger": "deny"}]}  # march: not now
     assert rejections == []
+
+
+HONORS_AT_BERLIN = [
+    # (who holds Berlin, leaders in its hex, the answer, who changed sides, what Austria is told)
+    ("prussia", [], {"besieger": "deny"}, (), "you have no force besieging Berlin"),
+    ("prussia", [("daun", "austria")], {"besieger": "deny"}, (), ""),
+    ("prussia", [("daun", "austria")], {"besieger": "grant"}, ("austria",),
+     "only the besiegers of Berlin"),
+    ("hanover", [("daun", "austria")], {"garrison": "fight"}, ("austria",),
+     "only the garrison of Berlin"),
+    ("austria", [("frederick", "prussia")], {"garrison": "surrender"}, (), ""),
+    ("austria", [], {"besieger": "grant"}, (), "only the besiegers of Berlin"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("holder", "outside", "answer", "changed", "told"), HONORS_AT_BERLIN)
+def test_each_side_answers_only_its_own_part_of_the_honors_of_war(
+    campaign, austria, tmp_path, holder, outside, answer, changed, told
+):
+    """11.6: the garrison's owner (not an ally) answers for the garrison, a force outside in the
+    fortress's hex for the besiegers; sides are the state's, after 13.8's changes of side."""
+    from campaign.engine.armies import Army
+    from campaign.engine.state import Garrison, LeaderState, Phase, State
+    from maps.core.loader import load_map
+
+    state = State(
+        garrisons=(Garrison("Berlin", Army(holder), 500),),
+        leaders=tuple(LeaderState(key, Army(army), "0202", 1000) for key, army in outside),
+        changed_sides=tuple(Army(a) for a in changed),
+    )
+    draft = {"honors": [{"city": "Berlin", **answer}]}
+    orders, rejections = gameplay.seat_orders(
+        austria, draft, {}, phase=Phase.SIEGE, state=state, hexmap=load_map(write_map(tmp_path))
+    )
+    if told:
+        assert orders == {"honors": []}
+        assert told in rejections[0]["text"]
+    else:
+        assert orders == draft and rejections == []
+
+
+def test_a_battle_decision_for_an_allys_army_is_rejected(campaign, austria):
+    from campaign.engine.state import Phase, State
+
+    draft = {"battle": [{"hex": "0503", "army": "france", "choice": "fight"},
+                        {"hex": "0503", "army": "empire", "choice": "fight"}]}  # fmt: skip
+    orders, rejections = gameplay.seat_orders(austria, draft, {}, phase=Phase.BATTLE, state=State())
+    assert orders == {"battle": [{"hex": "0503", "army": "empire", "choice": "fight"}]}
+    assert "you do not command France" in rejections[0]["text"]
 
 
 def test_the_orders_used_are_kept_with_the_version(campaign, prussia, now):
