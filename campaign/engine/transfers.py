@@ -46,6 +46,8 @@ def check_transfer(
                 f"at least {settings.min_garrison_points} points must remain in {city} "
                 f"(it has {garrison.points}) (6.4.3)"
             )
+        if order.target == GARRISON and state.force_of(key).demoralized:
+            return f"{x.table.name}'s force is demoralized and may not be divided (10.2.1)"
         if order.target == GARRISON and x.points - order.points < minimum:
             return f"{x.table.name} must keep at least {minimum} points (6.4.3)"
         return None
