@@ -26,6 +26,11 @@ urlpatterns = [
         name="enter_orders",
     ),
     path(
+        "campaigns/<uuid:code>/organiser/orders/<uuid:seat_code>/behalf/",
+        views.enter_orders_on_behalf,
+        name="enter_orders_on_behalf",
+    ),
+    path(
         "campaigns/<uuid:code>/organiser/replace/<uuid:seat_code>/",
         views.replace,
         name="replace_player",

@@ -435,6 +435,34 @@ def enter_orders(request: HttpRequest, code, seat_code) -> HttpResponse:
 
 @login_required
 @require_POST
+def enter_orders_on_behalf(request: HttpRequest, code, seat_code) -> HttpResponse:
+    """Open (or, with ``stop``, close) a seat's own order pages to the organiser, to enter the
+    orders its player sent by email or on paper. Kept in the organiser's session."""
+    campaign = _organiser_campaign(request, code)
+    seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
+    seats = [
+        c for c in request.session.get(organiser.BEHALF_SESSION_KEY, []) if c != str(seat.code)
+    ]
+    if request.POST.get("stop"):
+        request.session[organiser.BEHALF_SESSION_KEY] = seats
+        target = reverse("organiser_board", args=[campaign.code])
+    else:
+        try:
+            window = organiser.begin_on_behalf(campaign, request.user, seat, now=timezone.now())
+        except organiser.OrganiserError as exc:
+            messages.error(request, str(exc))
+            target = reverse("organiser_board", args=[campaign.code])
+        else:
+            request.session[organiser.BEHALF_SESSION_KEY] = [*seats, str(seat.code)]
+            page = "orders:deploy" if window.phase == "deployment" else "orders:orders"
+            target = reverse(page, args=[seat.code])
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+@login_required
+@require_POST
 def replace(request: HttpRequest, code, seat_code) -> HttpResponse:
     campaign = _organiser_campaign(request, code)
     seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)

@@ -7,6 +7,9 @@ access, read a form, change the seat's draft (or mark it ready), render.
 URLs carry the seat's public ``code``. Who may open them (``_access``):
 - the seat's own player: everything, and may write orders while the phase is open;
 - the campaign's organiser when a non-playing umpire: every seat's pages, read-only;
+- the campaign's organiser entering a seat's orders on its player's behalf (orders sent by
+  email or on paper; begun from the status board, kept in the session): that seat's pages,
+  writing as the player would; every sheet so saved is marked and logged as such;
 - anyone else (another seat, an ally, an outsider): 403; anonymous visitors go to the login.
 """
 
@@ -75,15 +78,28 @@ ORDER_PHASES = {
 class Access:
     seat: Seat
     campaign: Campaign
-    own: bool  # the seat's own player (may write); False: the umpire reading
+    own: bool  # may write: the seat's own player, or the organiser on the player's behalf
     views: dict = field(default_factory=dict)  # the views made in this request
+    behalf: bool = False  # the organiser entering the orders on the player's behalf
+    user: object = None
+
+
+def on_behalf(request: HttpRequest, seat: Seat) -> bool:
+    """Whether the signed-in organiser is entering this seat's orders on its player's behalf."""
+    from campaign.services.organiser import BEHALF_SESSION_KEY
+
+    return seat.campaign.organiser_id == request.user.id and str(seat.code) in request.session.get(
+        BEHALF_SESSION_KEY, []
+    )
 
 
 def _access(request: HttpRequest, code, *, write: bool = False) -> Access:
     seat = get_object_or_404(Seat.objects.select_related("campaign"), code=code)
     campaign = seat.campaign
     if seat.user_id is not None and seat.user_id == request.user.id:
-        return Access(seat, campaign, own=True)
+        return Access(seat, campaign, own=True, user=request.user)
+    if on_behalf(request, seat):
+        return Access(seat, campaign, own=True, behalf=True, user=request.user)
     if campaign.organiser_id == request.user.id and campaign.umpire_sees_all and not write:
         return Access(seat, campaign, own=False)
     raise PermissionDenied("These are another player's pages.")
@@ -467,10 +483,14 @@ def _respond(request: HttpRequest, access: Access, ctx: dict, name: str, url: st
     return redirect(url)
 
 
-def _save_draft(sheet: OrderSheet, draft: dict) -> None:
+def _save_draft(sheet: OrderSheet, draft: dict, access: Access) -> None:
     sheet.draft = draft
     sheet.updated = timezone.now()
     sheet.save(update_fields=["draft", "updated"])
+    if access.behalf:
+        from campaign.services.organiser import mark_entered
+
+        mark_entered(sheet, access.user, now=sheet.updated)
 
 
 def _locked(request: HttpRequest, sheet: OrderSheet) -> bool:
@@ -510,7 +530,7 @@ def save_march(request: HttpRequest, code) -> HttpResponse:
         draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
         items = [o for o in _items(draft, kind) if o.get("unit") != order["unit"]]
         draft[kind] = [*items, order]
-        _save_draft(sheet, draft)
+        _save_draft(sheet, draft, access)
     messages.success(request, f"Order saved: {units[order['unit']]} {order['path'] or 'stands'}.")
     ctx = _orders_context(request, access, unit=order["unit"], path=order["path"])
     return _respond(request, access, ctx, "orders", f"{url}?unit={order['unit']}")
@@ -543,7 +563,7 @@ def remove_order(request: HttpRequest, code) -> HttpResponse:
             ]
             if kept != items:
                 draft[kind] = kept
-                _save_draft(sheet, draft)
+                _save_draft(sheet, draft, access)
                 messages.success(request, "Order removed.")
     return _respond(request, access, _orders_context(request, access), "orders", url)
 
@@ -568,7 +588,7 @@ def save_transfer(request: HttpRequest, code) -> HttpResponse:
             return render(request, "orders/orders.html", ctx, status=400)
         draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
         draft["transfers"] = [*_items(draft, "transfers"), form.order()]
-        _save_draft(sheet, draft)
+        _save_draft(sheet, draft, access)
     messages.success(request, "Transfer saved.")
     return _respond(request, access, _orders_context(request, access), "orders", url)
 
@@ -608,7 +628,7 @@ def decide(request: HttpRequest, code) -> HttpResponse:
             o for o in _items(draft, kind) if [o.get(k) for k in key] != [order[k] for k in key]
         ]
         draft[kind] = [*items, order]
-        _save_draft(sheet, draft)
+        _save_draft(sheet, draft, access)
     messages.success(request, "Decision saved.")
     return _respond(request, access, _orders_context(request, access), "orders", url)
 
@@ -631,10 +651,20 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     changed = OrderSheet.objects.filter(id=sheet.id, ready=False).update(
         ready=True, submitted_at=timezone.now(), updated=timezone.now()
     )
-    if changed:
+    target = reverse("orders:dashboard", args=[code])
+    if changed and access.behalf:
+        from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
+
+        mark_entered(sheet, access.user, now=timezone.now(), submitted=True)
+        messages.success(request, f"The orders of the {access.seat.label} are submitted.")
+        request.session[BEHALF_SESSION_KEY] = [
+            c for c in request.session.get(BEHALF_SESSION_KEY, []) if c != str(access.seat.code)
+        ]
+        target = reverse("organiser_board", args=[access.campaign.code])
+        _after_ready(window)
+    elif changed:
         messages.success(request, "Your orders are submitted. They are secret until resolution.")
         _after_ready(window)
-    target = reverse("orders:dashboard", args=[code])
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
@@ -750,7 +780,7 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             errors = _apply_deploy_post(request, access, draft)
             if not errors:
-                _save_draft(sheet, draft)
+                _save_draft(sheet, draft, access)
                 messages.success(request, "Deployment saved.")
     ctx = _deployment_context(request, access, errors=errors)
     if request.htmx:

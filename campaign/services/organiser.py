@@ -190,6 +190,61 @@ def set_allies_share(campaign: Campaign, actor, allies_share: bool, *, now: date
     return True
 
 
+# --- orders on a player's behalf, through the seat's own order pages -------------------------
+
+BEHALF_SESSION_KEY = "on_behalf"  # the seat codes the organiser is entering orders for
+
+
+def begin_on_behalf(campaign: Campaign, actor, seat: Seat, *, now: datetime) -> PhaseWindow:
+    """The organiser opens a seat's order pages to enter orders a player sent by email or on
+    paper. Logged at once: the organiser now reads that seat's pages, which every player may
+    want to know (a playing organiser too)."""
+    from orders.models import OrderSheet
+
+    _running(campaign)
+    window = campaign.open_window()
+    if window is None or not window.owes(seat):
+        raise OrganiserError(f"The {seat.label} owes no orders now.")
+    if OrderSheet.objects.filter(window=window, seat=seat, ready=True).exists():
+        raise OrganiserError(f"The {seat.label} has submitted its {window.phase} orders.")
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.ENTERED_ORDERS,
+        f"Opened the {window.phase} orders of the {seat.label} to enter them on the player's "
+        "behalf.",
+        now=now,
+        seat=str(seat.code),
+        window=window.id,
+    )
+    return window
+
+
+def mark_entered(sheet, actor, *, now: datetime, submitted: bool = False) -> bool:
+    """Mark an order sheet as entered by the organiser (every save on the seat's pages made on
+    its player's behalf); logged once per sheet, and once more when it is submitted. Returns
+    whether a log line was written."""
+    from orders.models import OrderSheet
+
+    first = OrderSheet.objects.filter(id=sheet.id, entered_by_organiser=False).update(
+        entered_by_organiser=True, entered_by=actor
+    )
+    if not first and not submitted:
+        return False
+    seat, window = sheet.seat, sheet.window
+    what = "Submitted" if submitted else "Entered"
+    log(
+        sheet.campaign,
+        actor,
+        OrganiserActionKind.ENTERED_ORDERS,
+        f"{what} the {window.phase} orders of the {seat.label} on the player's behalf.",
+        now=now,
+        seat=str(seat.code),
+        window=window.id,
+    )
+    return True
+
+
 @transaction.atomic
 def enter_orders(
     campaign: Campaign, actor, seat: Seat, draft: dict, *, now: datetime, how: str = "by email"
