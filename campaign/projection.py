@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -96,6 +96,13 @@ class Viewer:
     umpire: bool = False
     allies_share: bool = False
     label: str = "public"
+    # Friend and foe as the state has them (1.2, 13.8); ``project`` binds it. Unbound, the
+    # alliances of 1.2 apply.
+    alliances: Mapping[Army, Any] | None = field(default=None, compare=False)
+
+    def bound_to(self, state: State) -> Viewer:
+        """The same viewer, with friend and foe taken from ``state`` (a change of sides, 13.8)."""
+        return replace(self, alliances={a: state.alliance_of(a) for a in Army})
 
     @classmethod
     def seat(cls, seat: Seat, players: int, *, allies_share: bool = False) -> Viewer:
@@ -124,7 +131,11 @@ class Viewer:
     def relation(self, army: Army) -> Relation:
         if self.umpire or army in self.armies:
             return Relation.OWNER
-        if self.armies and not any(army.is_enemy_of(mine) for mine in self.armies):
+        if self.alliances is None:
+            friendly = not any(army.is_enemy_of(mine) for mine in self.armies)
+        else:
+            friendly = all(self.alliances[army] is self.alliances[mine] for mine in self.armies)
+        if self.armies and friendly:
             return Relation.ALLY
         return Relation.ENEMY
 
@@ -186,6 +197,18 @@ class GarrisonView:
     army: Army
     relation: Relation
     points: int | None = None
+
+
+@dataclass(frozen=True)
+class LeaderlessView:
+    """Points left with no leader of their country after a battle (9.5): seen in their hex like
+    a garrison chit, their strength secret."""
+
+    army: Army
+    hex: str
+    relation: Relation
+    points: int | None = None
+    supplied: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -262,6 +285,7 @@ class View:
     honors_pending: tuple[str, ...]
     deployed: tuple[str, ...]
     victory_points: dict[str, int] = field(default_factory=dict)
+    leaderless: tuple[LeaderlessView, ...] = ()
 
     def own_forces(self) -> tuple[ForceView, ...]:
         return tuple(f for f in self.forces if f.relation is Relation.OWNER)
@@ -344,6 +368,8 @@ def _army_totals(state: State) -> tuple[ArmyTotal, ...]:
         current[x.army] += x.points
     for g in state.garrisons:
         current[g.army] += g.points
+    for p in state.leaderless:
+        current[p.army] += p.points
     return tuple(
         ArmyTotal(a, int(state.army_points.get(a.value, 0)), current[a])
         for a in Army
@@ -472,6 +498,7 @@ def project(
     rolls: Iterable[Mapping[str, Any]] = (),
 ) -> View:
     """What ``viewer`` may know of ``state`` and of the events, reports and rolls given."""
+    viewer = viewer.bound_to(state)
     informed = viewer.informed()
     deploying = state.phase is Phase.DEPLOYMENT and not state.turn > 1
 
@@ -481,6 +508,17 @@ def project(
 
     forces = tuple(_force(f, viewer) for f in state.forces() if on_map(f.army))
     garrisons = tuple(_garrison(g, viewer) for g in state.garrisons if on_map(g.army))
+    leaderless = tuple(
+        LeaderlessView(
+            x.army,
+            x.hex,
+            viewer.relation(x.army),
+            x.points if viewer.knows(x.army) else None,
+            x.supplied if viewer.knows(x.army) else None,
+        )
+        for x in state.leaderless
+        if on_map(x.army)
+    )
     trains = tuple(
         SiegeTrainView(t.id, t.army, t.hex, t.inside)
         for t in state.siege_trains
@@ -546,6 +584,7 @@ def project(
         honors_pending=tuple(state.honors_pending),
         deployed=tuple(a.value for a in state.deployed),
         victory_points=dict(state.victory_points),
+        leaderless=leaderless,
     )
 
 
@@ -586,7 +625,7 @@ class Counter:
     """One counter drawn on the map image."""
 
     hex: str
-    kind: str  # "force", "garrison", "siege-train", "report"
+    kind: str  # "force", "garrison", "leaderless", "siege-train", "report"
     army: Army
     label: str
     relation: Relation
@@ -625,6 +664,11 @@ def map_counters(view: View, hexmap: Any = None) -> tuple[Counter, ...]:
                     ADJECTIVES[g.army], g.points,
                 )
             )  # fmt: skip
+    for x in view.leaderless:
+        label = ADJECTIVES[x.army] if x.points is None else f"{ADJECTIVES[x.army]} {x.points}"
+        out.append(
+            Counter(x.hex, "leaderless", x.army, label, x.relation, False, ("D",), label, x.points)
+        )
     for t in view.siege_trains:
         out.append(Counter(t.hex, "siege-train", t.army, t.id, Relation.OWNER, t.inside, (), t.id))
     latest: dict[tuple[str, str], ReportView] = {}
