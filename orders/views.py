@@ -733,15 +733,146 @@ def _deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
                 "problems": problems,
             }
         )
+    locked = sheet is None or sheet.ready or not access.own
+    tap = None if locked else _deploy_tap(request, access, armies)
     ctx.update(
         {
             "armies": armies,
-            "locked": sheet is None or sheet.ready or not access.own,
+            "locked": locked,
             "errors": extra.pop("errors", []),
-            "map_svg": _map_svg(ctx["view"], hexmap, None) if hexmap is not None else None,
+            "tap": tap,
+            "map_svg": (
+                _deploy_map_svg(request, access, ctx["view"], hexmap, dep, armies, tap)
+                if hexmap is not None
+                else None
+            ),
         }
     )
     return ctx
+
+
+def _deploy_tap(request: HttpRequest, access: Access, armies: list[dict]) -> dict | None:
+    """What the player is placing by tapping the map, from the query string:
+    ``?army=prussia&place=leader:frederick`` (or ``train:prussia-1``, or ``garrison``), with
+    ``hex`` (or ``city``) once a hex is tapped without JavaScript (it fills the form)."""
+    army_value = request.GET.get("army", "")
+    kind, _, key = request.GET.get("place", "").partition(":")
+    entry = next((a for a in armies if a["army"].value == army_value), None)
+    if entry is None:
+        return None
+    if kind == "leader":
+        item = next((x for x in entry["leaders"] if x["key"] == key), None)
+    elif kind == "train":
+        item = next((t for t in entry["siege_trains"] if t["id"] == key), None)
+    elif kind == "garrison":
+        item, key = {}, ""
+    else:
+        item = None
+    if item is None:
+        return None
+    name = item.get("name") or (f"Siege train {key}" if kind == "train" else "a garrison")
+    return {
+        "army": army_value,
+        "kind": kind,
+        "key": key,
+        "place": f"{kind}:{key}" if key else kind,
+        "name": name,
+        "hex": request.GET.get("hex", "")[:8] or item.get("hex", ""),
+        "city": request.GET.get("city", "")[:60],
+        "points": item.get("points") or 0,
+        "inside": bool(item.get("inside")),
+    }
+
+
+def _deploy_map_svg(
+    request: HttpRequest, access: Access, view: View, hexmap, dep: dict, armies: list, tap
+) -> dict:
+    """The deployment map: the hexes around the unit being placed (or ``centre``), the hexes
+    where its army may deploy tappable (3.2.1, 3.2.4, 3.2.5; fortresses only for a garrison),
+    the units already placed in the draft, and links to look further in each direction."""
+    import json
+
+    from campaign.engine.deployment import may_deploy_in
+    from maps.core.hexgrid import axial_to_offset, hex_id, offset_to_axial
+
+    army = Army.parse(tap["army"] if tap else access.seat.armies[0])
+    others = {}
+    for other in access.seat.armies:
+        if other != army.value and isinstance(dep.get(other), dict):
+            others[Army.parse(other)], _ = _read_deployment(Army.parse(other), dep[other])
+
+    def allowed(h) -> bool:
+        return may_deploy_in(army, h, hexmap, others=others, fortress=hexmap.fortress_at(h))
+
+    centre = None
+    for text in (request.GET.get("centre", ""), (tap or {}).get("hex", "")):
+        try:
+            h = parse_hex_id(text)
+        except HexIdError:
+            continue
+        if h in hexmap:
+            centre = h
+            break
+    if centre is None:  # the allowed hex nearest the middle of the army's areas
+        spots = [h for h in hexmap.hexes if allowed(h)]
+        if spots:
+            cols, rows = zip(*(axial_to_offset(h) for h in spots), strict=True)
+            middle = offset_to_axial(sum(cols) // len(cols), sum(rows) // len(rows))
+            from maps.core.hexgrid import distance
+
+            centre = min(spots, key=lambda h: distance(h, middle))
+    svg = _map_svg(view, hexmap, None, focus=[hex_id(centre)] if centre else [], radius=5)
+    shown = {c["id"] for c in svg["cells"]}
+    cells = {c["id"]: c for c in svg["cells"]}
+    url = reverse("orders:deploy", args=[access.seat.code])
+    taps = []
+    if tap is not None:
+        query = f"army={tap['army']}&place={tap['place']}"
+        for text in sorted(shown):
+            h = parse_hex_id(text)
+            fortress = hexmap.fortress_at(h)
+            if not allowed(h) or (tap["kind"] == "garrison" and fortress is None):
+                continue
+            if tap["kind"] == "garrison":
+                vals = None  # the points are typed: a tap fills the fortress in
+                href = f"?{query}&city={fortress.name}&centre={text}"
+            else:
+                vals = {"phase": "deployment", "army": tap["army"], "action": tap["kind"],
+                        "unit": tap["key"], "hex": text}  # fmt: skip
+                if tap["kind"] == "leader":
+                    vals["points"] = tap["points"]
+                if tap["inside"] and fortress is not None:
+                    vals["inside"] = "on"
+                href = f"?{query}&hex={text}"
+            taps.append(
+                {
+                    "hex": text,
+                    "points": cells[text]["points"],
+                    "href": href,
+                    "post": f"{url}?{query}" if vals else "",
+                    "vals": json.dumps(vals) if vals else "",
+                    "name": fortress.name if fortress else "",
+                }
+            )
+    placed = []
+    for a in armies:
+        for x in a["leaders"]:
+            if x.get("hex") in cells:
+                placed.append({**cells[x["hex"]], "short": x["name"][:3], "label": x["name"]})
+        for t in a["siege_trains"]:
+            if t.get("hex") in cells:
+                placed.append({**cells[t["hex"]], "short": "ST", "label": f"Siege train {t['id']}"})
+    pans = []
+    if centre is not None:
+        col, row = axial_to_offset(centre)
+        query = f"army={tap['army']}&place={tap['place']}&" if tap else ""
+        for label, dc, dr in (("North", 0, -1), ("West", -1, 0), ("East", 1, 0), ("South", 0, 1)):
+            for step in (8, 4, 2):  # as far as the map goes, up to 8 hexes
+                h = offset_to_axial(col + dc * step, row + dr * step)
+                if h in hexmap:
+                    pans.append((label, f"?{query}centre={hex_id(h)}"))
+                    break
+    return {**svg, "taps": taps, "placed": placed, "pans": pans, "fill": ARMY_FILL.get(army.value)}
 
 
 def _train_spec(spec: dict, tid: str) -> dict:
@@ -768,7 +899,8 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     grows and the engine's validator speaks after every change."""
     if request.method == "GET":
         access = _access(request, code)
-        return render(request, "orders/deploy.html", _deployment_context(request, access))
+        template = "orders/deploy.html#sheet" if request.htmx else "orders/deploy.html"
+        return render(request, template, _deployment_context(request, access))
     if request.method != "POST":
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
     access = _access(request, code, write=True)
@@ -994,13 +1126,15 @@ def render_png(view: View, hexmap) -> bytes:
     return render.render_png(hexmap, region=region, overlays=overlays)
 
 
-def _map_svg(view: View, hexmap, preview, steps=None) -> dict:
+def _map_svg(
+    view: View, hexmap, preview, steps=None, *, focus: list[str] | None = None, radius: int = 4
+) -> dict:
     """The tappable map of the orders page: the hexes around the seat's forces (or the march
-    being written), the counters of the view, the line of march and the next steps."""
-    focus: list = []
-    if preview is not None:
+    being written, or ``focus``), the counters of the view, the line of march and the next
+    steps."""
+    if focus is None and preview is not None:
         focus = [preview.start, *(s.hex for s in preview.steps if s.hex[:1].isdigit())]
-    else:
+    elif focus is None:
         focus = [f.hex for f in view.own_forces()]
     centre_hexes = []
     for text in focus:
@@ -1008,7 +1142,7 @@ def _map_svg(view: View, hexmap, preview, steps=None) -> dict:
             centre_hexes.append(parse_hex_id(text))
         except HexIdError:
             continue
-    shown = _hexes_near(hexmap, tuple(centre_hexes))
+    shown = _hexes_near(hexmap, tuple(centre_hexes), radius)
     if not shown:
         shown = list(hexmap.hexes)[:200]
     pixels = {h: hex_to_pixel(h, HEX_SIZE) for h in shown}

@@ -1,6 +1,7 @@
 """A turn on a phone: Debian's chromium at 390x844, driven by Selenium against the live server.
 
-Deploy, give a march order by tapping a hex of the map, submit, see the resolved turn.
+Deploy (the siege train by tapping the map), give a march order by tapping a hex of the map,
+submit, see the resolved turn.
 Screenshots go to ``artifacts/`` (git-ignored). The browser and its driver are the system's
 (``/usr/bin/chromium``, ``/usr/bin/chromedriver``), never downloaded; the test skips when they
 are missing.
@@ -141,10 +142,16 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     garrison.find_element(By.NAME, "points").send_keys(str(BERLIN_POINTS))
     garrison.find_element(By.CSS_SELECTOR, "button").click()
     wait.until(ec.text_to_be_present_in_element((By.ID, "sheet"), "Berlin: 983 points"))
+    # The siege train by tapping: "on the map", then its hex (under Frederick's counter).
     train = browser.find_elements(By.CSS_SELECTOR, "#army-prussia form.deploy-row")[2]
-    train.find_element(By.NAME, "hex").send_keys(POSITIONS["prussia"])
-    train.find_element(By.CSS_SELECTOR, "button").click()
+    train.find_element(By.CSS_SELECTOR, "a.tap-link").click()
+    target = f'a.tap[data-hex="{POSITIONS["prussia"]}"]'
+    tap = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, target)))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", tap)
+    tap.find_element(By.CSS_SELECTOR, "polygon").click()
     wait.until(ec.text_to_be_present_in_element((By.ID, "sheet"), "meets every restriction"))
+    deployed = OrderSheet.objects.get(seat=prussia).draft["deployment"]["prussia"]
+    assert deployed["siege_trains"]["prussia-1"]["hex"] == POSITIONS["prussia"]
     shot(browser, "2-deploy-valid")
     browser.find_element(By.XPATH, "//button[contains(., 'Submit my deployment')]").click()
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
