@@ -4,15 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0003_state_version_reports'),
+        ("campaign", "0003_state_version_reports"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='organiseraction',
-            name='kind',
-            field=models.CharField(choices=[('created', 'Created the campaign'), ('started', 'Started the campaign'), ('paused', 'Paused the campaign'), ('resumed', 'Resumed the campaign'), ('extended', 'Extended a deadline'), ('entered-orders', 'Entered orders for a player'), ('rolled-back', 'Rolled back a phase'), ('replaced', 'Replaced a player'), ('ended', 'Ended the campaign'), ('resolved-now', 'Resolved a phase before its deadline'), ('options', 'Changed what the players share')], max_length=20),
+            model_name="organiseraction",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("created", "Created the campaign"),
+                    ("started", "Started the campaign"),
+                    ("paused", "Paused the campaign"),
+                    ("resumed", "Resumed the campaign"),
+                    ("extended", "Extended a deadline"),
+                    ("entered-orders", "Entered orders for a player"),
+                    ("rolled-back", "Rolled back a phase"),
+                    ("replaced", "Replaced a player"),
+                    ("ended", "Ended the campaign"),
+                    ("resolved-now", "Resolved a phase before its deadline"),
+                    ("options", "Changed what the players share"),
+                ],
+                max_length=20,
+            ),
         ),
     ]
