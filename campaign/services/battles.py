@@ -671,14 +671,21 @@ def wished_to_fight(battle: Battle) -> list[str]:
     """The sides whose players chose to fight (9: a battle is fought "if and only if either
     player involved wishes to do so"), from the decisions the battle phase used."""
     sides = set()
+    # Each army's side as the engine set the battle up (the alliance of now, 1.2 and 13.8).
+    side_of = {
+        army: side
+        for side, data in battle.setup["sides"].items()
+        for army in data.get("points_by_country", {})
+    }
     versions = StateVersion.objects.filter(
         campaign=battle.campaign, turn=battle.turn, resolved_phase=Phase.BATTLE.value
     )
     for version in versions:
         for used in (version.orders or {}).values():
             for d in (used or {}).get("orders", {}).get("battle", []) or []:
-                if d.get("hex") == battle.hex and d.get("choice") == "fight":
-                    sides.add(Army(d["army"]).alliance.value)
+                fought = d.get("hex") == battle.hex and d.get("choice") == "fight"
+                if fought and d.get("army") in side_of:
+                    sides.add(side_of[d["army"]])
     return sorted(sides)
 
 

@@ -650,3 +650,14 @@ def test_the_board_links_the_chronicle_and_the_gazette_for_the_organiser_only(
     assert reverse("battles:chronicle", args=[campaign.code]) in page
     assert reverse("battles:gazette", args=[campaign.code]) in page
     assert client_for(player).get(board).status_code == 403
+
+
+def test_the_side_that_chose_to_fight_is_the_one_the_engine_set_the_army_on(battle):
+    """After a change of sides (13.8) an army fights for the other alliance: the side comes from
+    the engine's battle set-up, not from the book's alliances (1.2)."""
+    setup_ = battle.setup
+    sides = setup_["sides"]
+    sides["prussian"], sides["austrian"] = sides["austrian"], sides["prussian"]
+    Battle.objects.filter(id=battle.id).update(setup=setup_)
+    battle.refresh_from_db()
+    assert service.wished_to_fight(battle) == ["austrian"]
