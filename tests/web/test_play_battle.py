@@ -159,3 +159,39 @@ def test_a_wrong_honors_answer_is_refused(honors, player, change):
     assert r.status_code == 400
     assert "could not be saved" in r.content.decode()
     assert not OrderSheet.objects.filter(window=window, seat=prussia, draft__has_key="honors")
+
+
+def _on_behalf(campaign, s, organiser):
+    from django.urls import reverse
+
+    c = client_for(organiser)
+    r = c.post(reverse("enter_orders_on_behalf", args=[campaign.code, s.code]))
+    assert r.status_code == 302 and r["Location"] == url("orders", s)
+    return c
+
+
+def test_the_organiser_enters_a_battle_decision_on_the_players_behalf(battle, organiser):
+    window, prussia, _austria, _daun = battle
+    c = _on_behalf(window.campaign, prussia, organiser)
+    where = window.version.state["leaders"]["frederick"]["hex"]
+    data = {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia", "choice": "fight"}
+    assert c.post(url("decide", prussia), data).status_code == 302
+    # The organiser's decisions are checked as the player's: not for the other side's army.
+    c.post(url("decide", prussia), {**data, "army": "austria"})
+    sheet = OrderSheet.objects.get(window=window, seat=prussia)
+    assert sheet.draft["battle"] == [{"hex": where, "army": "prussia", "choice": "fight"}]
+    assert sheet.entered_by_organiser and sheet.entered_by == organiser
+
+
+def test_the_organiser_answers_the_honors_of_war_on_the_players_behalf(honors, organiser):
+    window, prussia, austria = honors
+    c = _on_behalf(window.campaign, austria, organiser)
+    assert "Berlin: you are the besieger" in c.get(url("orders", austria)).content.decode()
+    data = {"kind": "honors", "phase": "siege", "city": "Berlin"}
+    assert c.post(url("decide", austria), {**data, "answer": "fight"}).status_code == 400
+    assert c.post(url("decide", austria), {**data, "answer": "deny"}).status_code == 302
+    sheet = OrderSheet.objects.get(window=window, seat=austria)
+    assert sheet.draft == {"honors": [{"city": "Berlin", "besieger": "deny"}]}
+    assert sheet.entered_by_organiser
+    # Opening the Austrian seat gives no access to the Prussian one.
+    assert c.post(url("decide", prussia), {**data, "answer": "fight"}).status_code == 403
