@@ -795,6 +795,8 @@ def _deploy_map_svg(
     from campaign.engine.deployment import may_deploy_in
     from maps.core.hexgrid import axial_to_offset, hex_id, offset_to_axial
 
+    if not access.seat.armies:  # a reserve seat: nothing to deploy
+        return _map_svg(view, hexmap, None)
     army = Army.parse(tap["army"] if tap else access.seat.armies[0])
     others = {}
     for other in access.seat.armies:

@@ -131,3 +131,13 @@ def test_the_orders_map_draws_tappable_hexes_under_the_counters(
     assert 'class="step"' in svg and 'class="counter' in svg
     assert svg.index('class="step"') < svg.index('class="counter')
     assert svg.rindex('class="code"') > svg.rindex('class="counter')  # numbers stay on top
+
+
+def test_a_reserve_player_opens_the_deployment_page_with_nothing_to_place(rules_campaign, outsider):
+    from campaign.models import Seat
+
+    reserve = Seat.objects.create(
+        campaign=rules_campaign, reserve=True, label="Reserve 1", user=outsider
+    )
+    r = client_for(outsider).get(url("deploy", reserve) + "?army=prussia&place=garrison")
+    assert r.status_code == 200 and not taps(r.content.decode())
