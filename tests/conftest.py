@@ -6,6 +6,8 @@
 - Test databases are unique per process, so several people (and CI) can run the suite at once
   on one PostgreSQL server: PostgreSQL gets a ``_p<pid>`` suffix, SQLite a file in /dev/shm
   (a file, not an in-memory database, so a Celery worker subprocess can open it too).
+- ``browser`` tests (chromium, chromedriver, poppler) may skip on a developer's machine, never
+  with ``DGK_REQUIRE_SERVICES=1``: there a skip is reported as a failure.
 - ``services`` tests skip when Redis is unreachable, unless ``DGK_REQUIRE_SERVICES=1`` (set by
   ``.ci/run``), when they fail instead.
 - ``pure`` tests (engine, map core) must not use the database; the module sets
@@ -127,6 +129,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             raise pytest.UsageError(f"{item.nodeid} is marked pure but asks for the database")
         if skip_services and item.get_closest_marker("services"):
             item.add_marker(skip_services)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """With DGK_REQUIRE_SERVICES=1 a browser test may not skip: chromium, chromedriver,
+    poppler and Selenium are part of what CI must have, so their absence is a failure."""
+    outcome = yield
+    report = outcome.get_result()
+    if REQUIRE_SERVICES and report.skipped and item.get_closest_marker("browser"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"browser test skipped although DGK_REQUIRE_SERVICES=1: {reason}"
 
 
 @pytest.fixture(scope="session")
