@@ -15,8 +15,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 
-from campaign.engine.armies import Army
+from campaign.engine.state import state_from_dict
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
+from campaign.projection import Viewer, project, report_lines
 from campaign.services import deadlines
 
 logger = logging.getLogger(__name__)
@@ -128,17 +129,8 @@ def seat_report(seat: Seat, since_version: int | None) -> list[str]:
         }
         for e in rows
     ]
-    try:
-        from campaign.engine.state import state_from_dict
-        from campaign.projection import Viewer, project, report_lines
-    except ImportError:
-        mine = set(seat.armies)
-        return [e["text"] for e in events if e["audience"] == "public" or mine & set(e["audience"])]
-    viewer = Viewer(
-        armies=frozenset(Army(a) for a in seat.armies),
-        umpire=False,
-        allies_share=bool(campaign.options.get("allies_share")),
-        label=seat.label,
+    viewer = Viewer.for_armies(
+        seat.armies, allies_share=bool(campaign.options.get("allies_share")), label=seat.label
     )
     reports = list(latest.reports)
     view = project(state_from_dict(latest.state), viewer, events=events, reports=reports)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from campaign.engine import phases
 from campaign.engine.armies import Army, Seat, armies_of, seats_in_play
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, event_to_dict, private, report_to_dict
@@ -28,11 +29,7 @@ INPUT_PHASES = (Phase.DEPLOYMENT, Phase.MARCH, Phase.FORCED_MARCH, Phase.BATTLE,
 
 
 def _handlers() -> dict:
-    """The engine's phase handlers (an empty table while its phases module cannot load)."""
-    try:
-        from campaign.engine import phases
-    except ImportError:
-        return {}
+    """The engine's phase handlers."""
     return phases.HANDLERS
 
 
@@ -40,11 +37,7 @@ def _order_kinds(phase: Phase | None) -> tuple[str, ...] | None:
     """The order kinds the engine reads in ``phase`` (None: no filtering)."""
     if phase is None:
         return None
-    try:
-        from campaign.engine.phases import ORDER_KINDS
-    except ImportError:
-        return None
-    return ORDER_KINDS.get(phase, ())
+    return phases.ORDER_KINDS.get(phase, ())
 
 
 # --- set-up -------------------------------------------------------------------------------
