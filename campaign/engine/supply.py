@@ -86,8 +86,10 @@ def blocking_hexes(board: Board, alliance: Alliance, radius: int = 1) -> set[Hex
 
 def supply_map(board: Board, alliance: Alliance, settings: RuleSettings) -> SupplyMap:
     hexmap = board.hexmap
-    sources = supply_sources(board, alliance)
     blocking = blocking_hexes(board, alliance, settings.croat_screen_range)
+    # 5.3 with 5.2.3 and 5.2.6: a fortress in a Croat screen hex is cut off "as if there was an
+    # Austrian force" there; a line may not leave its hex, by land as by water.
+    sources = supply_sources(board, alliance) - blocking
     closed = board.closed_hexes
     enemy_forts = frozenset(board.enemy_fortresses(alliance))
 
@@ -129,7 +131,7 @@ def land_reach(
         if h in done:
             continue
         done.add(h)
-        if h in blocking and spent > 0:
+        if h in blocking:
             continue
         for _d, to, cost, bridged in hexmap.steps(h):
             if to in closed:
