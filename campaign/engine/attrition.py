@@ -1,7 +1,7 @@
 """Attrition (7, 7.1, 5.1.2, 11.5): forces lose a percentage of their points.
 
 Causes add up (7): 1% per MP of a second march, 1% per MP of a forced march, 5% for a siege
-(besieger and garrison, 11.5), 10% for a force that began the turn unsupplied (5.1.2), 10% for a
+(besieger and garrison, 11.5, while the siege conditions of 11 hold), 10% for a force that began the turn unsupplied (5.1.2), 10% for a
 force outside a fortress in a winter turn. Rounding: the loss of a force is its total points times
 the percentage over 100, rounded to the nearest point, halves rounded up (so 5% of 150 = 7.5 loses
 8, and 5% of 8 = 0.4 loses nothing). The loss of a force of several leaders is shared among them
@@ -48,8 +48,18 @@ def share_loss(records: list[LeaderState], loss: int) -> dict[str, int]:
     return shares
 
 
-def besieged_cities(state: State) -> set[str]:
-    return {city for city, turns in state.besieged_turns.items() if turns > 0}
+def besieged_cities(state: State, hexmap: HexMap) -> set[str]:
+    """Fortresses under siege in this attrition phase (11.5, 7.1 "every turn of siege"): those
+    where the conditions of 11 hold now, after the marches (a supplied enemy force with a siege
+    train, in the hex a complete turn or more). Not last turn's sieges: a siege's first turn
+    costs attrition, and a garrison whose besiegers marched away loses nothing."""
+    from campaign.engine import siege  # siege builds on this module
+
+    return {
+        inv.city.name
+        for inv in siege.investments(state, hexmap)
+        if siege.is_besieged(state, inv)[0]
+    }
 
 
 def causes(
@@ -92,7 +102,7 @@ def attrition_phase(
 ) -> Resolution:
     """Phase 5 (7): apply attrition to every force and besieged garrison."""
     board = Board(state, hexmap)
-    sieges = besieged_cities(state)
+    sieges = besieged_cities(state, hexmap)
     events: list[Event] = []
     updated: list[LeaderState] = []
     # Group leader records of one force with the same causes: they lose together (7).
