@@ -1,11 +1,12 @@
 """Attrition (7, 7.1, 5.1.2, 11.5): forces lose a percentage of their points.
 
 Causes add up (7): 1% per MP of a second march, 1% per MP of a forced march, 5% for a siege
-(besieger and garrison, 11.5, while the siege conditions of 11 hold), 10% for a force that began the turn unsupplied (5.1.2), 10% for a
-force outside a fortress in a winter turn. Rounding: the loss of a force is its total points times
-the percentage over 100, rounded to the nearest point, halves rounded up (so 5% of 150 = 7.5 loses
-8, and 5% of 8 = 0.4 loses nothing). The loss of a force of several leaders is shared among them
-in proportion to their points (largest remainders, ties to the higher-ranking leader).
+(besieger and garrison, 11.5, while the siege conditions of 11 hold), 10% for a force that began the
+turn unsupplied (5.1.2), 10% for a force outside a fortress in a winter turn. Rounding: the loss of
+a force is its total points times the percentage over 100, rounded to the nearest point, halves
+rounded up (so 5% of 150 = 7.5 loses 8, and 5% of 8 = 0.4 loses nothing). The loss of a force of
+several leaders is shared among them in proportion to their points (largest remainders, ties to the
+higher-ranking leader).
 See docs/rules-interpretations.md, 7.
 """
 
