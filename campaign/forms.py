@@ -140,7 +140,8 @@ class ArmiesForm(forms.Form):
 
 class InviteForm(forms.Form):
     email = forms.EmailField()
-    seat = forms.CharField(required=False, widget=forms.HiddenInput)
+    # The seat's public code; anything else is refused by the form, not by the database.
+    seat = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
 
 class ExtendForm(forms.Form):

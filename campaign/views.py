@@ -243,7 +243,8 @@ def invite(request: HttpRequest, code) -> HttpResponse:
     campaign = _organiser_campaign(request, code)
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give a valid email address.")
+        problems = " ".join(e for errors in form.errors.values() for e in errors)
+        messages.error(request, f"The invitation was not sent: {problems}")
         return redirect("campaign_setup", campaign.code)
     now = timezone.now()
     seat_code = form.cleaned_data["seat"]
