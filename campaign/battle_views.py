@@ -86,7 +86,9 @@ class ResultForm(forms.Form):
         ],
     )
 
-    def __init__(self, battle: Battle, *args, **kwargs) -> None:
+    def __init__(self, battle: Battle, *args, informed: bool = True, **kwargs) -> None:
+        """``informed``: the viewer may know the points present (a side, the umpire); an
+        organiser who plays settles with the points left out of the labels."""
         super().__init__(*args, **kwargs)
         self.battle = battle
         sides = battle.setup["sides"]
@@ -95,7 +97,11 @@ class ResultForm(forms.Form):
         for side in sides.values():
             for army, data in sorted(side.get("points_by_country", {}).items()):
                 self.fields[f"loss_{army}"] = forms.IntegerField(
-                    label=f"{army.capitalize()} points lost (of {data['points']})",
+                    label=(
+                        f"{army.capitalize()} points lost (of {data['points']})"
+                        if informed
+                        else f"{army.capitalize()} points lost"
+                    ),
                     min_value=0,
                     initial=0,
                 )
@@ -213,7 +219,10 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
         "seat": seat,
         "is_organiser": service.may_settle(battle, request.user),
         "result_lines": service.describe_result(battle, battle.result),
-        "result_form": ResultForm(battle),
+        "result_form": ResultForm(battle, informed=audience is not None),
+        # The quick resolution's steps carry the strengths of both sides (SPI): for the sides
+        # and the umpire; an organiser who plays reads the outcome only.
+        "quick_steps": (battle.quick_record or {}).get("steps", []) if audience else [],
         "date_form": DateForm(),
         "dispute_form": DisputeForm(),
         "collection_form": CollectionForm(),

@@ -436,11 +436,13 @@ def _suggestions(budget: forces.SideBudget, unit_costs: str) -> list[dict[str, A
 # ---- results ------------------------------------------------------------------------------------
 
 
-def parse_result(battle: Battle, data: dict[str, Any]) -> dict[str, Any]:
+def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True) -> dict[str, Any]:
     """A result in the engine's format, or BattleError with every problem, in plain words.
 
     ``data``: ``loser`` (alliance value), ``outcome`` ("retired" / "defeated"), ``losses``
-    (army value -> points lost), ``killed`` and ``captured`` (leader keys).
+    (army value -> points lost), ``killed`` and ``captured`` (leader keys). Unless ``informed``
+    (a side of the battle, or the umpire), the messages do not say how many points were present:
+    an organiser who plays settles without learning them.
     """
     setup = battle.setup
     problems = []
@@ -468,8 +470,9 @@ def parse_result(battle: Battle, data: dict[str, Any]) -> dict[str, Any]:
         elif points < 0:
             problems.append(f"{label} losses cannot be negative.")
         elif points > present[army]:
+            present_text = f"the {present[army]}" if informed else "the points"
             problems.append(
-                f"{label} losses of {points} points are more than the {present[army]} present."
+                f"{label} losses of {points} points are more than {present_text} present."
             )
         elif points:
             losses[army] = points
@@ -580,7 +583,7 @@ def settle_result(battle: Battle, user, data: dict[str, Any], *, now: datetime) 
         raise BattleError("Only the organiser settles results.")
     if battle.status == BattleStatus.APPLIED:
         raise BattleError("This battle's result is already applied.")
-    result = parse_result(battle, data)
+    result = parse_result(battle, data, informed=audience_for(battle, user) is not None)
     battle.result = result
     battle.status = BattleStatus.SETTLED
     battle.settled_by = user
@@ -962,12 +965,12 @@ _GAZETTE_KINDS = ("leader-killed", "leader-captured", "fortress-captured", "army
 
 def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
     """Every battle of the season, and the sieges, for the campaign's members (12). The exact
-    forces are shown to the organiser and to the players who fought; the others see the size
-    classes of 12.1 (A, B, C), which the VPs reveal anyway."""
+    forces are shown to the umpire and to the players who fought; the others (an organiser who
+    plays, too) see the size classes of 12.1 (A, B, C), which the VPs reveal anyway."""
     rows = []
     for b in campaign.battles.all():
         sides = b.setup["sides"]
-        exact = user is None or may_settle(b, user) or audience_for(b, user) is not None
+        exact = user is None or audience_for(b, user) is not None
         rows.append(
             {
                 "battle": b,

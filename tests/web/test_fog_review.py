@@ -1,0 +1,244 @@
+# ruff: noqa: F401, F811 (pytest fixtures imported from test_battles and test_play_fixtures)
+"""A hostile review of fog of war on every channel: a player trying to learn what an enemy
+has, an organiser who plays trying to read what only the umpire may, an outsider or anonymous
+visitor trying to read anything.
+
+The battle campaign of ``test_battles`` plants its secrets: Frederick 1426, Schwerin 787,
+Berlin 987 (Prussia), Charles 2176, Daun 974, Prague 50 (Austria); Frederick attacks the
+Austrians in 0502. Russia (an Austrian ally) and Hanover (a Prussian ally) take no part in it.
+"""
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+
+from campaign.battles.models import Battle
+from campaign.models import StateVersion
+from campaign.services import battles as service
+from tests.web.test_battles import (
+    AUSTRIAN_SECRETS,
+    PRUSSIAN_SECRETS,
+    battle,
+    battle_map,
+    campaign,
+    client_for,
+    post,
+)
+from tests.web.test_play_fixtures import seat, url
+from tests.web.test_play_fixtures import without_noise as _without_codes
+
+pytestmark = pytest.mark.django_db
+
+_TIMES = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(\+\d\d:\d\d|Z)?")
+
+
+def without_noise(text: str) -> str:
+    """A page without its codes, CSRF tokens and timestamps, whose digits could hold a marker."""
+    return _TIMES.sub("", _without_codes(text))
+
+
+def seat_pages(campaign, power: str, client=None) -> list[tuple[str, str]]:
+    """(what, text) of every page, fragment and JSON document of one seat."""
+    s = seat(campaign, power)
+    c = client or client_for(s.user)
+    out = []
+    for name in ("dashboard", "orders", "deploy", "report", "history", "handover"):
+        out.append((name, c.get(url(name, s)).content.decode()))
+        out.append((f"{name} htmx", c.get(url(name, s), HTTP_HX_REQUEST="true").content.decode()))
+    for n in StateVersion.objects.filter(campaign=campaign).values_list("number", flat=True):
+        out.append((f"report {n}", c.get(url("report_version", s, n)).content.decode()))
+        out.append((f"json {n}", json.dumps(c.get(url("view_json", s, n)).json())))
+    code = campaign.code
+    for name in ("chronicle", "gazette"):
+        out.append((name, c.get(reverse(f"battles:{name}", args=[code])).content.decode()))
+    out.append(("log", c.get(reverse("action_log", args=[code])).content.decode()))
+    return [(what, without_noise(text)) for what, text in out]
+
+
+def assert_none_in(pages, secrets):
+    for what, text in pages:
+        for secret in secrets:
+            assert secret not in text, (what, secret)
+
+
+def test_the_review_can_fail_the_owner_sees_his_own(battle):
+    seen = dict(seat_pages(battle.campaign, "prussia"))
+    assert PRUSSIAN_SECRETS[0] in seen["dashboard"] or PRUSSIAN_SECRETS[0] in seen["handover"]
+
+
+@pytest.mark.parametrize(
+    ("power", "secrets"), [("russia", PRUSSIAN_SECRETS), ("hanover", AUSTRIAN_SECRETS),
+                           ("france", PRUSSIAN_SECRETS), ("hanover", PRUSSIAN_SECRETS)]
+)  # fmt: skip
+def test_an_uninvolved_seat_learns_nothing_of_the_battle(battle, power, secrets):
+    assert_none_in(seat_pages(battle.campaign, power), secrets)
+
+
+def test_an_uninvolved_seat_learns_nothing_after_the_battle(
+    battle, organiser, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        r = post(client_for(organiser), "settle", battle, {
+            "loser": "austrian", "outcome": "retired", "loss_prussia": 11,
+            "loss_austria": 13})  # fmt: skip
+    assert r.status_code == 302
+    assert_none_in(seat_pages(battle.campaign, "russia"), PRUSSIAN_SECRETS)
+    assert_none_in(seat_pages(battle.campaign, "hanover"), AUSTRIAN_SECRETS)
+
+
+@pytest.fixture
+def playing_organiser(battle, organiser):
+    """The organiser also plays: he takes the Russian seat (no part in the battle)."""
+    c = battle.campaign
+    c.umpire_plays = True
+    c.save()
+    russia = seat(c, "russia")
+    russia.user = organiser
+    russia.save()
+    return client_for(organiser)
+
+
+def organiser_pages(battle, client) -> list[tuple[str, str]]:
+    c = battle.campaign
+    out = seat_pages(c, "russia", client)
+    for name, args in (
+        ("organiser_board", [c.code]),
+        ("battles:battle", [c.code, battle.code]),
+        ("battles:table_png", [c.code, battle.code]),
+    ):
+        r = client.get(reverse(name, args=args))
+        out.append((name, r.content.decode(errors="replace")))
+        r = client.get(reverse(name, args=args), HTTP_HX_REQUEST="true")
+        out.append((f"{name} htmx", r.content.decode(errors="replace")))
+    return [(what, without_noise(text)) for what, text in out]
+
+
+def test_an_organiser_who_plays_reads_no_secrets_of_a_battle_he_has_no_part_in(
+    battle, playing_organiser
+):
+    pages = organiser_pages(battle, playing_organiser)
+    assert_none_in(pages, (*PRUSSIAN_SECRETS, *AUSTRIAN_SECRETS))
+    # the two sides' totals (1426 + 787, 2176 + 974) are the fighting players' knowledge (8, 9)
+    assert_none_in(pages, ("2213", "3150"))
+
+
+def test_an_organiser_who_plays_opens_neither_the_umpire_pages_nor_another_seat(
+    battle, playing_organiser
+):
+    c = battle.campaign
+    for target in (
+        reverse("orders:umpire", args=[c.code]),
+        reverse("orders:umpire_map", args=[c.code, c.latest_version().number]),
+        url("dashboard", seat(c, "prussia")),
+        url("view_json", seat(c, "prussia"), c.latest_version().number),
+        url("map", seat(c, "austria"), c.latest_version().number),
+        reverse("battles:briefing", args=[c.code, battle.code, "umpire"]),
+        reverse("battles:briefing", args=[c.code, battle.code, "prussian"]),
+        reverse("battles:briefing_pdf", args=[c.code, battle.code, "austrian"]),
+    ):
+        assert playing_organiser.get(target).status_code == 403, target
+
+
+def test_an_organiser_who_plays_sees_no_drafts_on_his_board(
+    battle, playing_organiser, django_capture_on_commit_callbacks
+):
+    c = battle.campaign
+    board = playing_organiser.get(reverse("organiser_board", args=[c.code]))
+    assert board.status_code == 200
+    assert 'class="draft"' not in board.content.decode()
+
+
+def test_an_organiser_who_plays_settles_without_learning_the_points_present(
+    battle, playing_organiser
+):
+    r = post(playing_organiser, "settle", battle, {
+        "loser": "austrian", "outcome": "retired", "loss_prussia": 99999,
+        "loss_austria": 99999})  # fmt: skip
+    text = without_noise(r.content.decode()) if r.status_code == 200 else ""
+    if r.status_code == 302:
+        text = without_noise(playing_organiser.get(r.url).content.decode())
+    assert "more than the points present" in text
+    assert_none_in([("settle", text)], ("2213", "3150"))
+
+
+def test_an_organiser_who_plays_reads_the_quick_outcome_not_the_strengths(
+    battle, playing_organiser, player, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        post(playing_organiser, "quick", battle, {"attacker": "prussian"})
+    battle.refresh_from_db()
+    # the steps with numbers in them (the method's line is shown to all)
+    steps = [escape(s["text"]) for s in battle.quick_record["steps"] if re.search(r"\d", s["text"])]
+    assert steps
+    c = battle.campaign
+    target = reverse("battles:battle", args=[c.code, battle.code])
+    side = client_for(player).get(target).content.decode()
+    assert all(text in side for text in steps)
+    mine = playing_organiser.get(target).content.decode()
+    assert "Not fought on the table" in mine
+    assert not [text for text in steps if text in mine], [t for t in steps if t in mine]
+
+
+def every_campaign_address(battle) -> list[str]:
+    """Every address of the URL list that shows one campaign's data (the gazette aside)."""
+    c = battle.campaign
+    s = seat(c, "prussia")
+    n = c.latest_version().number
+    b = [c.code, battle.code]
+    return [
+        *(url(name, s) for name in ("dashboard", "orders", "deploy", "report", "history",
+                                    "handover")),
+        url("report_version", s, n), url("map", s, n), url("view_json", s, n),
+        reverse("orders:umpire", args=[c.code]), reverse("orders:umpire_map", args=[c.code, n]),
+        *(reverse(name, args=[c.code]) for name in ("campaign_setup", "action_log",
+                                                    "organiser_board", "battles:chronicle",
+                                                    "battles:settings")),
+        reverse("enter_orders", args=[c.code, s.code]),
+        reverse("seat_settings", args=[s.code]), reverse("pick_leaders", args=[s.code]),
+        reverse("battles:battle", args=b), reverse("battles:table_png", args=b),
+        *(reverse(name, args=[*b, audience]) for name in ("battles:briefing",
+                                                           "battles:briefing_pdf")
+          for audience in ("umpire", "prussian", "austrian")),
+    ]  # fmt: skip
+
+
+def test_an_anonymous_visitor_is_sent_to_sign_in_everywhere(battle):
+    for target in every_campaign_address(battle):
+        r = Client().get(target)
+        assert r.status_code == 302 and "/accounts/login/" in r.url, target
+
+
+def test_an_outsider_opens_nothing_of_the_campaign(battle, outsider):
+    c = client_for(outsider)
+    for target in every_campaign_address(battle):
+        assert c.get(target).status_code in (403, 404), target
+        assert c.get(target, HTTP_HX_REQUEST="true").status_code in (403, 404), target
+
+
+def test_the_admin_is_closed_to_players_and_organisers(battle, player, organiser):
+    for user in (player, organiser):
+        r = client_for(user).get("/admin/campaign/campaign/")
+        assert r.status_code == 302 and "/admin/login/" in r.url
+
+
+def test_the_gazette_is_public_and_keeps_its_delay(battle, organiser):
+    c = battle.campaign
+    service.settle_result(
+        battle, organiser, {"loser": "prussian", "outcome": "retired",
+                            "losses": {"prussia": 11}, "killed": ["schwerin"]},
+        now=timezone.now(),
+    )  # fmt: skip
+    target = reverse("battles:gazette", args=[c.code])
+    soon = without_noise(Client().get(target).content.decode())
+    assert "Schwerin" not in soon
+    Battle.objects.filter(id=battle.id).update(applied_at=timezone.now() - timedelta(days=3))
+    StateVersion.objects.filter(campaign=c).update(created=timezone.now() - timedelta(days=3))
+    later = without_noise(Client().get(target).content.decode())
+    assert "Schwerin" in later
+    assert_none_in([("gazette", later)], (*PRUSSIAN_SECRETS, *AUSTRIAN_SECRETS, "2213", "3150"))
