@@ -74,6 +74,30 @@ def shot(driver, name: str) -> None:
     driver.save_screenshot(str(ARTIFACTS / f"play-{name}.png"))
 
 
+def click(wait, by, selector) -> None:
+    """Click what ``selector`` finds once it is clickable. htmx may swap the element out between
+    the look-up and the click; then look it up again (a few times, on a busy machine)."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support import expected_conditions as ec
+
+    for _ in range(5):
+        try:
+            wait.until(ec.element_to_be_clickable((by, selector))).click()
+            return
+        except WebDriverException as exc:  # stale, or chromium's "does not belong to the document"
+            if not _swapped_out(exc):
+                raise
+    wait.until(ec.element_to_be_clickable((by, selector))).click()
+
+
+def _swapped_out(exc: Exception) -> bool:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    return isinstance(
+        exc, StaleElementReferenceException
+    ) or "does not belong to the document" in str(exc)
+
+
 def sign_in(driver, live_server, user) -> None:
     client = Client()
     client.force_login(user)
@@ -119,11 +143,16 @@ def live_campaign(tmp_path):
 
 
 def test_a_turn_on_a_phone(browser, live_server, live_campaign):
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    wait = WebDriverWait(browser, 40)  # a busy machine renders slowly
+    # A busy machine renders slowly; htmx swaps elements while a condition reads them, which
+    # chromium reports as stale or as "does not belong to the document": look again.
+    wait = WebDriverWait(
+        browser, 40, ignored_exceptions=(StaleElementReferenceException, WebDriverException)
+    )
     prussia = seat(live_campaign, "prussia")
     sign_in(browser, live_server, prussia.user)
 
@@ -153,7 +182,7 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     deployed = OrderSheet.objects.get(seat=prussia).draft["deployment"]["prussia"]
     assert deployed["siege_trains"]["prussia-1"]["hex"] == POSITIONS["prussia"]
     shot(browser, "2-deploy-valid")
-    browser.find_element(By.XPATH, "//button[contains(., 'Submit my deployment')]").click()
+    click(wait, By.XPATH, "//button[contains(., 'Submit my deployment')]")
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
 
     everyone_else_ready(live_campaign, "prussia")
@@ -177,19 +206,26 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     path.send_keys("4-4")
     wait.until(ec.text_to_be_present_in_element((By.ID, "preview"), "4 → 0502"))
     shot(browser, "5-order-typed")
-    browser.find_element(By.XPATH, "//button[contains(., 'Save order')]").click()
-    wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved"))
-    sheet.refresh_from_db()
-    assert sheet.draft["march"] == [{"unit": "frederick", "path": "4-4", "marches": 1}]
-    browser.find_element(By.XPATH, "//button[contains(., 'Ready')]").click()
+    click(wait, By.XPATH, "//button[contains(., 'Save order')]")
+    # "Order saved" is on the page already from the tap: wait for the draft itself.
+    typed = [{"unit": "frederick", "path": "4-4", "marches": 1}]
+
+    def saved(_driver) -> bool:
+        sheet.refresh_from_db()
+        return sheet.draft.get("march") == typed
+
+    wait.until(saved)
+    assert "Order saved" in browser.find_element(By.ID, "play").text
+    click(wait, By.XPATH, "//button[contains(., 'Ready')]")
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
 
     everyone_else_ready(live_campaign, "prussia")  # the march phase resolves
     window = live_campaign.open_window()
     assert window.phase == "forced-march"
     browser.get(live_server.url + url("dashboard", prussia))
-    browser.find_element(By.CSS_SELECTOR, "a.button").click()  # "You owe forced-march orders"
-    browser.find_element(By.XPATH, "//button[contains(., 'Ready')]").click()
+    click(wait, By.CSS_SELECTOR, "a.button")  # "You owe forced-march orders"
+    click(wait, By.XPATH, "//button[contains(., 'Ready')]")
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
     everyone_else_ready(live_campaign, "prussia")
 
     # The resolved turn: Frederick stands one hex East, and the report says so.
