@@ -322,3 +322,55 @@ def test_a_bad_invitation_token_is_not_found(token, db):
     from django.test import Client
 
     assert Client().get(f"/invite/{token}/").status_code == 404
+
+
+# --- the public map ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?region=<script>",
+        "?region=Berlin%2B" + "9" * 30,
+        "?region=9999+9999+9999+9999",
+        "?region=-5+-5+-1+-1",
+        "?region=Atlantis%2B3",
+        "?size=" + "x" * 300,
+        "?size=-1&ids=maybe&areas=%00",
+    ],
+)
+@pytest.mark.parametrize("what", ["maps:page", "maps:png"])
+def test_the_public_map_refuses_bad_regions_plainly(db, query, what):
+    from django.test import Client
+
+    r = Client().get(reverse(what) + query)
+    assert r.status_code in (200, 400, 404), r.status_code
+    if r["Content-Type"].startswith("text/html"):
+        plain = Client().get(reverse(what)).content
+        assert r.content.count(b"<script>") <= plain.count(b"<script>")  # the page's own only
+    else:  # an image, or a plain-text message the browser must not read as HTML
+        assert r["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    "name", ["save_march", "save_transfer", "remove_order", "decide", "deploy"]
+)
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        ('{"unit": "frederick", "path": "4"}', "application/json"),
+        ("\x00\xff" * 50, "application/octet-stream"),
+        ("unit=frederick&unit=daun&path=4&path=%3Cb%3E&marches=1&marches=2", None),
+    ],
+)
+def test_odd_bodies_on_the_order_endpoints_keep_the_draft(marching, name, body, content_type):
+    campaign, prussia, c = marching
+    before = _draft(campaign, prussia)
+    kwargs = {"content_type": content_type} if content_type else {
+        "content_type": "application/x-www-form-urlencoded"}  # fmt: skip
+    r = c.post(url(name, prussia), body, **kwargs)
+    assert r.status_code in (200, 302, 400), r.status_code
+    after = _draft(campaign, prussia)
+    assert [o for o in after.get("march", []) if o["unit"] == "frederick"] or name == "remove_order"
+    if name != "save_march":
+        assert after == before
