@@ -147,7 +147,11 @@ class Campaign(models.Model):
 
     @property
     def umpire_sees_all(self) -> bool:
-        return not self.umpire_plays
+        """A non-playing organiser sees everything. One who holds a seat plays, whatever the
+        campaign was made with (he accepted an invitation, or took a seat as its reserve)."""
+        if self.umpire_plays:
+            return False
+        return not self.seats.filter(user_id=self.organiser_id, reserve=False).exists()
 
     def latest_version(self) -> StateVersion | None:
         return self.versions.order_by("-number").first()

@@ -52,7 +52,9 @@ API (the whole of it)
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -440,6 +442,35 @@ def _event_visible(
     return True
 
 
+def _public_text(event: Event, viewer: Viewer, informed: frozenset[Army]) -> str:
+    """The text of a public event as this viewer may read it. An event that counts one army's
+    points (``data`` with ``points`` and ``army``: points left without a leader, 9.5, and
+    prisoners taken, 9, 13.2) tells the number only to those who know that army or hold the
+    prisoners (``data["by"]``); the others read that it happened, without the number, as the
+    projection shows leaderless points and prisoners. Fail closed: an army that cannot be read
+    hides the number from all but the umpire.
+
+    >>> e = Event("9.5", EventKind.PRISONERS, "312 Austrian points are taken (9.5).",
+    ...           {"points": 312, "army": "austria", "by": "prussia"})
+    >>> _public_text(e, Viewer.public(), frozenset())
+    'Austrian points are taken (9.5).'
+    >>> _public_text(e, Viewer.public(), frozenset({Army.PRUSSIA}))
+    '312 Austrian points are taken (9.5).'
+    """
+    data = event.data
+    if viewer.umpire or "points" not in data:
+        return event.text
+    concerned = set()
+    for key in ("army", "by"):
+        if data.get(key):
+            with contextlib.suppress(ValueError):
+                concerned.add(Army.parse(str(data[key])))
+    if concerned & informed:
+        return event.text
+    number = re.escape(str(data["points"]))
+    return re.sub(rf"\b{number}\s+", "", event.text)
+
+
 def _report_of_event(turn: int | None, event: Event) -> ReportView | None:
     """A reconnaissance event (8) addressed to one army carries its report in ``data``."""
     data = event.data
@@ -547,7 +578,8 @@ def project(
         turn, event = _as_event(item)
         if not _event_visible(event, viewer, informed, deploying):
             continue
-        seen_events.append(EventView(turn, event.rule, event.kind.value, event.text, event.public))
+        text = _public_text(event, viewer, informed) if event.public else event.text
+        seen_events.append(EventView(turn, event.rule, event.kind.value, text, event.public))
         report = _report_of_event(turn, event)
         if report is not None and report.to in informed:
             seen_reports.append(report)

@@ -85,11 +85,14 @@ class Access:
 
 
 def on_behalf(request: HttpRequest, seat: Seat) -> bool:
-    """Whether the signed-in organiser is entering this seat's orders on its player's behalf."""
-    from campaign.services.organiser import BEHALF_SESSION_KEY
+    """Whether the signed-in organiser is entering this seat's orders on its player's behalf:
+    begun from the board (kept in the session) for the phase open now, not yet submitted."""
+    from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open
 
-    return seat.campaign.organiser_id == request.user.id and str(seat.code) in request.session.get(
-        BEHALF_SESSION_KEY, []
+    return (
+        seat.campaign.organiser_id == request.user.id
+        and str(seat.code) in request.session.get(BEHALF_SESSION_KEY, [])
+        and behalf_open(seat)
     )
 
 

@@ -75,6 +75,7 @@ def status_board(campaign: Campaign, *, now: datetime) -> Board:
     if window is not None:
         sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}
     rows = []
+    sees_all = campaign.umpire_sees_all  # one query, not one per seat
     seats = list(campaign.seats.select_related("user"))
     for seat in seats:
         if seat.reserve:
@@ -88,7 +89,7 @@ def status_board(campaign: Campaign, *, now: datetime) -> Board:
                 absent=seat.is_absent(now),
                 flagged=seat.flagged(),
                 entered_by_organiser=bool(sheet and sheet.entered_by_organiser),
-                draft=(sheet.draft if sheet else None) if campaign.umpire_sees_all else None,
+                draft=(sheet.draft if sheet else None) if sees_all else None,
             )
         )
     return Board(
@@ -218,6 +219,26 @@ def begin_on_behalf(campaign: Campaign, actor, seat: Seat, *, now: datetime) -> 
         window=window.id,
     )
     return window
+
+
+def behalf_open(seat: Seat) -> bool:
+    """Whether the organiser's entering of this seat's orders is still open: begun (and logged)
+    for the phase window open now, which still awaits the seat's orders. Once that phase has
+    resolved, or the sheet is submitted, the seat's pages close to him again, though he never
+    pressed "stop": a playing organiser must not keep reading another seat's secrets."""
+    from orders.models import OrderSheet
+
+    window = seat.campaign.open_window()
+    if window is None or not window.owes(seat):
+        return False
+    if OrderSheet.objects.filter(window=window, seat=seat, ready=True).exists():
+        return False
+    return OrganiserAction.objects.filter(
+        campaign=seat.campaign,
+        kind=OrganiserActionKind.ENTERED_ORDERS,
+        data__seat=str(seat.code),
+        data__window=window.id,
+    ).exists()
 
 
 def mark_entered(sheet, actor, *, now: datetime, submitted: bool = False) -> bool:

@@ -242,3 +242,142 @@ def test_the_gazette_is_public_and_keeps_its_delay(battle, organiser):
     later = without_noise(Client().get(target).content.decode())
     assert "Schwerin" in later
     assert_none_in([("gazette", later)], (*PRUSSIAN_SECRETS, *AUSTRIAN_SECRETS, "2213", "3150"))
+
+
+# --- HTML in what users type ----------------------------------------------------------------
+
+HOSTILE_NAME = "<script>alert('dgk')</script> & Co"
+HOSTILE_REASON = '<img src=x onerror="alert(2)"> we lost less'
+
+
+def test_user_text_is_escaped_in_every_page_and_email(
+    battle, player, other, organiser, mailoutbox, django_capture_on_commit_callbacks
+):
+    c = battle.campaign
+    c.name = HOSTILE_NAME
+    c.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        result = {"loser": "austrian", "outcome": "retired", "loss_prussia": 1, "loss_austria": 2}
+        post(client_for(player), "enter", battle, result)
+        post(client_for(other), "dispute", battle, {"reason": HOSTILE_REASON})
+    battle.refresh_from_db()
+    assert battle.dispute == HOSTILE_REASON
+    pages = seat_pages(c, "prussia") + seat_pages(c, "austria")
+    for who in (player, other, organiser):
+        cl = client_for(who)
+        for target in (
+            reverse("campaigns"),
+            reverse("battles:battle", args=[c.code, battle.code]),
+            reverse("battles:briefing", args=[c.code, battle.code, "umpire"]),
+            reverse("battles:briefing", args=[c.code, battle.code, "prussian"]),
+            reverse("organiser_board", args=[c.code]),
+            reverse("campaign_setup", args=[c.code]),
+            reverse("orders:umpire", args=[c.code]),
+            reverse("battles:settings", args=[c.code]),
+        ):
+            r = cl.get(target)
+            if r.status_code == 200:
+                pages.append((target, r.content.decode()))
+    pages.append(
+        ("gazette", Client().get(reverse("battles:gazette", args=[c.code])).content.decode())
+    )
+    assert any("alert(&#x27;dgk&#x27;)" in text for _, text in pages)
+    assert any("onerror=&quot;alert(2)&quot;" in text for _, text in pages)
+    for what, text in pages:
+        assert "<script>alert" not in text, what
+        assert "<img src=x" not in text, what
+    assert mailoutbox
+    for m in mailoutbox:
+        for html, _ in m.alternatives:
+            assert "<script>alert" not in html and "<img src=x" not in html, m.subject
+        assert "&amp;" not in m.body and "&lt;" not in m.body, m.subject  # plain text is plain
+
+
+# --- orders entered on a player's behalf -----------------------------------------------------
+
+
+def test_an_organiser_who_plays_reads_a_seat_only_while_entering_its_orders(
+    campaign, organiser, django_capture_on_commit_callbacks
+):
+    """The seat's pages open to him for the window he opened them in (the player sent him the
+    orders, and the log says so); once that phase has resolved they close again, though he
+    never pressed "stop"."""
+    from tests.web.test_battles import everyone_ready
+
+    campaign.umpire_plays = True
+    campaign.save()
+    russia = seat(campaign, "russia")
+    russia.user = organiser
+    russia.save()
+    prussia = seat(campaign, "prussia")
+    c = client_for(organiser)
+    assert c.get(url("dashboard", prussia)).status_code == 403
+    target = reverse("enter_orders_on_behalf", args=[campaign.code, prussia.code])
+    assert c.post(target).status_code == 302
+    page = c.get(url("view_json", prussia, campaign.latest_version().number))
+    assert page.status_code == 200 and PRUSSIAN_SECRETS[0] in page.content.decode()
+    everyone_ready(campaign, django_capture_on_commit_callbacks)  # the march phase resolves
+    assert campaign.open_window().owes(prussia)  # the next phase awaits Prussia again
+    n = campaign.latest_version().number
+    for target in (url("dashboard", prussia), url("view_json", prussia, n),
+                   url("map", prussia, n), url("orders", prussia)):  # fmt: skip
+        assert c.get(target).status_code == 403, target
+
+
+def test_an_organiser_who_takes_a_seat_is_no_longer_the_umpire(
+    battle, organiser, django_capture_on_commit_callbacks
+):
+    """The campaign was made with a non-playing umpire; then the organiser accepts an
+    invitation to a seat (or names himself its reserve): he plays now, and sees that seat."""
+    from campaign.services import setup as setup_service
+
+    c = battle.campaign
+    assert not c.umpire_plays
+    russia = seat(c, "russia")
+    russia.user = None
+    russia.save()
+    invitation = setup_service.invite(
+        russia, organiser.email or "o@example.org", now=timezone.now()
+    )
+    cl = client_for(organiser)
+    r = cl.post(reverse("accept_invitation", args=[invitation.token]))
+    assert r.status_code == 302
+    russia.refresh_from_db()
+    assert russia.user_id == organiser.id
+    n = c.latest_version().number
+    prussia = seat(c, "prussia")
+    for target in (
+        url("dashboard", prussia),
+        url("view_json", prussia, n),
+        reverse("orders:umpire", args=[c.code]),
+        reverse("battles:briefing", args=[c.code, battle.code, "umpire"]),
+    ):
+        assert cl.get(target).status_code == 403, target
+    assert_none_in(organiser_pages(battle, cl), (*PRUSSIAN_SECRETS, *AUSTRIAN_SECRETS))
+
+
+# --- public events that name an army's points ------------------------------------------------
+
+
+def test_points_left_without_a_leader_are_told_only_to_the_armies_concerned(
+    battle, organiser, django_capture_on_commit_callbacks
+):
+    """Both Austrian leaders fall and the Austrians lose: their 3137 points (2176 + 974 - 13)
+    are left without a leader (9.5) and taken prisoner. Prussia (the captor) and Austria may
+    read the number; Russia and Hanover, who were not there, learn only that it happened."""
+    austrians = [x["leader"] for x in battle.setup["sides"]["austrian"]["leaders"]]
+    with django_capture_on_commit_callbacks(execute=True):
+        r = post(client_for(organiser), "settle", battle, {
+            "loser": "austrian", "outcome": "defeated", "loss_prussia": 11,
+            "loss_austria": 13, "captured": austrians})  # fmt: skip
+    assert r.status_code == 302
+    c = battle.campaign
+    left = "3137"
+    texts = [e.text for e in c.events.filter(public=True)]
+    assert any(left in t for t in texts), texts  # the engine's event is public: the review bites
+    seen = dict(seat_pages(c, "prussia"))
+    assert any(left in text for text in seen.values())
+    for power in ("russia", "hanover", "france"):
+        pages = seat_pages(c, power)
+        assert any("without a leader" in text for _, text in pages), power
+        assert_none_in(pages, (left,))
