@@ -180,13 +180,17 @@ def is_besieged(state: State, inv: Investment) -> tuple[bool, str]:
 
 
 def siege_factors(state: State, inv: Investment, turns: int) -> SiegeFactors:
+    # 10.2: a demoralized force's commander has IRs of 0; a force is demoralized if any of its
+    # leaders is, but another country's force beside it does not count.
     besieger = inv.besiegers.commander
-    b_ir = 0 if any(x.demoralized for x in inv.besiegers.records) else besieger.table.tactical_ir
+    own = [x for x in inv.besiegers.records if x.army is besieger.army]
+    b_ir = 0 if any(x.demoralized for x in own) else besieger.table.tactical_ir
     g_ir = 0
     if inv.inside:
         forces = [Force(x.army, x.hex, True, (x,)) for x in inv.inside]
         chief = commander_of(forces)
-        g_ir = 0 if chief.demoralized else chief.table.tactical_ir
+        mates = [x for x in inv.inside if x.army is chief.army]
+        g_ir = 0 if any(x.demoralized for x in mates) else chief.table.tactical_ir
     return SiegeFactors(
         b_ir,
         g_ir,
