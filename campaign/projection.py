@@ -433,6 +433,14 @@ def _event_visible(
         return True
     if event.audience is not None:
         return bool(event.audience & informed)
+    if event.kind is EventKind.SIEGE_TRAIN_CAPTURED:
+        # Siege trains are never reported (8): a capture is news to the army that lost the
+        # train and the army that took it, whatever audience the engine gave it.
+        concerned = set()
+        for key in ("from", "by"):
+            with contextlib.suppress(ValueError):
+                concerned.add(Army.parse(str(event.data.get(key, ""))))
+        return bool(concerned & informed)
     if deploying and event.kind is EventKind.DEPLOYED:
         # Where an army deployed is public only once every army has deployed (3, 3.1.1).
         try:

@@ -381,3 +381,28 @@ def test_points_left_without_a_leader_are_told_only_to_the_armies_concerned(
         pages = seat_pages(c, power)
         assert any("without a leader" in text for _, text in pages), power
         assert_none_in(pages, (left,))
+
+
+def test_a_captured_siege_train_is_news_only_to_the_two_armies():
+    """Siege trains are never reported (8): that one was taken at 0502 is the business of the
+    army that lost it and the army that took it, not of the other seats."""
+    from campaign.engine.armies import Army
+    from campaign.engine.events import Event, EventKind
+    from campaign.engine.state import State
+    from campaign.projection import Viewer, project
+
+    captured = Event(
+        "9.5", EventKind.SIEGE_TRAIN_CAPTURED,
+        "The Austrian siege train austria-1 at 0502 is captured by the Prussian army (9.5).",
+        {"train": "austria-1", "from": "austria", "by": "prussia", "hex": "0502"},
+    )  # fmt: skip
+    state = State(turn=2)
+
+    def told(*armies) -> bool:
+        view = project(state, Viewer.for_armies(armies), events=[captured])
+        return any("siege train" in e.text for e in view.events)
+
+    assert told(Army.PRUSSIA) and told(Army.AUSTRIA)
+    assert not told(Army.RUSSIA) and not told(Army.HANOVER) and not told()
+    assert any("siege train" in e.text for e in project(state, Viewer.umpire_view(),
+                                                       events=[captured]).events)  # fmt: skip
