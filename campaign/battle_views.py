@@ -153,9 +153,15 @@ class TabletopSettingsForm(forms.Form):
         required=False,
         help_text="e.g. 1/4; blank for no limit (9)",
     )
-    gazette_delay_hours = forms.FloatField(label="Gazette delay (hours)", min_value=0)
+    # A season (18 turns) is about nine months: a longer delay is a typo, and a huge one would
+    # not fit a timedelta.
+    gazette_delay_hours = forms.FloatField(
+        label="Gazette delay (hours)", min_value=0, max_value=24 * 366
+    )
     points_per_strength_point = forms.IntegerField(
-        label="Quick resolution: campaign points per SPI strength point", min_value=1
+        label="Quick resolution: campaign points per SPI strength point",
+        min_value=1,
+        max_value=1_000_000,
     )
     unit_costs = forms.CharField(
         label="Your club's unit costs (optional)",

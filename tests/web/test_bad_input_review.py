@@ -374,3 +374,35 @@ def test_odd_bodies_on_the_order_endpoints_keep_the_draft(marching, name, body, 
     assert [o for o in after.get("march", []) if o["unit"] == "frederick"] or name == "remove_order"
     if name != "save_march":
         assert after == before
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("gazette_delay_hours", "1e300"),
+        ("gazette_delay_hours", HUGE),
+        ("points_per_strength_point", HUGE),
+        ("table_long", "1e300"),
+        ("ratio", "1/" + "9" * 40),
+        ("ratio", "9" * 40),
+        ("british_share", "1/" + "9" * 40),
+    ],
+)
+def test_one_huge_tabletop_setting_is_refused_or_harmless(battle, organiser, player, field, value):
+    good = {"table_long": "6", "table_short": "4", "ratio": "1", "british_share": "",
+            "gazette_delay_hours": "48", "points_per_strength_point": "100"}  # fmt: skip
+    c = battle.campaign
+    target = reverse("battles:settings", args=[c.code])
+    r = client_for(organiser).post(target, {**good, field: value})
+    assert r.status_code in (200, 302)
+    for who, page in (
+        (organiser, target),
+        (None, reverse("battles:gazette", args=[c.code])),
+        (player, reverse("battles:battle", args=[c.code, battle.code])),
+        (player, reverse("battles:briefing", args=[c.code, battle.code, "prussian"])),
+        (player, reverse("battles:chronicle", args=[c.code])),
+    ):
+        from django.test import Client
+
+        client = client_for(who) if who else Client()
+        assert client.get(page).status_code == 200, (field, page)
