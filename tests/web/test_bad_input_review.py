@@ -406,3 +406,28 @@ def test_one_huge_tabletop_setting_is_refused_or_harmless(battle, organiser, pla
 
         client = client_for(who) if who else Client()
         assert client.get(page).status_code == 200, (field, page)
+
+
+@pytest.mark.parametrize(
+    "rule_settings",
+    [
+        '{"leaders": {"prussia": "many"}}',
+        '{"leaders": {"narnia": 2}}',
+        '{"siege_trains": {"prussia": -3}}',
+        '{"march_mp": 1e308}',
+        '{"siege_dice": 1000000000}',
+        '{"leaders": {"prussia": 1000000000}}',
+    ],
+)
+def test_odd_rule_settings_are_refused_or_the_campaign_still_starts(organiser, rule_settings):
+    c = client_for(organiser)
+    r = c.post(reverse("new_campaign"), {**NEW, "rule_settings": rule_settings})
+    if r.status_code == 200:  # refused, with the reason
+        assert "errorlist" in r.content.decode()
+        return
+    assert r.status_code == 302
+    setup_page = c.get(r.url)
+    assert setup_page.status_code == 200
+    code = r.url.split("/")[2]
+    started = c.post(reverse("start_campaign", args=[code]), follow=True)
+    assert started.status_code == 200
