@@ -431,3 +431,15 @@ def test_odd_rule_settings_are_refused_or_the_campaign_still_starts(organiser, r
     code = r.url.split("/")[2]
     started = c.post(reverse("start_campaign", args=[code]), follow=True)
     assert started.status_code == 200
+
+
+@pytest.mark.parametrize("when", ["9999-12-31T23:59", "2000-01-01T00:00"])
+def test_a_far_battle_date_is_refused_or_harmless_to_the_sweep(battle, organiser, player, when):
+    from django.utils import timezone
+
+    from campaign.services import battles as service
+
+    r = client_for(organiser).post(_battle_url("date", battle), {"fight_on": when}, follow=True)
+    assert r.status_code == 200
+    service.sweep(now=timezone.now())
+    assert client_for(player).get(_battle_url("battle", battle)).status_code == 200
