@@ -208,6 +208,12 @@ def begin_on_behalf(campaign: Campaign, actor, seat: Seat, *, now: datetime) -> 
         raise OrganiserError(f"The {seat.label} owes no orders now.")
     if OrderSheet.objects.filter(window=window, seat=seat, ready=True).exists():
         raise OrganiserError(f"The {seat.label} has submitted its {window.phase} orders.")
+    enemy = _enemy_of_playing_organiser(campaign, actor, seat)
+    if enemy:
+        raise OrganiserError(
+            f"You play the {enemy}: the {seat.label}'s order pages would show you its secrets. "
+            "Enter its orders in the form below, which shows nothing of its forces."
+        )
     log(
         campaign,
         actor,
@@ -219,6 +225,25 @@ def begin_on_behalf(campaign: Campaign, actor, seat: Seat, *, now: datetime) -> 
         window=window.id,
     )
     return window
+
+
+def _enemy_of_playing_organiser(campaign: Campaign, actor, seat: Seat) -> str:
+    """The label of the organiser's own seat when he plays one whose armies are enemies of
+    ``seat``'s (by the alliances of the latest state, 13.8); "" otherwise. A playing organiser
+    may open an ally's order pages (allies plan together), never an enemy's."""
+    from campaign.engine.armies import Army
+    from campaign.engine.state import state_from_dict
+
+    mine = campaign.seats.filter(user_id=actor.id, reserve=False).first()
+    if mine is None or mine.id == seat.id:
+        return ""
+    latest = campaign.latest_version()
+    if latest is None:
+        hostile = any(Army(a).is_enemy_of(Army(b)) for a in mine.armies for b in seat.armies)
+    else:
+        state = state_from_dict(latest.state)
+        hostile = any(state.is_enemy(Army(a), Army(b)) for a in mine.armies for b in seat.armies)
+    return mine.label if hostile else ""
 
 
 def behalf_open(seat: Seat) -> bool:

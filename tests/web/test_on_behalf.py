@@ -163,3 +163,18 @@ def test_htmx_opens_with_a_client_redirect_and_saves_the_fragment(marching, orga
     )
     assert r.status_code == 200 and "<html" not in r.content.decode()
     assert OrderSheet.objects.get(seat=prussia, window=marching.open_window()).entered_by_organiser
+
+
+def test_a_playing_organiser_may_open_an_allys_pages_never_an_enemys(marching, organiser):
+    austria = seat(marching, "austria")
+    austria.user = organiser  # the organiser takes the Austrian seat himself
+    austria.save()
+    c = client_for(organiser)
+    refused = c.post(behalf_url(marching, seat(marching, "prussia")), follow=True)
+    assert "would show you its secrets" in refused.content.decode()
+    assert not entered_lines(marching)
+    assert c.get(url("orders", seat(marching, "prussia"))).status_code in (403, 404)
+    france = seat(marching, "france")
+    c.post(behalf_url(marching, france))
+    assert c.get(url("orders", france)).status_code == 200
+    assert len(entered_lines(marching)) == 1
