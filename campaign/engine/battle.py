@@ -318,6 +318,7 @@ def capture_trains(
                     f"The {ADJECTIVES[t.army]} siege train {t.id} at {t.hex} is captured "
                     f"by the {ADJECTIVES[by]} army ({rule}).",
                     {"train": t.id, "from": t.army.value, "by": by.value, "hex": t.hex},
+                    private(t.army, by),  # siege trains are never reported to others (8)
                 )
             )
             t = dataclasses.replace(t, army=by, inside=False)
@@ -584,6 +585,7 @@ def _orphan_points(
                     f"{taken} {ADJECTIVES[army]} points left without a leader at {hex_id} "
                     f"fall back into {fortress.name} (9.5, 11.2).",
                     {"hex": hex_id, "points": taken, "army": army.value, "city": fortress.name},
+                    private(army),
                 )
             )
         points -= taken
@@ -600,6 +602,7 @@ def _orphan_points(
                 f"{points} {ADJECTIVES[army]} points left without a leader at {hex_id} cannot "
                 f"retreat (6.2.3): they are taken prisoner by the {ADJECTIVES[enemy]} army (9.5).",
                 {"hex": hex_id, "points": points, "army": army.value},
+                private(army, enemy),
             )
         )
         return state, events
@@ -612,6 +615,7 @@ def _orphan_points(
             f"{hex_id}: they are demoralized even though their side won, and cannot move until "
             "a leader of their country joins them (9.5, 6.2.3).",
             {"hex": hex_id, "points": points, "army": army.value, "leaderless": True},
+            private(army),
         )
     )
     return state, events

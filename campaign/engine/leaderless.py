@@ -91,6 +91,7 @@ def capture_leaderless(state: State) -> tuple[State, list[Event]]:
                 f"fight or retire: they are taken prisoner by the {ADJECTIVES[by]} army "
                 "(9, 9.5, 13.2).",
                 {"hex": p.hex, "army": p.army.value, "points": p.points, "by": by.value},
+                private(p.army, by),
             )
         )
     return dataclasses.replace(state, leaderless=tuple(kept), prisoners=tuple(prisoners)), events

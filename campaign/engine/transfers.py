@@ -130,7 +130,7 @@ def apply_transfers(
                 EventKind.POINTS_TRANSFERRED,
                 f"{order.points} points pass from {giver} to {taker} ({rule}).",
                 {"from": order.source, "to": order.target, "points": order.points},
-                private(army) if army else None,
+                private(army) if army else frozenset(),
             )
         )
     return state, events
