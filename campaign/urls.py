@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from campaign import views
 
@@ -37,7 +37,13 @@ urlpatterns = [
     ),
     path("seats/<uuid:code>/settings/", views.seat_settings, name="seat_settings"),
     path("seats/<uuid:code>/leaders/", views.pick_leaders, name="pick_leaders"),
-    path("invite/<str:token>/", views.accept_invitation, name="accept_invitation"),
+    # Tokens are secrets.token_urlsafe(32): anything else (a NUL byte, say, which PostgreSQL
+    # refuses in a query) is not found before it reaches the database.
+    re_path(
+        r"^invite/(?P<token>[A-Za-z0-9_-]{1,64})/$",
+        views.accept_invitation,
+        name="accept_invitation",
+    ),
     # Battles on the tabletop (issue 7): battle pages, briefings, results, chronicle, gazette.
     path("", include("campaign.battle_views")),
 ]
