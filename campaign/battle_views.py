@@ -329,6 +329,17 @@ def _back(request: HttpRequest, battle: Battle) -> HttpResponse:
     return redirect("battles:battle", battle.campaign.code, battle.code)
 
 
+def _act(request: HttpRequest, battle: Battle, action, success: str) -> HttpResponse:
+    """Run one service action on the battle; its refusal (BattleError) becomes the message."""
+    try:
+        action()
+    except service.BattleError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, success)
+    return _back(request, battle)
+
+
 def _seat_or_403(viewer) -> object:
     if viewer is None or viewer[1] is None:
         raise PermissionDenied
@@ -344,13 +355,12 @@ def enter_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, f"The result could not be read: {form.errors.as_text()}")
         return _back(request, battle)
-    try:
-        service.enter_result(battle, seat, form.result_data(), now=timezone.now())
-    except service.BattleError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Result entered: the other side confirms or disputes it.")
-    return _back(request, battle)
+    return _act(
+        request,
+        battle,
+        lambda: service.enter_result(battle, seat, form.result_data(), now=timezone.now()),
+        "Result entered: the other side confirms or disputes it.",
+    )
 
 
 @login_required
@@ -358,13 +368,12 @@ def enter_result(request: HttpRequest, code, battle_code) -> HttpResponse:
 def confirm_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     battle, viewer = _battle_for(request, code, battle_code)
     seat = _seat_or_403(viewer)
-    try:
-        service.confirm_result(battle, seat, now=timezone.now())
-    except service.BattleError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Result confirmed.")
-    return _back(request, battle)
+    return _act(
+        request,
+        battle,
+        lambda: service.confirm_result(battle, seat, now=timezone.now()),
+        "Result confirmed.",
+    )
 
 
 @login_required
@@ -373,14 +382,13 @@ def dispute_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     battle, viewer = _battle_for(request, code, battle_code)
     seat = _seat_or_403(viewer)
     form = DisputeForm(request.POST)
-    try:
-        reason = form.cleaned_data["reason"] if form.is_valid() else ""
-        service.dispute_result(battle, seat, reason, now=timezone.now())
-    except service.BattleError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Result disputed: the organiser will settle it.")
-    return _back(request, battle)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    return _act(
+        request,
+        battle,
+        lambda: service.dispute_result(battle, seat, reason, now=timezone.now()),
+        "Result disputed: the organiser will settle it.",
+    )
 
 
 @login_required
@@ -393,13 +401,12 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, f"The result could not be read: {form.errors.as_text()}")
         return _back(request, battle)
-    try:
-        service.settle_result(battle, request.user, form.result_data(), now=timezone.now())
-    except service.BattleError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Result settled.")
-    return _back(request, battle)
+    return _act(
+        request,
+        battle,
+        lambda: service.settle_result(battle, request.user, form.result_data(), now=timezone.now()),
+        "Result settled.",
+    )
 
 
 @login_required
@@ -412,13 +419,12 @@ def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
     if attacker is not None and attacker not in battle.setup["sides"]:
         messages.error(request, "The attacker is one of the two sides.")
         return _back(request, battle)
-    try:
-        service.quick_resolve(battle, request.user, attacker=attacker, now=timezone.now())
-    except service.BattleError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Resolved with the quick resolution: not fought on the table.")
-    return _back(request, battle)
+    return _act(
+        request,
+        battle,
+        lambda: service.quick_resolve(battle, request.user, attacker=attacker, now=timezone.now()),
+        "Resolved with the quick resolution: not fought on the table.",
+    )
 
 
 @login_required
@@ -432,13 +438,12 @@ def set_date(request: HttpRequest, code, battle_code) -> HttpResponse:
         messages.error(request, "Give the date and time the battle is fought.")
         return _back(request, battle)
     when: datetime = form.cleaned_data["fight_on"]
-    try:
-        service.set_date(battle, request.user, when, now=timezone.now())
-    except service.BattleError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Date set; the players are told.")
-    return _back(request, battle)
+    return _act(
+        request,
+        battle,
+        lambda: service.set_date(battle, request.user, when, now=timezone.now()),
+        "Date set; the players are told.",
+    )
 
 
 @login_required
