@@ -86,20 +86,22 @@ class ResultForm(forms.Form):
         ],
     )
 
-    def __init__(self, battle: Battle, *args, informed: bool = True, **kwargs) -> None:
-        """``informed``: the viewer may know the points present (a side, the umpire); an
-        organiser who plays settles with the points left out of the labels."""
+    def __init__(self, battle: Battle, *args, audience: str | None = None, **kwargs) -> None:
+        """``audience``: whose points the labels may show. A side knows its own points by
+        country and only the enemy's total (9, as its briefing); the umpire knows all; an
+        organiser who plays settles with no points in the labels."""
         super().__init__(*args, **kwargs)
         self.battle = battle
         sides = battle.setup["sides"]
         self.fields["loser"].choices = [(s, f"{s.capitalize()} alliance") for s in sides]
         leaders = []
-        for side in sides.values():
+        for name, side in sides.items():
+            shown = audience in (service.UMPIRE, name)
             for army, data in sorted(side.get("points_by_country", {}).items()):
                 self.fields[f"loss_{army}"] = forms.IntegerField(
                     label=(
                         f"{army.capitalize()} points lost (of {data['points']})"
-                        if informed
+                        if shown
                         else f"{army.capitalize()} points lost"
                     ),
                     min_value=0,
@@ -213,6 +215,9 @@ def chronicle(request: HttpRequest, code) -> HttpResponse:
 def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) -> dict:
     audience = viewer[0] if viewer else None
     seat = viewer[1] if viewer else None
+    # The losses by country are the fighting sides' and the umpire's to know (points are
+    # secret, 3); an organiser who plays reads them only to settle a dispute.
+    exact = audience is not None or battle.status == BattleStatus.DISPUTED
     own_side_entered = (
         seat is not None
         and battle.entered_by is not None
@@ -224,8 +229,10 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
         "brief": service.briefing(battle, audience) if audience else None,
         "seat": seat,
         "is_organiser": service.may_settle(battle, request.user),
-        "result_lines": service.describe_result(battle, battle.result),
-        "result_form": ResultForm(battle, informed=audience is not None),
+        "result_lines": service.describe_result(battle, battle.result, exact=exact),
+        "pending_entry": service.pending_entry(battle),
+        "entries": service.entry_history(battle, exact=exact),
+        "result_form": ResultForm(battle, audience=audience),
         # The quick resolution's steps carry the strengths of both sides (SPI): for the sides
         # and the umpire; an organiser who plays reads the outcome only.
         "quick_steps": (battle.quick_record or {}).get("steps", []) if audience else [],
@@ -271,6 +278,8 @@ def _briefing_html(request: HttpRequest, battle: Battle, audience: str, paper: s
             "paper": PAPERS[paper],
             "table_src": "data:image/png;base64," + base64.b64encode(png).decode(),
             "result_lines": service.describe_result(battle, battle.result),
+            "pending_entry": service.pending_entry(battle),
+            "entries": service.entry_history(battle),
         },
         request=request,
     )
@@ -340,6 +349,12 @@ def _act(request: HttpRequest, battle: Battle, action, success: str) -> HttpResp
     return _back(request, battle)
 
 
+def _entry(request: HttpRequest) -> int | None:
+    """The number of the result entry the player answers (a hidden field of the form)."""
+    value = request.POST.get("entry", "")
+    return int(value) if value.isdigit() and len(value) < 9 else None
+
+
 def _seat_or_403(viewer) -> object:
     if viewer is None or viewer[1] is None:
         raise PermissionDenied
@@ -371,7 +386,7 @@ def confirm_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.confirm_result(battle, seat, now=timezone.now()),
+        lambda: service.confirm_result(battle, seat, _entry(request), now=timezone.now()),
         "Result confirmed.",
     )
 
@@ -386,7 +401,7 @@ def dispute_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.dispute_result(battle, seat, reason, now=timezone.now()),
+        lambda: service.dispute_result(battle, seat, _entry(request), reason, now=timezone.now()),
         "Result disputed: the organiser will settle it.",
     )
 

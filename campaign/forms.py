@@ -6,12 +6,12 @@ import json
 from zoneinfo import available_timezones
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from campaign.engine.armies import LABELS, Army, Seat
 from campaign.engine.rulesettings import settings_from_dict
 from campaign.models import EMAIL_KINDS, LeaderSelection
-from campaign.services import deadlines
+from campaign.services import deadlines, email
 
 PHASE_KINDS = ("deployment", "march", "forced-march", "battle", "siege")
 OPTIONAL_RULES = [
@@ -211,3 +211,17 @@ class SeatSettingsForm(forms.Form):
 
 class JoinForm(UserCreationForm):
     """A new account for an invitee, on the invitation page."""
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's password reset, with the email built and sent by the worker (``send_email``),
+    never inside the web request: the page answers at once whether the address exists or not."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        email.queue_password_reset(context["user"].pk)
+
+
+class EmailChoiceForm(forms.Form):
+    """The emails a player chooses, from the link in every email (no sign-in needed)."""
+
+    email_kinds = SeatSettingsForm.base_fields["email_kinds"]

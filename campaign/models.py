@@ -16,6 +16,8 @@ from django.contrib.auth.models import Group, Permission
 from django.db import models
 from django.utils import timezone
 
+from campaign.engine import dice
+
 # Members of this group may create and run campaigns (see createorganiser).
 ORGANISERS_GROUP = "organisers"
 # Given to the group as soon as the models that define them exist ("app_label.codename").
@@ -111,7 +113,13 @@ class Campaign(models.Model):
     status = models.CharField(
         max_length=10, choices=CampaignStatus.choices, default=CampaignStatus.SETUP
     )
+    # The dice seed: a server secret until the campaign ends (docs/dice.md). Players see its
+    # commitment (SHA-256) from the start; ``seed_epoch`` counts re-seedings, and the seeds
+    # retired by them stay in ``past_seeds`` ({"epoch": n, "seed": ...}) so that every roll
+    # made can be checked when all are revealed.
     seed = models.CharField(max_length=64, default=_new_seed)
+    seed_epoch = models.PositiveSmallIntegerField(default=0)
+    past_seeds = models.JSONField(default=list, blank=True)
     map_name = models.CharField(max_length=200, blank=True, help_text="Blank: the bundled map.")
     # Only the numbers changed from the book (rule 1.4), read by engine settings_from_dict.
     rule_settings = models.JSONField(default=dict, blank=True)
@@ -155,6 +163,26 @@ class Campaign(models.Model):
 
     def latest_version(self) -> StateVersion | None:
         return self.versions.order_by("-number").first()
+
+    @property
+    def seed_commitment(self) -> str:
+        """The SHA-256 of the current seed: public from the start (commit and reveal)."""
+        return dice.commitment(self.seed)
+
+    @property
+    def seeds_revealed(self) -> bool:
+        """The seeds are told to everyone once the campaign has ended, never before."""
+        return self.status == CampaignStatus.ENDED
+
+    def seed_of_epoch(self, epoch: int) -> str | None:
+        if epoch == self.seed_epoch:
+            return self.seed
+        return next((p["seed"] for p in self.past_seeds if p["epoch"] == epoch), None)
+
+    def derived_seed(self, label: str) -> str:
+        """A seed of its own for ``label`` (a battle table, a quick resolution, a leader
+        draw), from which no campaign die can be computed (docs/dice.md)."""
+        return dice.derive_seed(self.seed, label)
 
     def open_window(self) -> PhaseWindow | None:
         return (
@@ -246,6 +274,7 @@ class StateVersion(models.Model):
     phase = models.CharField(max_length=20)
     state = models.JSONField()
     rolls = models.JSONField(default=list, blank=True)  # the named dice rolls made
+    seed_epoch = models.PositiveSmallIntegerField(default=0)  # which seed made the rolls
     reports = models.JSONField(default=list, blank=True)  # reconnaissance reports (8), with turn
     orders = models.JSONField(default=dict, blank=True)  # seat power -> the orders used
     created = models.DateTimeField(default=timezone.now)
@@ -346,6 +375,9 @@ class OrganiserActionKind(models.TextChoices):
     ENDED = "ended", "Ended the campaign"
     RESOLVED_NOW = "resolved-now", "Resolved a phase before its deadline"
     OPTIONS = "options", "Changed what the players share"
+    RESEEDED = "reseeded", "Changed the dice seed"
+    UNLOCKED = "unlocked", "Unlocked a player's sign-in"
+    REOPENED = "reopened", "Reopened the campaign"
 
 
 class OrganiserAction(models.Model):

@@ -6,11 +6,13 @@ variable of the same name; a bad value stops the start with a message that names
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 from zoneinfo import available_timezones
 
 import dj_database_url
+from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -88,6 +90,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
+    "csp",
     "campaign",
     "campaign.battles",
     "orders",
@@ -104,6 +108,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "campaign.middleware.BrokerDownMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "dgk.urls"
@@ -149,6 +157,32 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-in throttling (django-axes, docs/operations.md): after AXES_FAILURE_LIMIT wrong
+# passwords for one account, or from one address, sign-in is refused for AXES_COOLOFF_MINUTES;
+# the organiser (board) or `manage.py axes_reset_username NAME` unlocks at once.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5", minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15", minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+# Behind a reverse proxy that sets X-Forwarded-For, the number of proxies in front of the site.
+AXES_IPWARE_PROXY_COUNT = envint("AXES_PROXY_COUNT", "0", minimum=0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
+)
+
+# /healthz tells anyone only "ok" or "fail"; staff, or a monitor sending
+# "Authorization: Bearer <HEALTHZ_TOKEN>", also read the database, broker and worker details.
+HEALTHZ_TOKEN = os.getenv("HEALTHZ_TOKEN", "").strip()
+
+# A refused form (an old page, a new sign-in elsewhere) gets a page in the site's style.
+CSRF_FAILURE_VIEW = "campaign.error_views.csrf_failure"
+
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/campaigns/"
 LOGOUT_REDIRECT_URL = "/"
@@ -174,6 +208,10 @@ STORAGES = {
     },
 }
 
+# The map widget's tile pyramid (docs/map-widget.md): written by `manage.py rendertiles` (or the
+# worker), read by maps.tile_views; one folder per map file and drawing, never changed in place.
+MAP_TILES_DIR = Path(os.getenv("MAP_TILES_DIR", "") or BASE_DIR / "var" / "tiles")
+
 # In development (and tests) WhiteNoise serves from the source folders, without collectstatic.
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
@@ -182,6 +220,40 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Transport security, switchable (docs/operations.md gives the production values): redirect
+# plain HTTP to HTTPS, and tell browsers to use HTTPS only (HSTS) for SECURE_HSTS_SECONDS.
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "0")
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "0", minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "0")
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "0")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the load balancer's plain-HTTP probe
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content Security Policy (django-csp): every script, style and picture from this site only;
+# pictures also from data: URLs (the briefings embed the table picture). CSP_REPORT_ONLY=1
+# reports breaches to the browser console instead of blocking them.
+# The two pages that keep an inline <style> or <script> (the printable briefing, which Chromium
+# also prints from a file, and the map page) carry the per-response nonce.
+_CSP_DIRECTIVES = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", NONCE],
+    "style-src": ["'self'", NONCE],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+if envbool("CSP_ENABLED", "1"):
+    if envbool("CSP_REPORT_ONLY", "0"):
+        CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": _CSP_DIRECTIVES}
+    else:
+        CONTENT_SECURITY_POLICY = {"DIRECTIVES": _CSP_DIRECTIVES}
 
 # Email: console by default; EMAIL_URL (smtp://user:pass@host:port, smtps:// for SSL,
 # ?starttls=1 for STARTTLS) or the separate EMAIL_HOST... variables configure SMTP.
@@ -261,4 +333,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
+    # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

@@ -33,6 +33,9 @@ class Battle(models.Model):
     hex = models.CharField(max_length=8)
     turn = models.PositiveSmallIntegerField()
     setup = models.JSONField()  # the engine's battle set-up (9, 9.2-9.4, 12)
+    # The generated table's own seed, derived from the campaign seed when the battle is made
+    # (docs/dice.md): it stays the same if the campaign is re-seeded later.
+    table_seed = models.CharField(max_length=64, blank=True)
     # Where each side's forces stood at the start of the turn: {"prussian": [2, 3], ...}.
     came_from = models.JSONField(default=dict, blank=True)
     status = models.CharField(
@@ -79,3 +82,43 @@ class Battle(models.Model):
     @property
     def is_final(self) -> bool:
         return self.status in BattleStatus.final()
+
+
+class EntryKind(models.TextChoices):
+    ENTERED = "entered", "entered by a side"
+    SETTLED = "settled", "settled by the organiser"
+    QUICK = "quick", "quick resolution"
+
+
+class ResultEntry(models.Model):
+    """Every result entered for a battle, kept: who, when, what (issue 11). A side confirms or
+    disputes one entry by its number; a newer entry voids the earlier ones, so a result cannot
+    be swapped under the side that answers."""
+
+    battle = models.ForeignKey(Battle, models.CASCADE, related_name="entries")
+    number = models.PositiveIntegerField()  # 1, 2, ... per battle
+    kind = models.CharField(max_length=10, choices=EntryKind.choices, default=EntryKind.ENTERED)
+    seat = models.ForeignKey(
+        "campaign.Seat", models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    result = models.JSONField()
+    created = models.DateTimeField(default=timezone.now)
+    voided = models.DateTimeField(null=True, blank=True)  # a newer entry replaced it
+    answer = models.CharField(max_length=10, blank=True)  # "confirmed" or "disputed"
+    answered_by = models.ForeignKey(
+        "campaign.Seat", models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["battle", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "number"], name="one_entry_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle}: entry {self.number}"

@@ -381,6 +381,36 @@ def eliminate_side(state: State, side: Side, by: Army, rule: str) -> tuple[State
     return state, events
 
 
+def retire_refusal(
+    state: State, hex_id: str, army: Army, settings: RuleSettings
+) -> tuple[str, str] | None:
+    """Why the force of ``army`` at ``hex_id`` may not retire before the battle, as (reason,
+    rule), or None when it may (10.1, 10.1.1, 11.3, 6.3.2). The orders page asks this when a
+    player chooses to retire, so that the order is refused then, not at resolution."""
+    sides = sides_at(state, hex_id)
+    for alliance, side in sides.items():
+        for f in side.forces:
+            if f.army is army:
+                return _retire_refusal(state, hex_id, sides, alliance, f, settings)
+    return None
+
+
+def _retire_refusal(state, hex_id, sides, alliance, force, settings) -> tuple[str, str] | None:
+    forces = [f for s in sides.values() for f in s.forces]
+    sallied = {f.army for f in forces if any(x.sallied for x in f.leaders)}
+    enemy_total = sum(s.points for a, s in sides.items() if a is not alliance)
+    forced_in = {(h, Army.parse(a)) for h, a in state.forced_march_arrivals}
+    if force.army in sallied:
+        return "it left the fortress to fight the enemy outside (11.3)", "11.3"
+    if not any(x.marched for x in force.leaders):
+        return "it had no march order this turn (10.1)", "10.1"
+    if outnumbers(enemy_total, sides[alliance].points, settings.no_battle_ratio):
+        return f"it is outnumbered {settings.no_battle_ratio}:1 (10.1.1)", "10.1.1"
+    if any((hex_id, a) in forced_in for a in state.armies_of(alliance.opponent)):
+        return "enemy forces reached the hex by forced march this turn (10.1.1, 6.3.2)", "10.1.1"
+    return None
+
+
 def decide_meeting(
     state: State, hex_id: str, orders: Orders, hexmap: HexMap, settings: RuleSettings
 ) -> tuple[State, list[Event], PendingBattle | None]:
@@ -425,23 +455,12 @@ def decide_meeting(
                 )
         sides = sides_at(state, hex_id)
     # 10.1, 10.1.1: retiring before the battle.
-    totals = {a: s.points for a, s in sides.items()}
-    forced_in = {(h, Army.parse(a)) for h, a in state.forced_march_arrivals}
     retiring: list[Force] = []
     for alliance, side in sides.items():
-        enemy_total = sum(p for a, p in totals.items() if a is not alliance)
         for f in side.forces:
             if choices.get(f.army) is not Choice.RETIRE:
                 continue
-            why, rule = None, "10.1.1"
-            if f.army in sallied:
-                why, rule = "it left the fortress to fight the enemy outside (11.3)", "11.3"
-            elif not any(x.marched for x in f.leaders):
-                why, rule = "it had no march order this turn (10.1)", "10.1"
-            elif outnumbers(enemy_total, side.points, settings.no_battle_ratio):
-                why = f"it is outnumbered {settings.no_battle_ratio}:1 (10.1.1)"
-            elif any((hex_id, a) in forced_in for a in state.armies_of(alliance.opponent)):
-                why = "enemy forces reached the hex by forced march this turn (10.1.1, 6.3.2)"
+            why, rule = _retire_refusal(state, hex_id, sides, alliance, f, settings) or (None, "")
             if why:
                 events.append(
                     rejection(

@@ -15,7 +15,84 @@ True
 from __future__ import annotations
 
 import hashlib
+import hmac
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+SCHEME = "dgk-dice-v1"
+
+
+def die_value(seed: str, name: str, index: int, sides: int = 6) -> int:
+    """One die of the roll ``name``: ``sha256(seed|name|index)``, first 8 bytes big-endian,
+    mod ``sides`` plus 1 (docs/dice.md says how a player checks it).
+
+    >>> die_value("campaign-7", "meeting:daun:t2", 0) in range(1, 7)
+    True
+    """
+    digest = hashlib.sha256(f"{seed}|{name}|{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % sides + 1
+
+
+def commitment(seed: str) -> str:
+    """What every player sees before the first roll: the SHA-256 of the seed, in hex.
+
+    >>> commitment("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def derive_seed(seed: str, label: str) -> str:
+    """A seed of its own for ``label`` (a battle table, a quick resolution, a leader draw):
+    HMAC-SHA256 keyed by the campaign seed. Knowing it tells nothing of the campaign seed nor of
+    any campaign die.
+
+    >>> derive_seed("campaign-7", "table:t2-0502") == derive_seed("campaign-7", "table:t2-0502")
+    True
+    >>> derive_seed("campaign-7", "a") != derive_seed("campaign-7", "b")
+    True
+    """
+    return hmac.new(seed.encode(), label.encode(), hashlib.sha256).hexdigest()
+
+
+def short_code(seed: str) -> str:
+    """The code printed for a derived seed (8 hex digits): it names a layout so two printouts
+    can be compared, and gives nothing to compute a die from."""
+    return hashlib.sha256(f"code|{seed}".encode()).hexdigest()[:8]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A recorded roll that the seed does not give."""
+
+    name: str
+    recorded: tuple[int, ...]
+    expected: tuple[int, ...]
+
+
+def check_rolls(seed: str, rolls: Iterable[dict], sides: int = 6) -> tuple[int, list[Mismatch]]:
+    """Recompute the recorded ``rolls`` (as ``Dice.rolls_as_dicts`` writes them) from ``seed``.
+
+    Returns how many random rolls were checked and those that do not match; fixed rolls (set by
+    a scenario or a tabletop result, not by the dice) are not counted.
+
+    >>> d = Dice("s")
+    >>> _ = d.roll("x", 2)
+    >>> check_rolls("s", d.rolls_as_dicts())
+    (1, [])
+    >>> check_rolls("s", [{"name": "x", "dice": [7, 7], "fixed": False}])[1][0].name
+    'x'
+    """
+    checked, bad = 0, []
+    for roll in rolls:
+        if roll.get("fixed"):
+            continue
+        recorded = tuple(int(v) for v in roll["dice"])
+        expected = tuple(die_value(seed, roll["name"], i, sides) for i in range(len(recorded)))
+        checked += 1
+        if recorded != expected:
+            bad.append(Mismatch(roll["name"], recorded, expected))
+    return checked, bad
 
 
 @dataclass(frozen=True)
@@ -56,8 +133,7 @@ class Dice:
         return roll
 
     def _die(self, name: str, index: int) -> int:
-        digest = hashlib.sha256(f"{self.seed}|{name}|{index}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") % self.sides + 1
+        return die_value(self.seed, name, index, self.sides)
 
     def rolls_as_dicts(self) -> list[dict]:
         return [

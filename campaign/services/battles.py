@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.db import transaction
 
-from campaign.battles.models import Battle, BattleStatus
+from campaign.battles.models import Battle, BattleStatus, EntryKind, ResultEntry
 from campaign.engine.armies import ADJECTIVES, Alliance, Army
 from campaign.engine.armies import Seat as EngineSeat
 from campaign.engine.dice import Dice
@@ -87,6 +88,7 @@ def sync(campaign: Campaign) -> list[Battle]:
                 "turn": state.turn,
                 "setup": setup,
                 "came_from": _came_from(campaign, state.turn, setup),
+                "table_seed": campaign.derived_seed(f"table:{pending.id}"),
             },
         )
     return list(campaign.battles.all())
@@ -173,6 +175,14 @@ def audience_for(battle: Battle, user) -> tuple[str, Seat | None] | None:
         if side is not None:
             return side, seat
     return None
+
+
+def waiting(campaign: Campaign) -> list[Battle]:
+    """The campaign's battles not yet applied, the disputed first, for the organiser's board."""
+    sync(campaign)
+    order = {BattleStatus.DISPUTED: 0, BattleStatus.ENTERED: 1, BattleStatus.PENDING: 2}
+    rows = list(campaign.battles.exclude(status=BattleStatus.APPLIED))
+    return sorted(rows, key=lambda b: (order.get(b.status, 3), b.turn, b.hex))
 
 
 def battles_for_seat(seat: Seat) -> list[Battle]:
@@ -271,7 +281,7 @@ def table_request(battle: Battle, feet: tuple[float, float] = (6, 4)) -> TableRe
         rivers=rivers,
         city=city,
         table_feet=feet,
-        seed=f"{battle.campaign.seed}:{battle.battle_id}",
+        seed=battle.table_seed or battle.campaign.derived_seed(f"table:{battle.battle_id}"),
     )
 
 
@@ -393,6 +403,15 @@ def _stakes(setup: dict, audience: str) -> list[str]:
     return lines
 
 
+def _awarded(battle: Battle) -> list[str]:
+    """The VPs the battle's result gave (12.1, 12.2): the one stake of the four that came true."""
+    result = battle.result or {}
+    vps = (battle.setup.get("stakes") or {}).get(f"{result.get('loser')} {result.get('outcome')}")
+    if not vps:
+        return []
+    return [", ".join(f"{_seat_label(seat)} {v:+d}" for seat, v in sorted(vps.items())) + " VPs"]
+
+
 def _seat_label(value: str) -> str:
     try:
         return EngineSeat(value).label
@@ -498,7 +517,10 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
     }
 
 
-def describe_result(battle: Battle, result: dict[str, Any]) -> list[str]:
+def describe_result(battle: Battle, result: dict[str, Any], *, exact: bool = True) -> list[str]:
+    """The result in words; the losses by country only when ``exact`` (the sides that fought
+    and the umpire: points are secret, 3). Who gave way, and leaders killed or captured, are
+    public: every army sees the leaders and the field."""
     if not result:
         return []
     names = {
@@ -506,7 +528,7 @@ def describe_result(battle: Battle, result: dict[str, Any]) -> list[str]:
     }
     how = "retired" if result["outcome"] == "retired" else "was defeated outright and routed"
     lines = [f"The {result['loser']} alliance {how} (10.1)."]
-    for army, points in sorted(result.get("losses", {}).items()):
+    for army, points in sorted(result.get("losses", {}).items()) if exact else ():
         lines.append(f"{ADJECTIVES[Army(army)]} losses: {points} points (9.5).")
     for key in result.get("killed", []):
         lines.append(f"{names.get(key, key)} was killed (9.5).")
@@ -516,65 +538,143 @@ def describe_result(battle: Battle, result: dict[str, Any]) -> list[str]:
 
 
 def enter_result(battle: Battle, seat: Seat, data: dict[str, Any], *, now: datetime) -> Battle:
-    """A side enters the result; the other side is asked to confirm it."""
+    """A side enters the result; the other side is asked to confirm it. Entering again while
+    it waits voids the earlier entry (kept in the history) and tells the other side."""
     side = side_of_seat(battle, seat)
     if side is None:
         raise BattleError("Only the players whose armies fought may enter the result.")
-    if battle.status in (BattleStatus.CONFIRMED, BattleStatus.SETTLED, BattleStatus.APPLIED):
-        raise BattleError("This battle's result is already final.")
-    if battle.status == BattleStatus.DISPUTED:
-        raise BattleError("The result is disputed: the organiser settles it.")
     result = parse_result(battle, data)
-    battle.result = result
-    battle.status = BattleStatus.ENTERED
-    battle.entered_by = seat
-    battle.entered_at = now
-    battle.answered_by = None
-    battle.save()
-    _notify(battle, "result-entered", exclude_side=side)
+    with transaction.atomic():
+        battle = _locked(battle)
+        if battle.status in (BattleStatus.CONFIRMED, BattleStatus.SETTLED, BattleStatus.APPLIED):
+            raise BattleError("This battle's result is already final.")
+        if battle.status == BattleStatus.DISPUTED:
+            raise BattleError("The result is disputed: the organiser settles it.")
+        replaced = _void_pending(battle, now)
+        _add_entry(battle, EntryKind.ENTERED, result, now, seat=seat, user=seat.user)
+        battle.result = result
+        battle.status = BattleStatus.ENTERED
+        battle.entered_by = seat
+        battle.entered_at = now
+        battle.answered_by = None
+        battle.save()
+    _notify(battle, "result-replaced" if replaced else "result-entered", exclude_side=side)
     return battle
 
 
-def confirm_result(battle: Battle, seat: Seat, *, now: datetime) -> Battle:
-    """The other side confirms the entered result: it is final."""
-    _check_answer(battle, seat)
-    updated = Battle.objects.filter(id=battle.id, status=BattleStatus.ENTERED).update(
-        status=BattleStatus.CONFIRMED, answered_by=seat
+def _locked(battle: Battle) -> Battle:
+    """The battle read again under a row lock (inside a transaction): what it is now."""
+    return Battle.objects.select_for_update().select_related("campaign").get(id=battle.id)
+
+
+def _void_pending(battle: Battle, now: datetime) -> bool:
+    """Void the entries still waiting for an answer; True when there was one."""
+    return bool(battle.entries.filter(voided__isnull=True, answer="").update(voided=now))
+
+
+def _add_entry(
+    battle: Battle, kind: str, result: dict, now: datetime, *, seat=None, user=None
+) -> ResultEntry:
+    last = battle.entries.order_by("-number").values_list("number", flat=True).first() or 0
+    return ResultEntry.objects.create(
+        battle=battle, number=last + 1, kind=kind, seat=seat, user=user, result=result, created=now
     )
-    if not updated:
-        raise BattleError("There is no result waiting for confirmation.")
+
+
+def pending_entry(battle: Battle) -> ResultEntry | None:
+    """The entry waiting for the other side's answer, if any."""
+    if battle.status != BattleStatus.ENTERED:
+        return None
+    return battle.entries.filter(voided__isnull=True, answer="").order_by("-number").first()
+
+
+def entry_history(battle: Battle, *, exact: bool = True) -> list[dict[str, Any]]:
+    """Every entry of the result, oldest first, described for the battle page (the losses
+    only when ``exact``, as ``describe_result``)."""
+    rows = []
+    for entry in battle.entries.select_related("seat", "user", "answered_by"):
+        if entry.kind == EntryKind.ENTERED:
+            who = entry.seat.label if entry.seat else "a side"
+        elif entry.kind == EntryKind.SETTLED:
+            who = "the organiser (settled)"
+        else:
+            who = "the organiser (quick resolution)"
+        if entry.voided:
+            state = f"replaced by a newer entry {entry.voided:%d %b %H:%M}"
+        elif entry.answer:
+            by = entry.answered_by.label if entry.answered_by else "the other side"
+            state = f"{entry.answer} by {by}" + (f": {entry.reason}" if entry.reason else "")
+        elif entry.kind == EntryKind.ENTERED:
+            state = "waiting for the other side"
+        else:
+            state = "final"
+        rows.append(
+            {
+                "number": entry.number,
+                "who": who,
+                "when": entry.created,
+                "lines": describe_result(battle, entry.result, exact=exact),
+                "state": state,
+                "voided": bool(entry.voided),
+            }
+        )
+    return rows
+
+
+def confirm_result(battle: Battle, seat: Seat, entry: int | None, *, now: datetime) -> Battle:
+    """The other side confirms the entry it read (by its number): it is final."""
+    with transaction.atomic():
+        battle = _locked(battle)
+        pending = _answerable(battle, seat, entry)
+        ResultEntry.objects.filter(id=pending.id).update(
+            answer="confirmed", answered_by=seat, answered_at=now
+        )
+        Battle.objects.filter(id=battle.id).update(status=BattleStatus.CONFIRMED, answered_by=seat)
     battle.refresh_from_db()
     continue_turn(battle.campaign, now=now)
     battle.refresh_from_db()
     return battle
 
 
-def dispute_result(battle: Battle, seat: Seat, reason: str, *, now: datetime) -> Battle:
-    """The other side disputes the entered result: the organiser settles it."""
-    _check_answer(battle, seat)
+def dispute_result(
+    battle: Battle, seat: Seat, entry: int | None, reason: str, *, now: datetime
+) -> Battle:
+    """The other side disputes the entry it read: the organiser settles it."""
     reason = reason.strip()
-    if not reason:
-        raise BattleError("Say what is wrong with the result, for the organiser.")
-    updated = Battle.objects.filter(id=battle.id, status=BattleStatus.ENTERED).update(
-        status=BattleStatus.DISPUTED, answered_by=seat, dispute=reason
-    )
-    if not updated:
-        raise BattleError("There is no result waiting for confirmation.")
+    with transaction.atomic():
+        battle = _locked(battle)
+        pending = _answerable(battle, seat, entry)
+        if not reason:
+            raise BattleError("Say what is wrong with the result, for the organiser.")
+        ResultEntry.objects.filter(id=pending.id).update(
+            answer="disputed", answered_by=seat, answered_at=now, reason=reason
+        )
+        Battle.objects.filter(id=battle.id).update(
+            status=BattleStatus.DISPUTED, answered_by=seat, dispute=reason
+        )
     battle.refresh_from_db()
     _notify_organiser(battle, "result-disputed")
     return battle
 
 
-def _check_answer(battle: Battle, seat: Seat) -> None:
+def _answerable(battle: Battle, seat: Seat, entry: int | None) -> ResultEntry:
+    """The pending entry ``seat`` may answer; refused unless it is the one the player read."""
     side = side_of_seat(battle, seat)
     if side is None:
         raise BattleError("Only the players whose armies fought may answer the result.")
-    if battle.status != BattleStatus.ENTERED:
+    pending = pending_entry(battle)
+    if pending is None:
         raise BattleError("There is no result waiting for confirmation.")
     if battle.entered_by is not None and side_of_seat(battle, battle.entered_by) == side:
         raise BattleError(
             "The other side confirms or disputes a result, not the side that entered it."
         )
+    if entry != pending.number:
+        raise BattleError(
+            f"The result was entered again (entry {pending.number}) after the one you answered: "
+            "read the new entry below and answer it."
+        )
+    return pending
 
 
 def settle_result(battle: Battle, user, data: dict[str, Any], *, now: datetime) -> Battle:
@@ -584,6 +684,8 @@ def settle_result(battle: Battle, user, data: dict[str, Any], *, now: datetime) 
     if battle.status == BattleStatus.APPLIED:
         raise BattleError("This battle's result is already applied.")
     result = parse_result(battle, data, informed=audience_for(battle, user) is not None)
+    _void_pending(battle, now)
+    _add_entry(battle, EntryKind.SETTLED, result, now, user=user)
     battle.result = result
     battle.status = BattleStatus.SETTLED
     battle.settled_by = user
@@ -628,6 +730,8 @@ def quick_resolve(battle: Battle, user, *, attacker: str | None, now: datetime) 
         wished = wished_to_fight(battle)
         attacker = wished[0] if len(wished) == 1 else None
         reason = "the only side that chose to fight, 9"
+    # Its own seed (docs/dice.md), so that no campaign die tells the quick result beforehand.
+    quick_dice = Dice(seed=battle.campaign.derived_seed("quick"))
     outcome = quick.resolve(
         quick.QuickBattle(
             battle.battle_id,
@@ -637,7 +741,7 @@ def quick_resolve(battle: Battle, user, *, attacker: str | None, now: datetime) 
             points_per_strength_point=ts.points_per_strength_point,
             attacker_reason=reason,
         ),
-        Dice(seed=battle.campaign.seed).roll,
+        quick_dice.roll,
     )
     loser = outcome.loser
     losses: dict[str, int] = {}
@@ -654,12 +758,16 @@ def quick_resolve(battle: Battle, user, *, attacker: str | None, now: datetime) 
         "captured": captured,
     }
     battle.result = parse_result(battle, data)
+    _void_pending(battle, now)
+    _add_entry(battle, EntryKind.QUICK, battle.result, now, user=user)
     battle.quick = True
     battle.quick_record = {
         "method": outcome.method,
         "steps": [{"rule": s.rule, "text": s.text} for s in outcome.steps],
         "cell": str(outcome.cell) if outcome.cell else "",
         "die": outcome.die,
+        "rolls": quick_dice.rolls_as_dicts(),
+        "seed_epoch": battle.campaign.seed_epoch,
     }
     battle.status = BattleStatus.SETTLED
     battle.settled_by = user
@@ -834,6 +942,7 @@ def sweep(*, now: datetime) -> dict[str, int]:
 
 _SUBJECTS = {
     "result-entered": "{campaign}: the result of the battle at {hex} waits for you",
+    "result-replaced": "{campaign}: the result of the battle at {hex} was entered again",
     "result-disputed": "{campaign}: the result of the battle at {hex} is disputed",
     "result-applied": "{campaign}: the battle at {hex} is decided; the turn goes on",
     "date-set": "{campaign}: the battle at {hex} is fought on {date}",
@@ -841,6 +950,9 @@ _SUBJECTS = {
     "overdue": "{campaign}: the battle at {hex} has no result yet",
 }
 _BODIES = {
+    "result-replaced": "The result of the battle at {hex} ({when}) was entered again; the"
+    " earlier entry is void, and any answer you gave to it no longer counts. Now: {result}\n"
+    "Confirm it or dispute it on the battle page: {link}",
     "result-entered": "The result of the battle at {hex} ({when}) was entered. Confirm it or"
     " dispute it on the battle page: {link}",
     "result-disputed": "The result of the battle at {hex} ({when}) is disputed: {dispute}\n"
@@ -989,10 +1101,15 @@ def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
                     for s in SIDES
                     if s in sides
                 ),
-                "result": describe_result(b, b.result) if b.status == BattleStatus.APPLIED else [],
+                "result": (
+                    describe_result(b, b.result, exact=exact)
+                    if b.status == BattleStatus.APPLIED
+                    else []
+                ),
                 "status": b.get_status_display(),
                 "quick": b.quick,
-                "vps": _stakes(b.setup, UMPIRE),
+                "vps": _awarded(b) if b.status == BattleStatus.APPLIED else [],
+                "stakes": _stakes(b.setup, UMPIRE) if b.status != BattleStatus.APPLIED else [],
             }
         )
     sieges = Event.objects.filter(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from campaign.engine.armies import Army
 from campaign.models import (
@@ -24,6 +24,7 @@ from campaign.models import (
     StateVersion,
 )
 from campaign.services import deadlines, gameplay
+from campaign.services import email as mail
 from campaign.services.organiser import log
 
 
@@ -145,8 +146,6 @@ def add_reserve(campaign: Campaign, email: str, *, now: datetime) -> Invitation:
 def invite(seat: Seat, email: str, *, now: datetime) -> Invitation:
     """Invite someone to a seat; the email goes out when the transaction commits."""
     invitation = Invitation.objects.create(seat=seat, email=email.strip().lower(), created=now)
-    from campaign.services import email as mail
-
     mail.queue_invitation(invitation.id)
     return invitation
 
@@ -157,26 +156,61 @@ class InvitationError(ValueError):
 
 @transaction.atomic
 def accept_invitation(token: str, user, *, now: datetime) -> Seat:
-    """Seat ``user`` at the invitation's seat. Single use: a second accept fails."""
-    invitation = Invitation.objects.select_related("seat__campaign").filter(token=token).first()
+    """Seat ``user`` at the invitation's seat. Single use: every check is made before the
+    invitation is claimed, and the claim is a conditional update, so of two people pressing
+    at once one gets the seat and the other a clear refusal."""
+    invitation = (
+        Invitation.objects.select_related("seat__campaign", "seat__user")
+        .filter(token=token)
+        .first()
+    )
     if invitation is None:
         raise InvitationError("This invitation link is not valid.")
-    taken = Invitation.objects.filter(id=invitation.id, accepted_at__isnull=True).update(
-        accepted_at=now, accepted_by=user
-    )
-    if not taken:
-        if invitation.accepted_by_id == user.id:
-            return invitation.seat
-        raise InvitationError("This invitation has already been used.")
     seat = invitation.seat
+    if invitation.accepted_at is not None:
+        if invitation.accepted_by_id == user.id:
+            return seat
+        raise InvitationError("This invitation has already been used.")
     if seat.campaign.status == CampaignStatus.ENDED:
         raise InvitationError("This campaign has ended.")
     if seat.user_id and seat.user_id != user.id:
         raise InvitationError("Someone else has taken this seat; ask the organiser.")
+    if not seat.reserve:
+        held = (
+            Seat.objects.filter(campaign=seat.campaign, user=user, reserve=False)
+            .exclude(id=seat.id)
+            .first()
+        )
+        if held is not None:
+            raise InvitationError(
+                f"You already command the {held.label} in {seat.campaign.name}: one person "
+                "plays one seat. Pass this invitation to the player it was meant for, or ask "
+                "the organiser."
+            )
+    taken = Invitation.objects.filter(id=invitation.id, accepted_at__isnull=True).update(
+        accepted_at=now, accepted_by=user
+    )
+    if not taken:
+        raise InvitationError("This invitation has just been used by someone else.")
     seat.user = user
     seat.joined = now
     seat.save(update_fields=["user", "joined"])
+    if seat.campaign.status == CampaignStatus.RUNNING and not seat.reserve:
+        # A late joiner: welcomed with everything the seat knows and what is due.
+        mail.queue_handover(seat.id)
     return seat
+
+
+@transaction.atomic
+def join_with_new_account(token: str, account, *, now: datetime) -> Seat:
+    """Create the invitee's account (an unsaved user from the sign-up form) and seat it, in one
+    transaction: if the invitation cannot be taken, no account is left behind."""
+    try:
+        with transaction.atomic():
+            account.save()
+    except IntegrityError:
+        raise InvitationError("That name has just been taken: choose another.") from None
+    return accept_invitation(token, account, now=now)
 
 
 def user_for_invitation(email: str, username: str, password: str):
@@ -221,9 +255,7 @@ def start_campaign(campaign: Campaign, actor, *, now: datetime) -> StateVersion:
         "Started the campaign: deployment is open.",
         now=now,
     )
-    from campaign.services import email
-
-    email.queue_after_resolution(campaign.id, notices)
+    mail.queue_after_resolution(campaign.id, notices)
     return version
 
 

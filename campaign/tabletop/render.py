@@ -6,7 +6,8 @@ black banks, bridges a deck, fords dashes, field works a toothed line); colour i
 tint on top. A grid of 6-inch squares with every foot in bold and labelled, a scale bar, a north
 arrow and each side's deployment edge named in the margin complete it.
 
->>> from campaign.tabletop.layout import TableRequest, TableSide, generate
+>>> from campaign.engine.dice import short_code
+from campaign.tabletop.layout import TableRequest, TableSide, generate
 >>> from maps.core.model import Terrain
 >>> sides = (TableSide("Prussians", (2,)), TableSide("Austrians", (5,)))
 >>> layout = generate(TableRequest(terrain=Terrain.CLEAR, sides=sides, seed="doc"))
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from campaign.engine.dice import short_code
 from campaign.tabletop.layout import Edge, Feature, FeatureKind, TableLayout, clip_segment
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
@@ -367,7 +369,8 @@ class _Renderer:
         feet = f"{self.layout.width / 12:g} × {self.layout.depth / 12:g} ft"
         text = title or "Battle table"
         self.draw_.text((w / 2, 8), text, font=font(18, bold=True), fill=BLACK, anchor="ma")
-        sub = f"{terrain} hex (9.3), {feet} table, north up, seed {self.layout.seed!r}"
+        code = short_code(self.layout.seed)
+        sub = f"{terrain} hex (9.3), {feet} table, north up, table code {code}"
         self.draw_.text((w / 2, 32), sub, font=font(12), fill=BLACK, anchor="ma")
 
     def _north_arrow(self) -> None:

@@ -8,7 +8,7 @@ from tests.conftest import TEST_BROKER_URL
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 
-def test_it_reports_a_reachable_redis_broker(client, settings):
+def test_it_reports_a_reachable_redis_broker(admin_client, settings):
     from dgk.celery import app
 
     record_heartbeat.delay()
@@ -16,7 +16,7 @@ def test_it_reports_a_reachable_redis_broker(client, settings):
     old = app.conf.broker_url
     app.conf.broker_url = TEST_BROKER_URL
     try:
-        response = client.get("/healthz")
+        response = admin_client.get("/healthz")
     finally:
         app.conf.broker_url = old
 

@@ -287,7 +287,7 @@ def test_the_side_that_entered_may_not_confirm(battle, player):
     client = client_for(player)
     post(client, "enter", battle, {"loser": "austrian", "outcome": "defeated",
                                     "loss_prussia": 100, "loss_austria": 300})  # fmt: skip
-    post(client, "confirm", battle)
+    post(client, "confirm", battle, {"entry": 1})
     battle.refresh_from_db()
     assert battle.status == BattleStatus.ENTERED
 
@@ -304,7 +304,7 @@ def test_the_whole_path_entered_disputed_settled_applied_and_the_turn_goes_on(
     assert battle.status == BattleStatus.ENTERED
     assert any("waits for you" in m.subject for m in mail.outbox)
     with django_capture_on_commit_callbacks(execute=True):
-        post(austrians, "dispute", battle, {"reason": "We lost 400, not 600."})
+        post(austrians, "dispute", battle, {"reason": "We lost 400, not 600.", "entry": 1})
     battle.refresh_from_db()
     assert battle.status == BattleStatus.DISPUTED
     assert any("disputed" in m.subject for m in mail.outbox)

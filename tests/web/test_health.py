@@ -11,10 +11,10 @@ from campaign.tasks import WORKER, record_heartbeat
 pytestmark = pytest.mark.django_db
 
 
-def test_it_reports_ok_with_a_fresh_heartbeat(client):
+def test_it_reports_ok_with_a_fresh_heartbeat(admin_client):
     record_heartbeat.delay()
 
-    response = client.get("/healthz")
+    response = admin_client.get("/healthz")
 
     assert response.status_code == 200
     body = response.json()
@@ -25,8 +25,8 @@ def test_it_reports_ok_with_a_fresh_heartbeat(client):
     assert body["heartbeat"]["eager"] is True
 
 
-def test_it_fails_before_any_heartbeat(client):
-    response = client.get("/healthz")
+def test_it_fails_before_any_heartbeat(admin_client):
+    response = admin_client.get("/healthz")
 
     assert response.status_code == 503
     body = response.json()
@@ -35,17 +35,17 @@ def test_it_fails_before_any_heartbeat(client):
     assert body["database"]["ok"] is True
 
 
-def test_it_fails_when_the_heartbeat_is_stale(client, settings):
+def test_it_fails_when_the_heartbeat_is_stale(admin_client, settings):
     settings.HEARTBEAT_MAX_AGE_SECONDS = 60
     Heartbeat.objects.create(source=WORKER, beat_at=timezone.now() - timedelta(minutes=5))
 
-    response = client.get("/healthz")
+    response = admin_client.get("/healthz")
 
     assert response.status_code == 503
     assert response.json()["heartbeat"]["age_seconds"] >= 300
 
 
-def test_it_fails_when_the_broker_is_unreachable(client, settings):
+def test_it_fails_when_the_broker_is_unreachable(admin_client, settings):
     from dgk.celery import app
 
     record_heartbeat.delay()
@@ -54,7 +54,7 @@ def test_it_fails_when_the_broker_is_unreachable(client, settings):
     # Nothing listens on port 9 of the loopback address.
     app.conf.broker_url = "redis://127.0.0.1:9/0"
     try:
-        response = client.get("/healthz")
+        response = admin_client.get("/healthz")
     finally:
         app.conf.broker_url = old
 
@@ -79,3 +79,18 @@ def test_a_second_heartbeat_updates_the_same_row():
 
     assert Heartbeat.objects.filter(source=WORKER).count() == 1
     assert Heartbeat.objects.get(source=WORKER).beat_at >= first
+
+
+def test_the_public_reads_only_ok_or_fail(client, settings):
+    record_heartbeat.delay()
+    assert client.get("/healthz").json() == {"status": "ok"}
+    Heartbeat.objects.all().delete()
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json() == {"status": "fail"}
+
+
+def test_a_monitor_with_the_token_reads_the_details(client, settings):
+    settings.HEALTHZ_TOKEN = "s3cret-monitor"
+    record_heartbeat.delay()
+    assert "heartbeat" in client.get("/healthz", HTTP_AUTHORIZATION="Bearer s3cret-monitor").json()
+    assert client.get("/healthz", HTTP_AUTHORIZATION="Bearer wrong").json() == {"status": "ok"}

@@ -57,7 +57,8 @@ def test_a_decision_is_saved_and_can_be_changed(battle, player):
     window, prussia, _austria, _daun = battle
     c = client_for(player)
     where = window.version.state["leaders"]["frederick"]["hex"]
-    for choice in ("fight", "retire"):
+    # (Retire is not offered: Frederick had no march order this turn, 10.1.)
+    for choice in ("decline", "fight"):
         r = c.post(
             url("decide", prussia),
             {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia",
@@ -65,7 +66,7 @@ def test_a_decision_is_saved_and_can_be_changed(battle, player):
         )  # fmt: skip
         assert r.status_code == 302
     sheet = OrderSheet.objects.get(window=window, seat=prussia)
-    assert sheet.draft["battle"] == [{"hex": where, "army": "prussia", "choice": "retire"}]
+    assert sheet.draft["battle"] == [{"hex": where, "army": "prussia", "choice": "fight"}]
 
 
 @pytest.mark.parametrize(
