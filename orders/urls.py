@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from orders import views
+from orders import views, widget_views
 
 app_name = "orders"
 
@@ -15,6 +15,9 @@ urlpatterns = [
     path("<uuid:code>/orders/transfer/", views.save_transfer, name="save_transfer"),
     path("<uuid:code>/orders/decide/", views.decide, name="decide"),
     path("<uuid:code>/orders/ready/", views.ready, name="ready"),
+    path("<uuid:code>/orders/unready/", views.unready, name="unready"),
+    path("<uuid:code>/map/overlay.json", widget_views.map_overlay, name="map_overlay"),
+    path("<uuid:code>/map/history.json", widget_views.map_history, name="map_history"),
     path("<uuid:code>/deploy/", views.deploy, name="deploy"),
     path("<uuid:code>/report/", views.report, name="report"),
     path("<uuid:code>/report/<int:number>/", views.report, name="report_version"),
@@ -24,4 +27,9 @@ urlpatterns = [
     path("<uuid:code>/view/<int:number>.json", views.view_json, name="view_json"),
     path("umpire/<uuid:code>/", views.umpire, name="umpire"),
     path("umpire/<uuid:code>/map/<int:number>.png", views.umpire_map, name="umpire_map"),
+    path(
+        "umpire/<uuid:code>/map/overlay.json",
+        widget_views.umpire_overlay,
+        name="umpire_overlay",
+    ),
 ]

@@ -47,7 +47,10 @@ from campaign.projection import (
     report_lines,
     view_to_dict,
 )
+from campaign.services import gameplay
+from campaign.services.organiser import replaced_on
 from maps.core.hexgrid import HexIdError, hex_corners, hex_to_pixel, parse_hex_id
+from orders.checks import TRANSFERS, order_problems, problem_lines
 from orders.forms import (
     BattleDecisionForm,
     DeployGarrisonForm,
@@ -105,6 +108,12 @@ def _access(request: HttpRequest, code, *, write: bool = False) -> Access:
         return Access(seat, campaign, own=True, behalf=True, user=request.user)
     if campaign.organiser_id == request.user.id and campaign.umpire_sees_all and not write:
         return Access(seat, campaign, own=False)
+    replaced = replaced_on(seat, request.user)
+    if replaced is not None:
+        raise PermissionDenied(
+            f"The organiser gave the {seat.label} of {campaign.name} to another player on "
+            f"{replaced:%d %B %Y}: its pages are theirs now. Ask the organiser if this is wrong."
+        )
     raise PermissionDenied("These are another player's pages.")
 
 
@@ -313,6 +322,27 @@ def _common(access: Access, version: StateVersion | None, *, all_turns: bool = F
 # --- orders -----------------------------------------------------------------------------------
 
 
+def _ready_problems(access: Access, window: PhaseWindow, sheet: OrderSheet) -> list[str]:
+    """What keeps the seat's orders from Ready, without building the whole orders page."""
+    version = window.version
+    view = _view(access, version)
+    draft = sheet.draft if isinstance(sheet.draft, dict) else {}
+    problems = _problems(
+        version, view, _hexmap(access.campaign), _settings(access.campaign), draft, window.phase
+    )
+    forced = window.phase == Phase.FORCED_MARCH.value
+    return problem_lines(problems, _units(view, leaders_only=forced))
+
+
+def _problems(version, view, hexmap, settings, draft: dict, phase: str) -> dict[str, list[str]]:
+    """What is wrong with the march or forced march orders of the draft (orders.checks)."""
+    if phase not in (Phase.MARCH.value, Phase.FORCED_MARCH.value):
+        return {}
+    kind = "forced_march" if phase == Phase.FORCED_MARCH.value else "march"
+    state = state_from_dict(version.state)
+    return order_problems(state, view, hexmap, settings, draft, kind, _unit_position)
+
+
 def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
     version = _version(access.campaign)
     if version is None:
@@ -340,6 +370,7 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
     for o in _items(draft, kind):
         if o.get("unit") == unit and isinstance(o.get("marches"), int):
             marches = o["marches"]
+    problems = _problems(version, view, hexmap, settings, draft, phase)
     preview = steps = None
     position = _unit_position(view, unit) if unit in units else None
     if position is not None and hexmap is not None:
@@ -355,7 +386,14 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
             "battles": [
                 {
                     **b,
-                    "decisions": [(a, decided.get((b["hex"], a), "")) for a in b["armies"]],
+                    "decisions": [
+                        (
+                            a,
+                            decided.get((b["hex"], a), ""),
+                            gameplay.retire_refusal(access.campaign, version, b["hex"], a),
+                        )
+                        for a in b["armies"]
+                    ],
                 }
                 for b in (_battles(view) if phase == Phase.BATTLE.value else [])
             ],
@@ -369,9 +407,15 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
             "kind": kind,
             "draft": draft,
             "orders": [
-                {**o, "name": units.get(str(o.get("unit")), o.get("unit"))}
+                {
+                    **o,
+                    "name": units.get(str(o.get("unit")), o.get("unit")),
+                    "problems": problems.get(str(o.get("unit")), []),
+                }
                 for o in _items(draft, kind)
             ],
+            "problems": problem_lines(problems, units),
+            "transfer_problems": problems.get(TRANSFERS, []),
             "marches_chosen": marches,
             "marches_allowed": _marches_allowed(view, unit, settings),
             "marches_given": _marches_given(view, _items(draft, "march")),
@@ -626,6 +670,19 @@ def decide(request: HttpRequest, code) -> HttpResponse:
                 return render(request, "orders/orders.html#play", ctx)
             return render(request, "orders/orders.html", ctx, status=400)
         order = form.order()
+        refused = (
+            gameplay.retire_refusal(
+                access.campaign, _version(access.campaign), order["hex"], order["army"]
+            )
+            if kind == "battle" and order["choice"] == "retire"
+            else None
+        )
+        if refused:
+            form.add_error("choice", f"The {order['army']} force may not retire: {refused}.")
+            ctx = _orders_context(request, access, form=form)
+            if request.htmx:
+                return render(request, "orders/orders.html#play", ctx)
+            return render(request, "orders/orders.html", ctx, status=400)
         draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
         items = [
             o for o in _items(draft, kind) if [o.get(k) for k in key] != [order[k] for k in key]
@@ -651,6 +708,17 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     sheet, _ = OrderSheet.objects.get_or_create(
         window=window, seat=access.seat, defaults={"campaign": access.campaign}
     )
+    if window.phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value):
+        wrong = _ready_problems(access, window, sheet)
+        if wrong:
+            messages.error(
+                request,
+                "Not submitted: put these orders right (or remove them) first. " + " ".join(wrong),
+            )
+            target = reverse("orders:orders", args=[code])
+            if request.htmx:
+                return HttpResponseClientRedirect(target)
+            return redirect(target)
     changed = OrderSheet.objects.filter(id=sheet.id, ready=False).update(
         ready=True, submitted_at=timezone.now(), updated=timezone.now()
     )
@@ -668,6 +736,29 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     elif changed:
         messages.success(request, "Your orders are submitted. They are secret until resolution.")
         _after_ready(window)
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+@login_required
+@require_POST
+@writes_orders
+def unready(request: HttpRequest, code) -> HttpResponse:
+    """Take back Ready: the orders become a draft again, until the deadline or until the phase
+    resolves (whichever comes first: a phase that resolved used the orders as submitted)."""
+    access = _access(request, code, write=True)
+    window = _window(access.campaign)
+    if window is None or window.status != "open" or not window.owes(access.seat):
+        raise Closed("The phase has resolved: your orders were used as you submitted them.")
+    taken_back = OrderSheet.objects.filter(
+        window=window, seat=access.seat, ready=True, window__status="open"
+    ).update(ready=False, submitted_at=None, updated=timezone.now())
+    if taken_back:
+        messages.success(request, "Your orders are a draft again: change them, then press Ready.")
+    target = reverse(
+        "orders:deploy" if window.phase == "deployment" else "orders:orders", args=[code]
+    )
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
@@ -1067,6 +1158,17 @@ ARMY_FILL = {
 ARMY_TEXT = {"austria": "#111", "empire": "#111", "sweden": "#111"}
 
 
+def version_cache_headers(request: HttpRequest, version, stamp: str) -> dict[str, str]:
+    """Cache headers for a document drawn from one state version. A roll back deletes version
+    N and a later resolution makes a new one with the same number, so the ETag holds the
+    version's own id, and only a URL that names that id (``?v=<id>``) is cached as immutable;
+    any other is revalidated."""
+    etag = '"' + hashlib.sha256(f"{version.id}:{stamp}".encode()).hexdigest()[:32] + '"'
+    fixed = request.GET.get("v") == str(version.id)
+    cache = "private, max-age=31536000, immutable" if fixed else "private, no-cache"
+    return {"ETag": etag, "Cache-Control": cache}
+
+
 @login_required
 @require_GET
 def map_image(request: HttpRequest, code, number: int) -> HttpResponse:
@@ -1076,16 +1178,13 @@ def map_image(request: HttpRequest, code, number: int) -> HttpResponse:
     version = _version(access.campaign, number)
     if version is None:
         return HttpResponse(status=404)
-    etag = (
-        '"'
-        + hashlib.sha256(
-            f"{access.campaign.code}:{version.number}:{access.seat.code}:"
-            f"{access.seat.armies}:{(access.campaign.options or {}).get('allies_share')}".encode()
-        ).hexdigest()[:32]
-        + '"'
+    headers = version_cache_headers(
+        request,
+        version,
+        f"{access.seat.code}:{access.seat.armies}:"
+        f"{(access.campaign.options or {}).get('allies_share')}",
     )
-    headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable"}
-    if request.headers.get("If-None-Match") == etag:
+    if request.headers.get("If-None-Match") == headers["ETag"]:
         return HttpResponseNotModified(headers=headers)
     hexmap = _hexmap(access.campaign)
     if hexmap is None:
@@ -1291,6 +1390,6 @@ def umpire_map(request: HttpRequest, code, number: int) -> HttpResponse:
     hexmap = _hexmap(access.campaign)
     if version is None or hexmap is None:
         return HttpResponse(status=404)
-    headers = {"Cache-Control": "private, max-age=31536000, immutable"}
+    headers = version_cache_headers(request, version, "umpire")
     png = render_png(_umpire_view(access, version), hexmap)
     return HttpResponse(png, content_type="image/png", headers=headers)

@@ -17,7 +17,8 @@ from typing import Any
 
 from campaign.engine import phases
 from campaign.engine.armies import Army, Seat, armies_of, seats_in_play
-from campaign.engine.dice import Dice
+from campaign.engine.battle import retire_refusal as engine_retire_refusal
+from campaign.engine.dice import Dice, derive_seed
 from campaign.engine.events import Event, EventKind, event_to_dict, private, report_to_dict
 from campaign.engine.leaders import leader_key, leaders_of
 from campaign.engine.orders import OrderError, orders_from_dict, unit_army
@@ -93,7 +94,7 @@ def historical_leaders(settings: RuleSettings) -> dict[str, list[str]]:
 
 def random_leaders(seed: str, settings: RuleSettings) -> dict[str, list[str]]:
     """A random draw from section 14, seeded by the campaign; Frederick always included."""
-    rng = random.Random(f"{seed}|leaders")
+    rng = random.Random(derive_seed(seed, "leaders"))
     out = {}
     for a in Army:
         keys = [x.key for x in leaders_of(a)]
@@ -413,3 +414,16 @@ def run_phase(
         reports=[{**report_to_dict(r), "turn": state.turn} for r in result.reports],
         complete=result.complete,
     )
+
+
+def retire_refusal(campaign, version, hex_id: str, army: str) -> str | None:
+    """Why ``army``'s force at ``hex_id`` may not retire before the battle (10.1, 10.1.1, 11.3,
+    6.3.2), or None. Everything it weighs is known to that player: his own march orders, the
+    enemy's total at the battle (9) and the enemy's forced-march arrival."""
+    try:
+        which = Army.parse(army)
+    except ValueError:
+        return None
+    state = read_state(version.state)
+    refused = engine_retire_refusal(state, hex_id, which, rule_settings(campaign))
+    return f"{refused[0]} ({refused[1]})" if refused else None

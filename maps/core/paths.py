@@ -107,6 +107,34 @@ def reachable(
     return best
 
 
+def reachable_paths(
+    hexmap: HexMap,
+    start: Hex,
+    max_mp: float,
+    *,
+    cost: StepCost | None = None,
+    can_leave: CanLeave | None = None,
+) -> dict[Hex, tuple[int, list[Hex]]]:
+    """``reachable`` with the cheapest path to each hex (start included), from one search.
+
+    >>> from maps.core.compact import compact_map
+    >>> from maps.core.hexgrid import parse_hex_id, hex_id
+    >>> m = compact_map({"terrain": ["c c c c"]})
+    >>> mp, line = reachable_paths(m, parse_hex_id("0101"), 4)[parse_hex_id("0301")]
+    >>> mp, [hex_id(h) for h in line]
+    (4, ['0101', '0201', '0301'])
+    """
+    best, came_from = _search(hexmap, [start], max_mp, cost, can_leave)
+    out: dict[Hex, tuple[int, list[Hex]]] = {}
+    for h, mp in best.items():
+        line = [h]
+        while line[-1] != start:
+            line.append(came_from[line[-1]])
+        line.reverse()
+        out[h] = (mp, line)
+    return out
+
+
 def least_cost_path(
     hexmap: HexMap,
     a: Hex,

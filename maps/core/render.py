@@ -58,6 +58,7 @@ BORDER = (170, 80, 160)
 INK = (25, 25, 25)
 HALO = (255, 255, 255)
 MARSH_HATCH = (92, 140, 92)
+NEUTRAL = (228, 226, 222)  # outside the map: neither land nor sea
 ROUGH_MARK = (140, 105, 60)
 
 FONT_DIRS = (
@@ -296,10 +297,13 @@ def render_map(
     hex_ids: bool = False,
     labels: bool = True,
     overlays: Sequence[Overlay] = (),
+    background: tuple[int, int, int] | None = None,
 ) -> Image.Image:
     """Draw the map (or a region of it) and the overlays; returns an RGB image.
 
     ``hex_size`` is the corner radius of a hex in pixels (a hex is ``hex_size * 1.73`` wide).
+    ``background`` paints what lies outside the map's hexes (default: sea blue; the tiles of the
+    map widget use ``NEUTRAL``).
     """
     if isinstance(region, str):
         region = Region.parse(region, hexmap)
@@ -313,7 +317,7 @@ def render_map(
     dx, dy = -min(xs) + margin, -min(ys) + margin
     width = int(max(xs) - min(xs) + 2 * margin)
     height = int(max(ys) - min(ys) + 2 * margin)
-    image = Image.new("RGB", (width, height), TERRAIN_FILL[Terrain.SEA])
+    image = Image.new("RGB", (width, height), background or TERRAIN_FILL[Terrain.SEA])
     c = _Canvas(image, ImageDraw.Draw(image), s, dx, dy)
 
     _draw_terrain(c, hexmap, hexes)

@@ -62,11 +62,19 @@ def browser():
         "mobileEmulation",
         {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}},
     )
+    # The console is read at the end: a Content Security Policy breach fails the test.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(90)
     yield driver
+    breaches = [
+        entry["message"]
+        for entry in driver.get_log("browser")
+        if "Content Security Policy" in entry["message"]
+    ]
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
+    assert not breaches, breaches[:3]
 
 
 def shot(driver, name: str) -> None:

@@ -4,12 +4,14 @@ import pytest
 
 from maps.core.compact import compact_map
 from maps.core.hexgrid import hex_id, parse_hex_id
+from maps.core.loader import load_map
 from maps.core.paths import (
     enemy_aware_cost,
     least_cost_path,
     nearest,
     path_cost,
     reachable,
+    reachable_paths,
     water_reach,
 )
 
@@ -104,3 +106,18 @@ def test_a_water_line_cannot_go_on_from_a_side_next_to_an_enemy():
 
     reach = water_reach(MAP, [H("0401")], can_leave_side=can_leave)
     assert H("0403") not in reach
+
+
+def test_reachable_paths_agree_with_reachable_and_path_cost_on_the_real_map():
+    hexmap = load_map("central_europe_1756")
+    start = hexmap.city("Breslau").hex
+    enemies = {parse_hex_id("7035")}
+    cost = enemy_aware_cost(hexmap, enemies)
+    paths = reachable_paths(hexmap, start, 8, cost=cost, can_leave=lambda h: h not in enemies)
+    assert {h: mp for h, (mp, _line) in paths.items()} == reachable(
+        hexmap, start, 8, cost=cost, can_leave=lambda h: h not in enemies
+    )
+    for mp, line in paths.values():
+        assert line[0] == start
+        assert path_cost(hexmap, line, cost=cost) == mp
+        assert not enemies & set(line[:-1])  # a line stops in an enemy hex (6.4.4)

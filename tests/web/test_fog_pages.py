@@ -102,7 +102,7 @@ def test_the_map_image_is_cached_by_version_and_seat(deployed, other):
     austria = seat(deployed, "austria")
     latest = deployed.latest_version()
     c = client_for(other)
-    r = c.get(url("map", austria, latest.number))
+    r = c.get(url("map", austria, latest.number), {"v": latest.id})
     assert "immutable" in r["Cache-Control"] and "private" in r["Cache-Control"]
     again = c.get(url("map", austria, latest.number), HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 304

@@ -259,7 +259,7 @@ def test_user_text_is_escaped_in_every_page_and_email(
     with django_capture_on_commit_callbacks(execute=True):
         result = {"loser": "austrian", "outcome": "retired", "loss_prussia": 1, "loss_austria": 2}
         post(client_for(player), "enter", battle, result)
-        post(client_for(other), "dispute", battle, {"reason": HOSTILE_REASON})
+        post(client_for(other), "dispute", battle, {"reason": HOSTILE_REASON, "entry": 1})
     battle.refresh_from_db()
     assert battle.dispute == HOSTILE_REASON
     pages = seat_pages(c, "prussia") + seat_pages(c, "austria")

@@ -177,3 +177,11 @@ _NOISE = re.compile(
 def without_noise(text: str) -> str:
     """A page without its UUIDs and CSRF tokens, whose random digits could hold a marker."""
     return _NOISE.sub("", text)
+
+
+@pytest.fixture
+def marching(rules_campaign, django_capture_on_commit_callbacks):
+    """Everyone deployed: the march phase of turn 1 is open."""
+    deploy_everyone(rules_campaign, django_capture_on_commit_callbacks)
+    assert rules_campaign.open_window().phase == "march"
+    return rules_campaign

@@ -1,0 +1,267 @@
+"""The seat's own layer of the map widget: a small JSON document per (state version, seat).
+
+Pure Python (no Django). It is made only from a ``campaign.projection.View`` (through
+``map_counters``, the one input of every seat picture) and the seat's own draft orders, so it
+holds nothing the projection does not give that seat. Positions are zoom-0 map units of the tile
+pyramid (``maps.core.tiles.Grid``), so the browser draws without knowing hex geometry; the one
+thing it computes is which hex a tap fell in (``hexAt`` in ``static/js/mapwidget.js``).
+
+Stacks fan out: counters in one hex get ``slot`` 0..n-1 of ``of`` n, which the widget spreads
+side by side in screen pixels, so every force stays tappable at every zoom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from campaign.projection import Relation, View, map_counters
+from maps.core.hexgrid import (
+    HexIdError,
+    PathError,
+    direction_to,
+    hex_id,
+    parse_hex_id,
+    parse_path,
+    walk,
+)
+from maps.core.model import HexMap
+from maps.core.paths import enemy_aware_cost, reachable_paths
+from maps.core.tiles import Grid
+
+ARMY_COLOURS = {
+    "austria": ("#f4f4f4", "#111111"),
+    "empire": ("#e8d34a", "#111111"),
+    "france": ("#3b5bb5", "#ffffff"),
+    "hanover": ("#c0392b", "#ffffff"),
+    "prussia": ("#1c2f5a", "#ffffff"),
+    "russia": ("#2e7d32", "#ffffff"),
+    "sweden": ("#f2c230", "#111111"),
+}
+
+
+def _short(c) -> str:
+    """The few letters on a counter: a leader's name, "Gar" a garrison, "T1" siege train 1."""
+    if c.kind == "garrison":
+        return "Gar"
+    if c.kind == "siege-train":
+        return "T" + c.name.rsplit("-", 1)[-1]
+    return (c.name or c.label)[:4]
+
+
+def hex_xy(grid: Grid, text: str) -> list[float] | None:
+    try:
+        x, y = grid.centre(parse_hex_id(text))
+    except HexIdError:
+        return None
+    return [round(x, 1), round(y, 1)]
+
+
+def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> list[dict]:
+    """Every counter of the view with its place, stack slot and, for the seat's own forces, the
+    unit keys it may order (``units``: key -> name, as the orders page offers them)."""
+    out: list[dict] = []
+    own_leaders = {f.hex + str(f.inside): f for f in view.own_forces()}
+    for c in map_counters(view, hexmap):
+        xy = hex_xy(grid, c.hex)
+        if xy is None:
+            continue
+        item: dict[str, Any] = {
+            "hex": c.hex,
+            "xy": xy,
+            "kind": c.kind,
+            "army": c.army.value,
+            "relation": c.relation.value,
+            "label": c.label,
+            "short": _short(c),
+            "flags": "".join(c.flags),
+            "inside": c.inside,
+        }
+        if c.kind == "force" and c.relation is Relation.OWNER:
+            # one counter per leader of the seat's force: each may be given its own march
+            force = own_leaders.get(c.hex + str(c.inside))
+            for x in force.leaders if force else ():
+                out.append(
+                    {
+                        **item,
+                        "label": x.name if x.points is None else f"{x.name} {x.points}",
+                        "short": x.name[:4],
+                        "unit": x.key if x.key in units else "",
+                        "name": x.name,
+                    }
+                )
+            continue
+        if c.kind == "siege-train" and c.relation is Relation.OWNER:
+            item["unit"] = c.name if c.name in units else ""
+        out.append(item)
+    by_hex: dict[str, list[dict]] = {}
+    for item in out:
+        if item["kind"] != "report":
+            by_hex.setdefault(item["hex"], []).append(item)
+    for stack in by_hex.values():
+        for i, item in enumerate(stack):
+            item["slot"], item["of"] = i, len(stack)
+    return out
+
+
+def supply_sources(view: View, hexmap: HexMap, grid: Grid) -> list[dict]:
+    """Fortresses garrisoned by the seat's side with no known enemy force in their hex (5,
+    5.2.6, 5.2.7), from what the view shows: garrison chits and leader positions are public."""
+    enemy = {f.hex for f in view.forces if f.relation is Relation.ENEMY}
+    out = []
+    for g in view.garrisons:
+        if g.relation is Relation.ENEMY:
+            continue
+        try:
+            h = hex_id(hexmap.city(g.city).hex)
+        except KeyError:
+            continue
+        if h not in enemy:
+            out.append({"hex": h, "xy": hex_xy(grid, h), "name": g.city})
+    return out
+
+
+def route(start: str, path: str, grid: Grid) -> list[list[float]]:
+    """The centres of the hexes of a line of march, start included; [] if it cannot be read."""
+    try:
+        here = parse_hex_id(start)
+        hexes = [here, *walk(here, parse_path(path or ""))]
+    except (HexIdError, PathError):
+        return []
+    return [[round(v, 1) for v in grid.centre(h)] for h in hexes]
+
+
+def drawn_orders(orders: Iterable[dict], positions: dict[str, str], previews: dict, grid: Grid):
+    """Each draft march of the seat as an arrow: the unit, its path, its cost and whether the
+    preview (``orders.forms.march_preview``, keyed by unit) finds it valid."""
+    out = []
+    for o in orders:
+        unit = str(o.get("unit", ""))
+        start = positions.get(unit)
+        if start is None:
+            continue
+        p = previews.get(unit)
+        out.append(
+            {
+                "unit": unit,
+                "name": o.get("name", unit),
+                "path": o.get("path", ""),
+                "line": route(start, str(o.get("path", "")), grid),
+                "spent": p.spent if p else None,
+                "allowance": p.allowance if p else None,
+                "valid": p.valid if p else True,
+                "message": p.message if p else "",
+            }
+        )
+    return out
+
+
+def reach(
+    view: View,
+    hexmap: HexMap,
+    grid: Grid,
+    enemies: Iterable,
+    forts: Iterable,
+    start: str,
+    left: int,
+) -> list[dict]:
+    """Hexes the unit can still enter from ``start`` with ``left`` MPs (the map core's reach
+    over the Terrain Effects Chart with the enemy-occupied hexes the view shows, 6.4.4: a force
+    entering one stops there), each with its cost and the direction codes that get there."""
+    try:
+        here = parse_hex_id(start)
+    except HexIdError:
+        return []
+    enemies = frozenset(enemies)
+    cost = enemy_aware_cost(hexmap, enemies, forts)
+
+    def can_leave(h) -> bool:
+        return h not in enemies
+
+    best = reachable_paths(hexmap, here, max(left, 0), cost=cost, can_leave=can_leave)
+    out = []
+    for h, (mp, line) in best.items():
+        if h == here:
+            continue
+        codes = [direction_to(a, b) for a, b in zip(line, line[1:], strict=False)]
+        out.append(
+            {
+                "hex": hex_id(h),
+                "xy": [round(v, 1) for v in grid.centre(h)],
+                "cost": mp,
+                "codes": "-".join(str(c) for c in codes),
+            }
+        )
+    out.sort(key=lambda r: (r["cost"], r["hex"]))
+    return out
+
+
+def deployment(armies: list[dict], allowed: dict[str, list[str]], hexmap: HexMap, grid: Grid):
+    """The seat's draft deployment for the widget's deploy mode: each army's leaders, siege
+    trains and garrisons (``armies`` as the deployment page lists them), where each army may
+    deploy (``allowed``: hex ids, by the engine's ``may_deploy_in``), the fortresses by hex, and
+    the placed units as counters (stacks fanned out like the others)."""
+    fortresses = {hex_id(c.hex): c.name for c in hexmap.fortresses}
+    by_name = {name: h for h, name in fortresses.items()}
+    out_armies, placed = [], []
+    for a in armies:
+        army = a["army"].value
+        leaders = [
+            {
+                "key": x["key"],
+                "name": x["name"],
+                "hex": x.get("hex") or "",
+                "points": x.get("points") or 0,
+                "inside": bool(x.get("inside")),
+            }
+            for x in a["leaders"]
+        ]
+        trains = [
+            {"id": t["id"], "hex": t.get("hex") or "", "inside": bool(t.get("inside"))}
+            for t in a["siege_trains"]
+        ]
+        garrisons = dict(a["garrisons"])
+        out_armies.append(
+            {
+                "army": army,
+                "label": a["label"],
+                "points": a["points"],
+                "placed": a["placed"],
+                "problems": list(a["problems"]),
+                "leaders": leaders,
+                "trains": trains,
+                "garrisons": garrisons,
+            }
+        )
+        base = {"army": army, "relation": "owner", "flags": ""}
+        for x in leaders:
+            if hex_xy(grid, x["hex"]):
+                placed.append(
+                    {**base, "kind": "force", "hex": x["hex"], "unit": x["key"],
+                     "label": f"{x['name']} {x['points']}", "short": x["name"][:4]}
+                )  # fmt: skip
+        for t in trains:
+            if hex_xy(grid, t["hex"]):
+                placed.append(
+                    {**base, "kind": "siege-train", "hex": t["hex"], "unit": t["id"],
+                     "label": f"Siege train {t['id']}", "short": "T" + t["id"].rsplit("-", 1)[-1]}
+                )  # fmt: skip
+        for city, points in garrisons.items():
+            if city in by_name:
+                placed.append(
+                    {**base, "kind": "garrison", "hex": by_name[city], "unit": "",
+                     "label": f"{city} garrison {points}", "short": "Gar"}
+                )  # fmt: skip
+    stacks: dict[str, list[dict]] = {}
+    for c in placed:
+        c["xy"] = hex_xy(grid, c["hex"])
+        stacks.setdefault(c["hex"], []).append(c)
+    for stack in stacks.values():
+        for i, c in enumerate(stack):
+            c["slot"], c["of"] = i, len(stack)
+    return {
+        "armies": out_armies,
+        "allowed": allowed,
+        "fortresses": fortresses,
+        "placed": placed,
+    }

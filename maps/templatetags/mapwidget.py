@@ -1,0 +1,52 @@
+"""``{% map_widget seat campaign mode phase %}``: the one map widget of the play pages.
+
+See docs/map-widget.md.
+
+It needs only the campaign's map (for the tile geometry) and the seat's URLs; what is drawn on it
+comes from the seat's overlay JSON (``orders.widget_views``), never from this tag.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import template
+from django.urls import reverse
+
+from maps.core.loader import DEFAULT_MAP, MapError, load_map
+from maps.tiles import ask_for_tiles, widget_grid
+
+register = template.Library()
+
+
+@register.inclusion_tag("maps/_widget.html")
+def map_widget(seat, campaign, mode: str = "view", phase: str = "") -> dict:
+    return {
+        **_grid(campaign),
+        "overlay": reverse("orders:map_overlay", args=[seat.code]),
+        "save": reverse("orders:save_march", args=[seat.code]),
+        "deploy": reverse("orders:deploy", args=[seat.code]),
+        "history": reverse("orders:map_history", args=[seat.code]),
+        "mode": mode,
+        "phase": phase,
+    }
+
+
+@register.inclusion_tag("maps/_widget.html")
+def umpire_map_widget(campaign) -> dict:
+    """The umpire's read-only map: every counter of every army."""
+    return {
+        **_grid(campaign),
+        "overlay": reverse("orders:umpire_overlay", args=[campaign.code]),
+        "mode": "view",
+    }
+
+
+def _grid(campaign) -> dict:
+    name = campaign.map_name or DEFAULT_MAP
+    try:
+        hexmap = load_map(name)
+    except (MapError, OSError):
+        return {"grid": None}
+    ask_for_tiles(hexmap, name)
+    return {"grid": json.dumps(widget_grid(hexmap), separators=(",", ":"))}

@@ -1,0 +1,299 @@
+"""The seat's layer of the map widget as JSON (docs/map-widget.md).
+
+One small document per (state version, seat, draft): the counters of the seat's view, its supply
+sources, its orders of this phase as arrows, and, for a chosen unit, the hexes it can still reach
+with their MP cost. Everything comes from the seat's ``View`` (``campaign.projection``) and its
+own draft, through ``maps.overlay``; the access check is the orders pages' own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.views.decorators.http import require_GET
+
+from campaign.engine.armies import Army
+from campaign.engine.deployment import may_deploy_in
+from campaign.engine.state import Phase
+from campaign.models import PhaseWindow, StateVersion
+from campaign.projection import Relation
+from maps import overlay
+from maps.core.hexgrid import hex_id
+from maps.core.tiles import grid_of
+from orders.forms import enemy_hexes, march_preview
+from orders.models import OrderSheet
+from orders.views import (
+    ORDER_PHASES,
+    _access,
+    _deployment_context,
+    _hexmap,
+    _items,
+    _read_deployment,
+    _settings,
+    _sheet,
+    _umpire_access,
+    _umpire_view,
+    _unit_position,
+    _units,
+    _version,
+    _view,
+    _window,
+    version_cache_headers,
+)
+
+
+@login_required
+@require_GET
+def map_overlay(request: HttpRequest, code) -> HttpResponse:
+    access = _access(request, code)
+    version = _version(access.campaign)
+    hexmap = _hexmap(access.campaign)
+    if version is None or hexmap is None:
+        return JsonResponse({"error": "the campaign has no map yet"}, status=404)
+    window = _window(access.campaign)
+    sheet = _sheet(access, window)
+    phase = window.phase if window is not None and sheet is not None else ""
+    phase = phase if phase in ORDER_PHASES else ""
+    forced = phase == Phase.FORCED_MARCH.value
+    kind = "forced_march" if forced else "march"
+    unit = request.GET.get("unit", "")[:40]
+    updated = sheet.updated.isoformat() if sheet is not None and sheet.updated else ""
+    stamp = (
+        f"{access.campaign.code}:{version.id}:{access.seat.code}:{access.own}:{phase}:"
+        f"{unit}:{updated}:{sheet is not None and sheet.ready}"
+    )
+    etag = '"' + hashlib.sha256(stamp.encode()).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified(headers=headers)
+
+    view = _view(access, version)
+    grid = grid_of(hexmap)
+    settings = _settings(access.campaign)
+    marching = phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value)
+    units = _units(view, leaders_only=forced) if marching else {}
+    draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
+    orders = [
+        {**o, "name": units.get(str(o.get("unit")), o.get("unit"))} for o in _items(draft, kind)
+    ] if marching else []  # fmt: skip
+    positions, previews = {}, {}
+    for o in orders:
+        key = str(o.get("unit", ""))
+        pos = _unit_position(view, key)
+        if pos is None:
+            continue
+        positions[key] = pos[0]
+        marches = o.get("marches") if isinstance(o.get("marches"), int) else 1
+        previews[key] = march_preview(
+            view, hexmap, settings, pos[0], str(o.get("path", "")), marches=marches,
+            supplied=pos[1], forced=forced,
+        )  # fmt: skip
+    locked = sheet is None or sheet.ready or not access.own
+    data = {
+        "version": version.number,
+        "turn": view.turn,
+        "phase": phase,
+        "locked": locked,
+        "counters": overlay.counters(view, hexmap, grid, units),
+        "colours": overlay.ARMY_COLOURS,
+        "supply": overlay.supply_sources(view, hexmap, grid),
+        "orders": overlay.drawn_orders(orders, positions, previews, grid),
+    }
+    # the seat's forces, the strongest first: the widget opens on all of them or on the first
+    own = sorted((f for f in view.forces if f.relation is Relation.OWNER), key=_strength)
+    data["focus"] = [overlay.hex_xy(grid, f.hex) for f in own]
+    if unit in units and not locked:
+        pos = _unit_position(view, unit)
+        order = next((o for o in orders if o.get("unit") == unit), {})
+        marches = order.get("marches") if isinstance(order.get("marches"), int) else 1
+        path = str(order.get("path", ""))
+        p = march_preview(
+            view, hexmap, settings, pos[0], path, marches=marches, supplied=pos[1], forced=forced
+        )
+        enemies, forts = enemy_hexes(view, hexmap)
+        left = p.allowance - p.spent if p.valid else 0
+        data["reach"] = {
+            "unit": unit,
+            "name": units[unit],
+            "path": path,
+            "marches": marches,
+            "from": p.end,
+            "spent": p.spent,
+            "allowance": p.allowance,
+            "hexes": overlay.reach(view, hexmap, grid, enemies, forts, p.end, left),
+        }
+    if window is not None and window.phase == "deployment" and sheet is not None:
+        data["deploy"] = _deploy_layer(request, access, hexmap, grid, sheet)
+        data["phase"] = "deployment"
+        data["focus"] = [overlay.hex_xy(grid, h) for h in _deploy_focus(data["deploy"])]
+    body = json.dumps(data, separators=(",", ":"))
+    return HttpResponse(body, content_type="application/json", headers=headers)
+
+
+def _deploy_layer(request, access, hexmap, grid, sheet) -> dict:
+    """The deploy mode's layer: the deployment page's own reading of the draft (with the engine's
+    validator), and where each of the seat's armies may deploy (3.2.1, 3.2.4, 3.2.5)."""
+    ctx = _deployment_context(request, access)
+    draft = sheet.draft if isinstance(sheet.draft, dict) else {}
+    dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
+    allowed = {}
+    for value in access.seat.armies:
+        army = Army.parse(value)
+        others = {}
+        for other in access.seat.armies:
+            if other != value and isinstance(dep.get(other), dict):
+                others[Army.parse(other)], _ = _read_deployment(Army.parse(other), dep[other])
+        allowed[value] = [
+            hex_id(h)
+            for h in hexmap.hexes
+            if may_deploy_in(army, h, hexmap, others=others, fortress=hexmap.fortress_at(h))
+        ]
+    return overlay.deployment(ctx["armies"], allowed, hexmap, grid)
+
+
+def _deploy_focus(layer: dict) -> list[str]:
+    """Open on what is placed already, else on the middle of where the first army may go."""
+    placed = [c["hex"] for c in layer["placed"]]
+    if placed:
+        return placed
+    for hexes in layer["allowed"].values():
+        if hexes:
+            return [hexes[len(hexes) // 2]]
+    return []
+
+
+def _strength(force) -> int:
+    """Sort key: the strongest of the seat's forces first (the widget opens on it)."""
+    return -(force.points or 0)
+
+
+BATTLE_AT = re.compile(r"\bat (\d{4})\b")
+
+
+@login_required
+@require_GET
+def map_history(request: HttpRequest, code) -> HttpResponse:
+    """One past phase as the seat saw it after resolution: its counters then, its own moves of
+    that phase as arrows (from where its forces stood before), the battles it was told of that
+    turn and the sieges under way; and the versions before and after, for previous / next.
+    A version never changes, so neither does this document (cached like the map picture)."""
+    access = _access(request, code)
+    hexmap = _hexmap(access.campaign)
+    latest = _version(access.campaign)
+    if hexmap is None or latest is None:
+        return JsonResponse({"error": "the campaign has no map yet"}, status=404)
+    try:
+        number = int(request.GET.get("version", latest.number))
+    except ValueError:
+        number = latest.number
+    version = _version(access.campaign, number)
+    if version is None:
+        return JsonResponse({"error": f"there is no version {number}"}, status=404)
+    headers = version_cache_headers(
+        request, version, f"history:{access.seat.code}:{access.seat.armies}"
+    )
+    if request.headers.get("If-None-Match") == headers["ETag"]:
+        return HttpResponseNotModified(headers=headers)
+
+    grid = grid_of(hexmap)
+    view = _view(access, version)
+    before = _version(access.campaign, version.number - 1)
+    moves = []
+    if before is not None and version.resolved_phase in (Phase.MARCH.value, "forced-march"):
+        window = (
+            PhaseWindow.objects.filter(
+                campaign=access.campaign, version=before, phase=version.resolved_phase
+            )
+            .order_by("-id")
+            .first()
+        )
+        sheet = OrderSheet.objects.filter(window=window, seat=access.seat).first()
+        draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
+        kind = "march" if version.resolved_phase == Phase.MARCH.value else "forced_march"
+        then = _view(access, before)
+        names = _units(then)
+        orders = [{**o, "name": names.get(str(o.get("unit")), o.get("unit"))}
+                  for o in _items(draft, kind)]  # fmt: skip
+        positions = {}
+        for o in orders:
+            pos = _unit_position(then, str(o.get("unit", "")))
+            if pos is not None:
+                positions[str(o["unit"])] = pos[0]
+        moves = overlay.drawn_orders(orders, positions, {}, grid)
+    battles = sorted(
+        {
+            m.group(1)
+            for e in view.events
+            if e.kind == "battle" and e.turn == version.turn
+            for m in [BATTLE_AT.search(e.text)]
+            if m
+        }
+    )
+    sieges = []
+    for city in view.besieged:
+        try:
+            sieges.append({"hex": hex_id(hexmap.city(city).hex), "name": city})
+        except KeyError:
+            continue
+    numbers = list(
+        StateVersion.objects.filter(campaign=access.campaign)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    i = numbers.index(version.number)
+    label = f"Turn {version.turn}: " + (
+        f"after the {version.resolved_phase} phase" if version.resolved_phase else "the start"
+    )
+    data = {
+        "version": version.number,
+        "turn": view.turn,
+        "label": label,
+        "prev": numbers[i - 1] if i > 0 else None,
+        "next": numbers[i + 1] if i + 1 < len(numbers) else None,
+        "locked": True,
+        "counters": overlay.counters(view, hexmap, grid, {}),
+        "colours": overlay.ARMY_COLOURS,
+        "supply": [],
+        "orders": moves,
+        "battles": [{"hex": h, "xy": overlay.hex_xy(grid, h)} for h in battles],
+        "sieges": [{**s, "xy": overlay.hex_xy(grid, s["hex"])} for s in sieges],
+        "focus": [m["line"][-1] for m in moves if m["line"]]
+        or [overlay.hex_xy(grid, f.hex) for f in sorted(view.own_forces(), key=_strength)],
+    }
+    body = json.dumps(data, separators=(",", ":"))
+    return HttpResponse(body, content_type="application/json", headers=headers)
+
+
+@login_required
+@require_GET
+def umpire_overlay(request: HttpRequest, code) -> HttpResponse:
+    """The non-playing umpire's layer: every counter of every army (read-only)."""
+    access = _umpire_access(request, code)
+    version = _version(access.campaign)
+    hexmap = _hexmap(access.campaign)
+    if version is None or hexmap is None:
+        return JsonResponse({"error": "the campaign has no map yet"}, status=404)
+    # Keyed by the version's id: a roll back that makes version N again is another document.
+    headers = version_cache_headers(request, version, f"umpire-overlay:{access.campaign.code}")
+    etag = headers["ETag"]
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified(headers=headers)
+    grid = grid_of(hexmap)
+    view = _umpire_view(access, version)
+    data = {
+        "version": version.number,
+        "turn": view.turn,
+        "phase": "",
+        "locked": True,
+        "counters": overlay.counters(view, hexmap, grid, {}),
+        "colours": overlay.ARMY_COLOURS,
+        "supply": [],
+        "orders": [],
+        "focus": [overlay.hex_xy(grid, f.hex) for f in sorted(view.forces, key=_strength)],
+    }
+    body = json.dumps(data, separators=(",", ":"))
+    return HttpResponse(body, content_type="application/json", headers=headers)

@@ -1,0 +1,589 @@
+/* The map widget of the play pages (docs/map-widget.md).
+ *
+ * Leaflet with L.CRS.Simple over the tile pyramid of maps/core/tiles.py: at zoom 0 one map unit
+ * is one pixel of the map drawn with hexes of corner radius grid.hex; a point (x, y) of the
+ * overlay JSON is L.latLng(-y, x). The seat's layer (counters, supply sources, orders, reach)
+ * comes from the overlay JSON of orders/widget_views.py and is drawn on top.
+ *
+ * Orders mode: tap one of your counters, the hexes it can still reach light up with their MP
+ * cost; tap one and the march is saved through the orders page's own endpoint (save_march) with
+ * htmx, which swaps #play (the list of orders) as a typed order would. After every htmx swap the
+ * overlay is read again, so the map and the list stay in step.
+ */
+(function () {
+  "use strict";
+
+  var SQRT3 = Math.sqrt(3);
+  var GAP = 3;
+  /* Counter sizes (px) by zoom: they grow with the hexes (a hex is 28 px wide at zoom 1, 55 at
+     zoom 2), so neighbouring stacks overlap as little as can be. */
+  function counterSize(zoom) {
+    if (zoom >= 2.5) return [48, 32, 13];
+    if (zoom >= 1.5) return [40, 26, 12];
+    if (zoom >= 0.5) return [32, 22, 10];
+    return [22, 16, 0];
+  }
+  /* Slot i of n in a stack: one row of up to 2, then rows below; centred on the hex. */
+  function slotOffset(i, n, w, h) {
+    var perRow = n <= 2 ? n : 2;
+    var rows = Math.ceil(n / perRow);
+    var col = i % perRow;
+    var row = Math.floor(i / perRow);
+    var inRow = row === rows - 1 ? n - row * perRow : perRow;
+    return [(col - (inRow - 1) / 2) * (w + GAP), (row - (rows - 1) / 2) * (h + GAP)];
+  }
+
+  function ll(xy) {
+    return L.latLng(-xy[1], xy[0]);
+  }
+
+  function hexCorners(grid, xy) {
+    var out = [];
+    for (var i = 0; i < 6; i++) {
+      var a = (Math.PI / 180) * (60 * i - 30);
+      out.push(L.latLng(-(xy[1] + grid.hex * Math.sin(a)), xy[0] + grid.hex * Math.cos(a)));
+    }
+    return out;
+  }
+
+  function pad(n) {
+    return (n < 10 ? "0" : "") + n;
+  }
+
+  /* The hex under a point of the map (zoom-0 units), as maps/core/hexgrid.py numbers them:
+     axial (q, r) from the pixel, rounded in cube coordinates, then the odd-r offset id "CCRR". */
+  function hexAt(grid, latlng) {
+    var x = latlng.lng - grid.dx;
+    var y = -latlng.lat - grid.dy;
+    var rf = y / (1.5 * grid.hex);
+    var qf = x / (SQRT3 * grid.hex) - rf / 2;
+    var sf = -qf - rf;
+    var q = Math.round(qf), r = Math.round(rf), s = Math.round(sf);
+    var dq = Math.abs(q - qf), dr = Math.abs(r - rf), ds = Math.abs(s - sf);
+    if (dq > dr && dq > ds) q = -r - s;
+    else if (dr > ds) r = -q - s;
+    var col = q + (r - (r & 1)) / 2;
+    if (col < 0 || r < 0 || col >= grid.columns || r >= grid.rows) return null;
+    return pad(col + 1) + pad(r + 1);
+  }
+
+  function hexCentre(grid, id) {
+    var col = parseInt(id.slice(0, 2), 10) - 1, row = parseInt(id.slice(2), 10) - 1;
+    var q = col - (row - (row & 1)) / 2;
+    return [grid.hex * SQRT3 * (q + row / 2) + grid.dx, grid.hex * 1.5 * row + grid.dy];
+  }
+
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+
+  /* The head of an order's arrow, turned along its last step, and its cost beside it. */
+  function arrowHead(angle, colour, unit, text) {
+    var box = document.createElement("span");
+    var tip = document.createElement("span");
+    tip.className = "mw-tip";
+    tip.textContent = "\u25B6";
+    tip.style.transform = "rotate(" + angle.toFixed(1) + "deg)";
+    tip.style.color = colour;
+    var cost = document.createElement("span");
+    cost.className = "mw-cost";
+    cost.dataset.unit = unit;
+    cost.textContent = text;
+    box.appendChild(tip);
+    box.appendChild(cost);
+    return box;
+  }
+
+  function csrf() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  function Widget(el) {
+    this.el = el;
+    this.grid = JSON.parse(el.dataset.grid);
+    this.mode = el.dataset.mode;
+    this.status = document.getElementById("mapwidget-status");
+    this.unit = "";
+    this.data = null;
+    var g = this.grid;
+    var bounds = L.latLngBounds([[-g.height, 0], [0, g.width]]);
+    this.map = L.map(el, {
+      crs: L.CRS.Simple,
+      minZoom: g.minZoom - 1,
+      maxZoom: g.maxNativeZoom + 1,
+      zoomSnap: 0.5,
+      attributionControl: false,
+      doubleClickZoom: false, // two taps on two hexes are two steps, not a zoom
+      fadeAnimation: false, // tiles show at once (and screenshots never catch them half-faded)
+      maxBounds: bounds.pad(0.25),
+      maxBoundsViscosity: 0.8,
+    });
+    L.tileLayer(g.tiles, {
+      bounds: bounds,
+      tileSize: 256,
+      noWrap: true,
+      minNativeZoom: g.minZoom,
+      maxNativeZoom: g.maxNativeZoom,
+      minZoom: g.minZoom - 1,
+      maxZoom: g.maxNativeZoom + 1,
+    }).addTo(this.map);
+    this.bounds = bounds; // no view until the overlay says where the seat's forces are: no tiles
+    this.layers = {
+      supply: L.layerGroup().addTo(this.map),
+      reach: L.layerGroup().addTo(this.map),
+      orders: L.layerGroup().addTo(this.map),
+      counters: L.layerGroup().addTo(this.map),
+    };
+    this.centred = false;
+    var self = this;
+    this.map.on("zoomend viewreset load", function () {
+      el.dataset.zoom = String(self.map.getZoom());
+      if (self.data) {
+        self.draw();
+      }
+    });
+    this.sheet = document.getElementById("mapwidget-sheet");
+    this.version = "";
+    if (this.mode === "history") {
+      this.turns = document.getElementById("mapwidget-turns");
+      Array.prototype.forEach.call(this.turns.querySelectorAll("button"), function (b) {
+        b.addEventListener("click", function () {
+          var to = self.data && self.data[b.dataset.go];
+          if (to) {
+            self.version = String(to);
+            self.load();
+          }
+        });
+      });
+    }
+    if (this.mode === "deploy") {
+      this.map.on("click", function (ev) {
+        var id = hexAt(self.grid, ev.latlng);
+        if (id) {
+          self.openSheet(id);
+        }
+      });
+    }
+    document.body.addEventListener("htmx:afterSettle", function (ev) {
+      if (ev.target && (ev.target.id === "play" || ev.target.id === "sheet")) {
+        self.followList();
+        self.load();
+      }
+    });
+    this.followList();
+    this.load();
+  }
+
+  /* The unit chosen in the list below (the accessible alternative) is the map's unit too. */
+  Widget.prototype.followList = function () {
+    var input = document.querySelector("#builder form.order-form input[name=unit]");
+    if (input && input.value) {
+      this.unit = input.value;
+    }
+  };
+
+  Widget.prototype.say = function (text) {
+    if (this.status) {
+      this.status.textContent = text;
+    }
+  };
+
+  Widget.prototype.load = function () {
+    var self = this;
+    var url = this.el.dataset.overlay + (this.unit ? "?unit=" + encodeURIComponent(this.unit) : "");
+    if (this.mode === "history") {
+      url = this.el.dataset.history + (this.version ? "?version=" + this.version : "");
+    }
+    this.el.dataset.loading = "1";
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) {
+        if (!r.ok) {
+          throw new Error("The map's layer could not be loaded (" + r.status + ").");
+        }
+        return r.json();
+      })
+      .then(function (data) {
+        self.data = data;
+        self.centre();
+        self.draw();
+        self.el.dataset.loading = "";
+        self.el.dataset.version = String(data.version);
+      })
+      .catch(function (err) {
+        self.el.dataset.loading = "";
+        if (!self.centred) {
+          self.centred = true;
+          self.map.fitBounds(self.bounds);
+        }
+        self.say(err.message);
+      });
+  };
+
+  Widget.prototype.draw = function () {
+    var d = this.data;
+    var self = this;
+    Object.keys(this.layers).forEach(function (k) {
+      self.layers[k].clearLayers();
+    });
+    (d.supply || []).forEach(function (s) {
+      L.circleMarker(ll(s.xy), {
+        radius: 15,
+        color: "#1b7a2c",
+        weight: 3,
+        fill: false,
+        dashArray: "4 3",
+        interactive: false,
+        className: "mw-supply",
+      }).addTo(self.layers.supply);
+    });
+    (d.orders || []).forEach(function (o) {
+      self.drawOrder(o);
+    });
+    if (d.deploy) {
+      this.drawDeploy(d.deploy);
+    } else {
+      (d.counters || []).forEach(function (c) {
+        self.drawCounter(c);
+      });
+    }
+    if (d.reach) {
+      this.drawReach(d.reach);
+    }
+    (d.battles || []).forEach(function (b) {
+      L.marker(ll(b.xy), {
+        interactive: false,
+        keyboard: false,
+        icon: L.divIcon({ className: "mw-mark mw-battle", iconSize: [0, 0], html: '<span title="Battle">&#9876;</span>' }),
+      }).addTo(self.layers.orders);
+    });
+    (d.sieges || []).forEach(function (b) {
+      L.circleMarker(ll(b.xy), { radius: 22, color: "#5d2a7a", weight: 3, dashArray: "2 4", fill: false, interactive: false, className: "mw-siege" })
+        .addTo(self.layers.orders);
+    });
+    if (this.turns) {
+      this.turns.querySelector(".mw-label").textContent = d.label || "";
+      this.turns.querySelector("[data-go=prev]").disabled = !d.prev;
+      this.turns.querySelector("[data-go=next]").disabled = !d.next;
+    }
+  };
+
+  /* Open centred on the seat's own forces: all of them if they fit at zoom 1 or closer, else
+     the strongest one (focus[0]) at zoom 2 (the whole map is one pinch away). */
+  Widget.prototype.centre = function () {
+    var d = this.data;
+    if (this.centred) {
+      return;
+    }
+    this.centred = true;
+    if (!d.focus || !d.focus.filter(Boolean).length) {
+      this.map.fitBounds(this.bounds, { animate: false });
+      return;
+    }
+    this.map.invalidateSize(false);
+    var focus = d.focus.filter(Boolean);
+    var b = L.latLngBounds(focus.map(ll)).pad(0.15);
+    var z = Math.min(this.map.getBoundsZoom(b), 2);
+    if (z >= 1) {
+      this.map.fitBounds(b, { maxZoom: 2, animate: false });
+    } else {
+      this.map.setView(ll(focus[0]), 2, { animate: false });
+    }
+  };
+
+  Widget.prototype.drawOrder = function (o) {
+    if (!o.line || o.line.length < 2) {
+      return;
+    }
+    var colour = o.valid ? "#b00020" : "#7a4a00";
+    var pts = o.line.map(ll);
+    var line = L.polyline(pts, {
+      color: colour,
+      weight: 5,
+      opacity: 0.9,
+      dashArray: o.valid ? null : "6 6",
+      interactive: false,
+      className: "mw-arrow",
+    }).addTo(this.layers.orders);
+    var el = line.getElement();
+    if (el) {
+      el.setAttribute("data-unit", o.unit);
+      el.setAttribute("data-path", o.path);
+    }
+    var a = this.map.latLngToLayerPoint(pts[pts.length - 2]);
+    var b = this.map.latLngToLayerPoint(pts[pts.length - 1]);
+    var angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+    var cost = o.spent === null ? "" : o.spent + "/" + o.allowance + " MP";
+    L.marker(pts[pts.length - 1], {
+      interactive: false,
+      keyboard: false,
+      icon: L.divIcon({
+        className: "mw-head",
+        iconSize: [0, 0],
+        html: arrowHead(angle, colour, o.unit, o.name + " " + cost),
+      }),
+    }).addTo(this.layers.orders);
+  };
+
+  Widget.prototype.drawCounter = function (c) {
+    var self = this;
+    if (c.kind === "report") {
+      L.marker(ll(c.xy), {
+        interactive: false,
+        keyboard: false,
+        icon: L.divIcon({ className: "mw-report", iconSize: [0, 0], html: "<span>" + esc(c.label) + "</span>" }),
+      }).addTo(this.layers.counters);
+      return;
+    }
+    var size = counterSize(this.map.getZoom());
+    var w = size[0], h = size[1];
+    var off = slotOffset(c.slot || 0, c.of || 1, w, h);
+    var tappable = this.mode === "orders" && c.unit && !this.data.locked;
+    var classes = "mw-counter mw-" + c.relation + " mw-" + c.kind + (c.unit && c.unit === this.unit ? " chosen" : "");
+    var colour = (this.data.colours || {})[c.army] || ["#888888", "#ffffff"];
+    var label = c.label + " in " + c.hex + (c.flags ? " (" + c.flags + ")" : "");
+    // built as elements, styles set through the CSSOM: no inline style attribute for the CSP
+    var html = document.createElement("button");
+    html.type = "button";
+    html.className = classes;
+    html.dataset.hex = c.hex;
+    html.dataset.unit = c.unit || "";
+    html.dataset.relation = c.relation;
+    html.setAttribute("aria-label", label);
+    html.title = label;
+    html.style.width = w + "px";
+    html.style.height = h + "px";
+    html.style.fontSize = size[2] + "px";
+    html.style.background = colour[0];
+    html.style.color = colour[1];
+    if (size[2]) {
+      html.textContent = c.short;
+      if (c.flags) {
+        var sup = document.createElement("sup");
+        sup.textContent = c.flags;
+        html.appendChild(sup);
+      }
+    }
+    var marker = L.marker(ll(c.xy), {
+      keyboard: false,
+      riseOnHover: true,
+      zIndexOffset: c.relation === "owner" ? 1000 : 0,
+      icon: L.divIcon({
+        className: "mw-icon",
+        iconSize: [w, h],
+        iconAnchor: [w / 2 - off[0], h / 2 - off[1]],
+        html: html,
+      }),
+    }).addTo(this.layers.counters);
+    marker.on("click", function () {
+      if (self.mode === "deploy") {
+        self.openSheet(c.hex);
+      } else if (tappable) {
+        self.choose(c.unit === self.unit ? "" : c.unit);
+      } else {
+        self.say(label);
+      }
+    });
+  };
+
+  /* Deploy mode: where the seat's armies may deploy, lightly tinted; what is placed already. */
+  Widget.prototype.drawDeploy = function (dep) {
+    var self = this;
+    var seen = {};
+    Object.keys(dep.allowed).forEach(function (army) {
+      dep.allowed[army].forEach(function (id) {
+        if (seen[id]) return;
+        seen[id] = true;
+        L.polygon(hexCorners(self.grid, hexCentre(self.grid, id)), {
+          stroke: false,
+          fillColor: "#2e7d32",
+          fillOpacity: 0.16,
+          interactive: false,
+          className: "mw-allowed",
+        }).addTo(self.layers.reach);
+      });
+    });
+    dep.placed.forEach(function (c) {
+      self.drawCounter(c);
+    });
+    if (this.openHex) {
+      this.openSheet(this.openHex);
+    }
+  };
+
+  /* The bottom sheet of deploy mode: what may be placed in the tapped hex, one small form each,
+     posted to the deployment page's own endpoint (the forms below stay the same alternative). */
+  Widget.prototype.openSheet = function (id) {
+    var dep = this.data && this.data.deploy;
+    if (!dep || !this.sheet) {
+      return;
+    }
+    this.openHex = id;
+    var city = dep.fortresses[id];
+    var html = '<div class="mw-sheet-head"><h2>Hex ' + esc(id) + (city ? " · " + esc(city) + " (fortress)" : "") +
+      '</h2><button type="button" class="mw-close" aria-label="Close">×</button></div>';
+    var any = false;
+    var locked = this.data.locked;
+    dep.armies.forEach(function (a) {
+      if ((dep.allowed[a.army] || []).indexOf(id) < 0) {
+        return;
+      }
+      any = true;
+      html += "<h3>" + esc(a.label) + ": " + a.placed + " of " + a.points + " points placed</h3>";
+      // those here first, then those not placed yet, then those placed elsewhere
+      var rank = function (u) {
+        return u.hex === id ? 0 : u.hex ? 2 : 1;
+      };
+      a.leaders.slice().sort(function (p, q) {
+        return rank(p) - rank(q);
+      }).forEach(function (x) {
+        var here = x.hex === id;
+        html += '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="leader" data-unit="' + esc(x.key) + '">' +
+          "<strong>" + esc(x.name) + "</strong>" + (here ? " (here)" : x.hex ? " (in " + esc(x.hex) + ")" : "") +
+          ' <label>points <input name="points" type="number" min="0" inputmode="numeric" value="' + (x.points || 0) + '"></label>' +
+          (city ? ' <label><input type="checkbox" name="inside"' + (x.inside ? " checked" : "") + "> inside</label>" : "") +
+          ' <button type="submit"' + (locked ? " disabled" : "") + ">Place " + esc(x.name) + " here</button></form>";
+      });
+      a.trains.forEach(function (t) {
+        html += '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="train" data-unit="' + esc(t.id) + '">' +
+          "<strong>Siege train " + esc(t.id) + "</strong>" + (t.hex === id ? " (here)" : t.hex ? " (in " + esc(t.hex) + ")" : "") +
+          (city ? ' <label><input type="checkbox" name="inside"' + (t.inside ? " checked" : "") + "> inside</label>" : "") +
+          ' <button type="submit"' + (locked ? " disabled" : "") + ">Place " + esc(t.id) + " here</button></form>";
+      });
+      if (city) {
+        html += '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="garrison" data-city="' + esc(city) + '">' +
+          "<strong>Garrison of " + esc(city) + "</strong>" +
+          ' <label>points <input name="points" type="number" min="0" inputmode="numeric" value="' + (a.garrisons[city] || 0) + '"></label>' +
+          ' <button type="submit"' + (locked ? " disabled" : "") + ">Garrison " + esc(city) + "</button></form>";
+      }
+      if (a.problems.length) {
+        html += '<ul class="violations">' + a.problems.map(function (p) { return "<li>" + esc(p) + "</li>"; }).join("") + "</ul>";
+      }
+    });
+    if (!any) {
+      html += "<p>None of your armies may deploy in this hex (3.2): tap a tinted hex.</p>";
+    }
+    this.sheet.hidden = false;
+    if (this.sheetHtml === html) {
+      return; // the same choices: keep what the player is typing
+    }
+    this.sheetHtml = html;
+    this.sheet.innerHTML = html;
+    var self = this;
+    this.sheet.querySelector(".mw-close").addEventListener("click", function () {
+      self.closeSheet();
+    });
+    Array.prototype.forEach.call(this.sheet.querySelectorAll("form.mw-place"), function (f) {
+      f.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        self.place(f, id);
+      });
+    });
+  };
+
+  Widget.prototype.closeSheet = function () {
+    this.openHex = "";
+    if (this.sheet) {
+      this.sheet.hidden = true;
+      this.sheet.innerHTML = "";
+      this.sheetHtml = "";
+    }
+  };
+
+  Widget.prototype.place = function (form, id) {
+    var values = { phase: "deployment", army: form.dataset.army, action: form.dataset.action };
+    if (form.dataset.action === "garrison") {
+      values.city = form.dataset.city;
+    } else {
+      values.unit = form.dataset.unit;
+      values.hex = id;
+    }
+    var points = form.querySelector("input[name=points]");
+    if (points) values.points = points.value || "0";
+    var inside = form.querySelector("input[name=inside]");
+    if (inside && inside.checked) values.inside = "on";
+    this.say("Saving…");
+    htmx.ajax("POST", this.el.dataset.deploy, {
+      target: "#sheet",
+      swap: "outerHTML",
+      values: values,
+      headers: { "X-CSRFToken": csrf() },
+    });
+  };
+
+  /* Pan (and zoom) to a hex, as a finger would; the point of a hex in page pixels. */
+  Widget.prototype.show = function (id, zoom) {
+    this.map.setView(ll(hexCentre(this.grid, id)), zoom === undefined ? this.map.getZoom() : zoom, { animate: false });
+  };
+
+  Widget.prototype.pointOf = function (id) {
+    var p = this.map.latLngToContainerPoint(ll(hexCentre(this.grid, id)));
+    var r = this.el.getBoundingClientRect();
+    return [r.left + p.x, r.top + p.y];
+  };
+
+  Widget.prototype.choose = function (unit) {
+    this.unit = unit;
+    this.say(unit ? "Loading where it can go…" : "Tap one of your counters.");
+    this.load();
+  };
+
+  Widget.prototype.drawReach = function (r) {
+    var self = this;
+    this.say(
+      r.name + " in " + r.from + ": " + r.spent + " of " + r.allowance + " MP spent. " +
+        (r.hexes.length ? "Tap a lit hex to march there." : "It can go no further this phase.")
+    );
+    r.hexes.forEach(function (h) {
+      var poly = L.polygon(hexCorners(self.grid, h.xy), {
+        color: "#8a6d00",
+        weight: 1.5,
+        fillColor: "#ffd54f",
+        fillOpacity: 0.35,
+        className: "mw-reach",
+      }).addTo(self.layers.reach);
+      var el = poly.getElement();
+      if (el) {
+        el.setAttribute("data-hex", h.hex);
+        el.setAttribute("data-cost", String(h.cost));
+      }
+      poly.on("click", function () {
+        self.march(r, h);
+      });
+      L.marker(ll(h.xy), {
+        interactive: false,
+        keyboard: false,
+        icon: L.divIcon({ className: "mw-mp", iconSize: [0, 0], html: "<span>" + h.cost + "</span>" }),
+      }).addTo(self.layers.reach);
+    });
+  };
+
+  Widget.prototype.march = function (r, h) {
+    var path = r.path ? r.path + "-" + h.codes : h.codes;
+    this.say("Saving " + r.name + " to " + h.hex + "…");
+    htmx.ajax("POST", this.el.dataset.save, {
+      target: "#play",
+      swap: "outerHTML",
+      values: { unit: r.unit, path: path, marches: String(r.marches || 1), phase: this.el.dataset.phase },
+      headers: { "X-CSRFToken": csrf() },
+    });
+  };
+
+  function start() {
+    var el = document.getElementById("mapwidget");
+    if (el && window.L && !el._widget) {
+      el._widget = new Widget(el);
+    }
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

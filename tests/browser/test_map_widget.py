@@ -1,0 +1,420 @@
+# ruff: noqa: F811 (the browser fixture is imported)
+"""The map widget on a phone (390x844, Debian's chromium): the real map, every order by tapping.
+
+A five-player campaign on the bundled map. Every seat but the Prussian deploys as the engine's
+sample deployment does; the Prussian draft holds the same less Frederick, a siege train and
+Breslau's garrison, which the player places by tapping Breslau's hex on the map (a stacked hex:
+both siege trains and the garrison end there with Frederick). Then the march and the forced march
+phases of turn 1 are played by tapping a counter then a lit hex; the arrows drawn are read back
+from the page and compared with the saved draft. Hex ids are never typed (the points are: the
+bottom sheet's points field). Panning to a hex uses the widget's ``show`` (what a finger's drag
+does). Every force of the seat must be tappable: visible, and the element at its centre
+(``document.elementFromPoint``) is its own counter. Screenshots go to ``artifacts/``; the ones in
+docs/screenshots/ are copies of them.
+"""
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign
+from maps.core.loader import load_map
+from maps.tiles import render_tiles
+from orders.models import OrderSheet
+from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F401
+from tests.web.test_play_fixtures import url
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def tiles(settings, tmp_path):
+    """The pyramid of the bundled map at the zooms the test looks at (a second or two)."""
+    settings.MAP_TILES_DIR = tmp_path / "tiles"
+    render_tiles(load_map("central_europe_1756"))
+    return settings.MAP_TILES_DIR
+
+
+HELD_BACK = {"leaders": "frederick", "siege_trains": "prussia-1", "garrisons": "Breslau"}
+
+
+@pytest.fixture
+def deploying(tiles):
+    """Deployment open on the bundled map; every seat but Prussia ready with the sample."""
+    from django.utils import timezone
+
+    from campaign.engine.autoplay import deployment_orders
+    from campaign.engine.orders import Orders, orders_to_dict
+    from campaign.models import organisers_group
+    from campaign.services import gameplay, setup
+    from tests.web.conftest import make_user
+
+    now = timezone.now()
+    rules = gameplay.rule_settings(Campaign(rule_settings={}))
+    points, orders = deployment_orders(load_map("central_europe_1756"), rules)
+    sample = {d.army.value: d for d in orders.deployment}
+    organiser = make_user("tap-umpire")
+    organiser.groups.add(organisers_group())
+    campaign = setup.create_campaign(
+        organiser, name="Tap 1757", players=5, now=now, army_points=points
+    )
+    for s in campaign.seats.all():
+        s.user = make_user(f"tap-{s.power}")
+        s.leaders = {a: [k for k, *_ in sample[a].leaders] for a in s.armies}
+        s.save()
+    setup.start_campaign(campaign, organiser, now=now)
+    campaign.refresh_from_db()
+    window = campaign.open_window()
+    for s in campaign.seats.all():
+        draft = orders_to_dict(Orders(deployment=tuple(sample[a] for a in s.armies)))
+        if s.power == "prussia":
+            spec = draft["deployment"]["prussia"]
+            for what, key in HELD_BACK.items():
+                spec[what].pop(key)
+        OrderSheet.objects.create(
+            campaign=campaign, seat=s, window=window, draft=draft,
+            ready=s.power != "prussia", submitted_at=now,
+        )  # fmt: skip
+    return campaign, sample["prussia"]
+
+
+def shot(driver, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"widget-{name}.png"))
+
+
+TAPPABLE = """
+const w = document.getElementById('mapwidget');
+const box = w.getBoundingClientRect();
+const out = [];
+for (const el of w.querySelectorAll('.mw-counter.mw-owner')) {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const inView = r.width > 0 && x >= Math.max(box.left, 0) && y >= Math.max(box.top, 0)
+    && x <= Math.min(box.right, innerWidth) && y <= Math.min(box.bottom, innerHeight);
+  const top = inView ? document.elementFromPoint(x, y) : null;
+  out.push({unit: el.dataset.unit, hex: el.dataset.hex, inView: inView,
+            own: !!top && (top === el || el.contains(top))});
+}
+return out;
+"""
+# Every counter of the seat, each hex brought to the middle of the map in turn (a finger's pan).
+EVERY_ONE = """
+const w = document.getElementById('mapwidget');
+w.scrollIntoView({block: 'start'});
+const hexes = [...new Set([...w.querySelectorAll('.mw-counter.mw-owner')].map(e => e.dataset.hex))];
+const out = [];
+for (const hex of hexes) {
+  w._widget.show(hex);
+  for (const el of w.querySelectorAll('.mw-counter.mw-owner[data-hex="' + hex + '"]')) {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    out.push({hex: hex, unit: el.dataset.unit, visible: r.width >= 20 && r.height >= 14,
+              own: !!top && (top === el || el.contains(top))});
+  }
+}
+return out;
+"""
+
+
+def wait_idle(wait):
+    """The widget has drawn its layer; and the page does not scroll sideways at 390 px."""
+    wait.until(
+        lambda d: d.execute_script(
+            "const m = document.getElementById('mapwidget');"
+            "return m && m.dataset.version && !m.dataset.loading;"
+        )
+    )
+    width = wait._driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide"
+
+
+FREE_REACH = """
+const out = [];
+for (const el of document.querySelectorAll('#mapwidget path.mw-reach')) {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < 30 || y < 30 || x > innerWidth - 30 || y > innerHeight - 30) continue;
+  if (document.elementFromPoint(x, y) === el) out.push([el.dataset.hex, +el.dataset.cost]);
+}
+return out;
+"""
+
+
+def all_tappable(driver) -> list[dict]:
+    """Every counter of the seat is visible and on top at its centre, once its hex is panned to;
+    then the view goes back where it was."""
+    centre = driver.execute_script(
+        "const m = document.getElementById('mapwidget')._widget.map;"
+        "const c = m.getCenter(); return [c.lat, c.lng, m.getZoom()];"
+    )
+    counters = driver.execute_script(EVERY_ONE)
+    driver.execute_script(
+        "document.getElementById('mapwidget')._widget.map.setView(arguments[0], arguments[1],"
+        " {animate: false});",
+        centre[:2],
+        centre[2],
+    )
+    assert counters, "no counter of the seat on the map"
+    bad = [c for c in counters if not (c["visible"] and c["own"])]
+    assert not bad, f"counters not tappable: {bad}"
+    return counters
+
+
+def tap_counter(driver, wait, unit: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    button = driver.find_element(By.CSS_SELECTOR, f'#mapwidget button[data-unit="{unit}"]')
+    button.click()
+    wait_idle(wait)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mapwidget path.mw-reach"))
+
+
+def tap_reach(driver, wait, sheet, kind: str, unit: str, *, far: bool = True) -> str:
+    """Tap a lit hex (the farthest in view or the nearest), wait for the order to be saved."""
+    from selenium.webdriver.common.by import By
+
+    free = driver.execute_script(FREE_REACH)
+    assert free, "no lit hex in view to tap"
+    free.sort(key=lambda hc: hc[1])
+    hexid, _cost = free[-1] if far else free[0]
+    before = [o.get("path") for o in sheet.draft.get(kind, []) if o.get("unit") == unit]
+    driver.find_element(By.CSS_SELECTOR, f'#mapwidget path.mw-reach[data-hex="{hexid}"]').click()
+
+    def saved(_d) -> bool:
+        sheet.refresh_from_db()
+        now = [o.get("path") for o in sheet.draft.get(kind, []) if o.get("unit") == unit]
+        return bool(now) and now != before
+
+    try:
+        wait.until(saved)
+    finally:
+        shot(driver, "last-tap")
+    wait_idle(wait)
+    return hexid
+
+
+def tap_hex(driver, wait, hexid: str, zoom: float | None = None) -> None:
+    """Pan the map to ``hexid`` (as a finger would) and tap it where it is on the screen."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+    driver.execute_script(
+        "const w = document.getElementById('mapwidget');"
+        "w.scrollIntoView({block: 'start'}); w._widget.show(arguments[0], arguments[1]);",
+        hexid,
+        zoom,
+    )
+    x, y = driver.execute_script(
+        "return document.getElementById('mapwidget')._widget.pointOf(arguments[0]);", hexid
+    )
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(x), int(y))
+    actions.pointer_action.click()
+    actions.perform()
+
+
+def map_zoom(driver) -> float:
+    return float(driver.execute_script("return document.getElementById('mapwidget').dataset.zoom"))
+
+
+def arrows(driver) -> dict:
+    return driver.execute_script(
+        "const o = {}; for (const p of document.querySelectorAll('#mapwidget path.mw-arrow'))"
+        " o[p.dataset.unit] = p.dataset.path; return o;"
+    )
+
+
+def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_server, deploying):
+    from selenium.common.exceptions import (
+        ElementNotInteractableException,
+        StaleElementReferenceException,
+        TimeoutException,
+        WebDriverException,
+    )
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser.test_play_phone import click, everyone_else_ready
+
+    campaign, sample = deploying
+    wait = WebDriverWait(
+        browser, 40, ignored_exceptions=(StaleElementReferenceException, WebDriverException)
+    )
+    prussia = campaign.seats.get(power="prussia")
+    sign_in(browser, live_server, prussia.user)
+    breslau = {k: h for k, h, *_ in sample.leaders}["frederick"]
+    fred_points = {k: p for k, _h, p, *_ in sample.leaders}["frederick"]
+    sheet = OrderSheet.objects.get(seat=prussia)
+
+    # --- deployment: tap Breslau's hex, place from the bottom sheet --------------------------
+    browser.get(live_server.url + url("deploy", prussia))
+    wait_idle(wait)
+    shot(browser, "deploy-open")
+    all_tappable(browser)
+    tap_hex(browser, wait, breslau, 2)
+    wait.until(ec.visibility_of_element_located((By.ID, "mapwidget-sheet")))
+    sheet_el = browser.find_element(By.ID, "mapwidget-sheet")
+    assert "Breslau" in sheet_el.text
+    shot(browser, "deploy-sheet")
+
+    def place(action: str, key: str, points: int | None = None) -> None:
+        for _ in range(5):
+            try:
+                return fill_and_press(action, key, points)
+            except (StaleElementReferenceException, ElementNotInteractableException):
+                shot(browser, "deploy-retry")  # the sheet was drawn again: look again
+                continue
+        fill_and_press(action, key, points)
+
+    def fill_and_press(action: str, key: str, points: int | None) -> None:
+        form = browser.find_element(
+            By.CSS_SELECTOR,
+            f'#mapwidget-sheet form[data-action="{action}"]'
+            + (f'[data-unit="{key}"]' if action != "garrison" else ""),
+        )
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+        if points is not None:
+            field = form.find_element(By.NAME, "points")
+            field.clear()
+            field.send_keys(str(points))
+        form.find_element(By.CSS_SELECTOR, "button").click()
+
+    def deployed(what: str, key: str):
+        def check(_d):
+            sheet.refresh_from_db()
+            return key in sheet.draft["deployment"]["prussia"].get(what, {})
+
+        return check
+
+    def place_until(action: str, key: str, what: str, saved: str, points=None) -> None:
+        """Press the sheet's button until the draft has the unit: a press that lands while
+        htmx redraws the sheet is lost without an error (placing twice is the same order)."""
+        for _ in range(3):
+            place(action, key, points)
+            try:
+                WebDriverWait(browser, 15).until(deployed(what, saved))
+                return
+            except TimeoutException:
+                shot(browser, "deploy-press-again")
+        wait.until(deployed(what, saved))
+
+    place_until("leader", "frederick", "leaders", "frederick", fred_points)
+    wait_idle(wait)
+    wait.until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#mapwidget-sheet form[data-unit="prussia-1"]')
+    )
+    place_until("train", "prussia-1", "siege_trains", "prussia-1")
+    wait_idle(wait)
+    wait.until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#mapwidget-sheet form[data-action="garrison"]')
+    )
+    place_until("garrison", "", "garrisons", "Breslau", 50)
+    wait_idle(wait)
+    spec = sheet.draft["deployment"]["prussia"]
+    assert spec["leaders"]["frederick"] == {"hex": breslau, "points": fred_points, "inside": False}
+    assert spec["siege_trains"]["prussia-1"]["hex"] == breslau
+    wait.until(ec.text_to_be_present_in_element((By.ID, "sheet"), "meets every restriction"))
+
+    # the stack in Breslau's hex: Frederick, two siege trains, the garrison, each tappable
+    def breslau_stack(d) -> list[dict]:
+        return [c for c in d.execute_script(TAPPABLE) if c["hex"] == breslau]
+
+    wait.until(lambda d: len(breslau_stack(d)) == 4)
+    stack = breslau_stack(browser)
+    assert {c["unit"] for c in stack} >= {"frederick", "prussia-1", "prussia-2"}
+    assert len(stack) == 4 and all(c["inView"] and c["own"] for c in stack), stack
+    shot(browser, "deploy")
+    browser.find_element(By.CSS_SELECTOR, "#mapwidget-sheet .mw-close").click()
+    click(wait, By.XPATH, "//button[contains(., 'Submit my deployment')]")
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    window = campaign.open_window()
+    assert window.phase == "march", window.phase
+
+    # --- march: Frederick two legs, a siege train of his stack one --------------------------
+    browser.get(live_server.url + url("orders", prussia))
+    wait_idle(wait)
+    all_tappable(browser)
+    shot(browser, "orders-open")
+    sheet = OrderSheet.objects.get_or_create(
+        window=window, seat=prussia, defaults={"campaign": campaign}
+    )[0]
+    tap_counter(browser, wait, "frederick")
+    shot(browser, "orders-reach")
+    tap_reach(browser, wait, sheet, "march", "frederick", far=False)
+    first = next(o["path"] for o in sheet.draft["march"] if o["unit"] == "frederick")
+    tap_reach(browser, wait, sheet, "march", "frederick", far=False)
+    second = next(o["path"] for o in sheet.draft["march"] if o["unit"] == "frederick")
+    assert second.startswith(first + "-"), (first, second)
+    tap_counter(browser, wait, "prussia-1")
+    tap_reach(browser, wait, sheet, "march", "prussia-1")
+    saved = {o["unit"]: o["path"] for o in sheet.draft["march"]}
+    assert arrows(browser) == saved
+    listed = browser.find_element(By.CSS_SELECTOR, "ul.orders").text
+    assert "Frederick" in listed and second in listed
+    all_tappable(browser)
+    shot(browser, "orders-zoom2")
+    for _ in range(2):
+        zoom = map_zoom(browser)
+        browser.find_element(By.CSS_SELECTOR, "a.leaflet-control-zoom-out").click()
+        wait.until(lambda d, z=zoom: map_zoom(d) <= z - 1)
+    assert arrows(browser) == saved
+    shot(browser, "orders-zoom0")
+    click(wait, By.XPATH, "//button[contains(., 'Ready')]")
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    everyone_else_ready(campaign, "prussia")
+    window = campaign.open_window()
+    assert window.phase == "forced-march", window.phase
+
+    # --- forced march: Frederick again, from where the march left him ------------------------
+    browser.get(live_server.url + url("orders", prussia))
+    wait_idle(wait)
+    all_tappable(browser)
+    sheet = OrderSheet.objects.get_or_create(
+        window=window, seat=prussia, defaults={"campaign": campaign}
+    )[0]
+    tap_counter(browser, wait, "frederick")
+    tap_reach(browser, wait, sheet, "forced_march", "frederick")
+    forced = {o["unit"]: o["path"] for o in sheet.draft["forced_march"]}
+    assert arrows(browser) == forced and list(forced) == ["frederick"]
+    click(wait, By.XPATH, "//button[contains(., 'Ready')]")
+    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    everyone_else_ready(campaign, "prussia")
+
+    # --- the dashboard after the turn: the seat's forces, all tappable -----------------------
+    browser.get(live_server.url + url("dashboard", prussia))
+    wait_idle(wait)
+    all_tappable(browser)
+    shot(browser, "dashboard")
+
+    # --- history: the forced march, then (earlier) the march, as arrows ----------------------
+    browser.get(live_server.url + url("history", prussia))
+    wait_idle(wait)
+    turns = browser.find_element(By.ID, "mapwidget-turns")
+    all_tappable(browser)
+
+    def earlier() -> None:
+        version = browser.find_element(By.ID, "mapwidget").get_attribute("data-version")
+        turns.find_element(By.CSS_SELECTOR, "[data-go=prev]").click()
+        wait.until(
+            lambda d: d.find_element(By.ID, "mapwidget").get_attribute("data-version") != version
+        )
+        wait_idle(wait)
+
+    for _ in range(8):  # back through the phases resolved after it (allocation, ...)
+        if "after the forced-march phase" in turns.text:
+            break
+        earlier()
+    assert "after the forced-march phase" in turns.text, turns.text
+    assert arrows(browser) == forced
+    earlier()
+    assert "after the march phase" in turns.text, turns.text
+    assert arrows(browser) == saved
+    shot(browser, "history")
+
+    # --- the umpire's page: every counter of every army, each tappable -----------------------
+    sign_in(browser, live_server, campaign.organiser)
+    browser.get(live_server.url + reverse("orders:umpire", args=[campaign.code]))
+    wait_idle(wait)
+    seen = all_tappable(browser)
+    assert {c["hex"] for c in seen} >= {breslau}
+    shot(browser, "umpire")

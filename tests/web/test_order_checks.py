@@ -1,0 +1,56 @@
+# ruff: noqa: F811 (pytest fixtures imported from test_play_fixtures)
+"""No invalid order reaches Ready (issue 12): a march too long for its MPs and a transfer the
+rules forbid show their error when saved, next to the order, and Ready refuses with the list;
+the draft is kept. Clear terrain, 1 MP a hex; Frederick stands at 0302, Berlin's garrison in
+Berlin."""
+
+import pytest
+
+from orders.models import OrderSheet
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
+    client_for,
+    deploy_everyone,
+    marching,
+    play_map,
+    rules_campaign,
+    seat,
+    url,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def sheet_of(s):
+    return OrderSheet.objects.get(seat=s, window=s.campaign.open_window())
+
+
+def test_a_march_too_long_is_shown_wrong_and_blocks_ready(marching, player):
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    long_way = "-".join(["4"] * 8)  # 8 hexes of clear terrain: more than one march's MPs
+    c.post(url("save_march", prussia), {"unit": "frederick", "path": long_way, "marches": "1"})
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Put these right before you press Ready" in page
+    assert "MP are left (6.4.5)" in page
+    r = c.post(url("ready", prussia), follow=True)
+    assert "Not submitted" in r.content.decode()
+    sheet = sheet_of(prussia)
+    assert not sheet.ready
+    assert sheet.draft["march"][0]["path"] == long_way  # the draft is kept as written
+    # Put right, it goes.
+    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"})
+    assert "Put these right" not in c.get(url("orders", prussia)).content.decode()
+    c.post(url("ready", prussia))
+    assert sheet_of(prussia).ready
+
+
+def test_an_impossible_transfer_is_shown_wrong_and_blocks_ready(marching, player):
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    c.post(
+        url("save_transfer", prussia), {"source": "garrison", "target": "frederick", "points": 5}
+    )
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Transfer 1:" in page and "must begin the turn inside a fortress" in page
+    c.post(url("ready", prussia))
+    assert not sheet_of(prussia).ready
