@@ -1,10 +1,17 @@
+from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from campaign import views
+from campaign import dice_views, email_views, guard_views, views
+from campaign.forms import QueuedPasswordResetForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=QueuedPasswordResetForm),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("campaigns/", views.my_campaigns, name="campaigns"),
     path("campaigns/new/", views.new_campaign, name="new_campaign"),
@@ -12,6 +19,23 @@ urlpatterns = [
     path("campaigns/<uuid:code>/setup/invite/", views.invite, name="invite"),
     path("campaigns/<uuid:code>/start/", views.start, name="start_campaign"),
     path("campaigns/<uuid:code>/log/", views.action_log, name="action_log"),
+    path("campaigns/<uuid:code>/dice/", dice_views.campaign_dice, name="campaign_dice"),
+    re_path(
+        r"^emails/(?P<token>[A-Za-z0-9_:.\-]{1,200})/$",
+        email_views.email_preferences,
+        name="email_preferences",
+    ),
+    path("campaigns/<uuid:code>/organiser/reseed/", dice_views.reseed, name="reseed"),
+    path(
+        "campaigns/<uuid:code>/organiser/reopen/",
+        guard_views.reopen_campaign,
+        name="reopen_campaign",
+    ),
+    path(
+        "campaigns/<uuid:code>/organiser/unlock/<uuid:seat_code>/",
+        guard_views.unlock,
+        name="unlock_signin",
+    ),
     path("campaigns/<uuid:code>/organiser/", views.organiser_board, name="organiser_board"),
     path("campaigns/<uuid:code>/organiser/options/", views.campaign_options, name="options"),
     path("campaigns/<uuid:code>/organiser/pause/", views.pause, name="pause"),

@@ -4,6 +4,7 @@ Access is checked in the private helpers ``_organiser_campaign``, ``_member_camp
 ``_own_seat``, which raise PermissionDenied; the player's own pages are in orders.views.
 """
 
+import secrets
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.engine.armies import Army
@@ -43,7 +44,8 @@ from campaign.models import (
     Seat,
     is_organiser,
 )
-from campaign.services import drifting, gameplay, organiser, setup
+from campaign.services import battles as battle_service
+from campaign.services import drifting, gameplay, organiser, reopen, setup, signin
 from campaign.tasks import WORKER
 
 
@@ -104,13 +106,20 @@ def healthz(request: HttpRequest) -> JsonResponse:
     broker = _check_broker()
     heartbeat = _check_heartbeat(database["ok"])
     ok = database["ok"] and broker["ok"] and heartbeat["ok"]
-    body = {
-        "status": "ok" if ok else "fail",
-        "database": database,
-        "broker": broker,
-        "heartbeat": heartbeat,
-    }
+    body: dict = {"status": "ok" if ok else "fail"}
+    if _may_read_health_details(request):
+        body.update(database=database, broker=broker, heartbeat=heartbeat)
     return JsonResponse(body, status=200 if ok else 503)
+
+
+def _may_read_health_details(request: HttpRequest) -> bool:
+    """Host names and error texts are for staff, or a monitor holding HEALTHZ_TOKEN; the
+    public (a load balancer) reads only ok or fail."""
+    if request.user.is_authenticated and request.user.is_staff:
+        return True
+    token = settings.HEALTHZ_TOKEN
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    return bool(token) and secrets.compare_digest(given.encode(), token.encode())
 
 
 # --- campaigns: set-up, invitations, the organiser's board and tools (issue 6) -------------
@@ -276,21 +285,19 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     invitation = get_object_or_404(Invitation.objects.select_related("seat__campaign"), token=token)
     form = JoinForm(request.POST or None) if not request.user.is_authenticated else None
     if request.method == "POST" and invitation.accepted_at is None:
-        if form is not None:
-            if form.is_valid():
-                user = form.save(commit=False)
-                user.email = invitation.email
-                user.save()
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            else:
-                return render(
-                    request, "campaign/accept.html", {"invitation": invitation, "form": form}
-                )
+        if form is not None and not form.is_valid():
+            return render(request, "campaign/accept.html", {"invitation": invitation, "form": form})
         try:
-            seat = setup.accept_invitation(token, request.user, now=timezone.now())
+            if form is not None:
+                account = form.save(commit=False)
+                account.email = invitation.email
+                seat = setup.join_with_new_account(token, account, now=timezone.now())
+                login(request, account, backend="django.contrib.auth.backends.ModelBackend")
+            else:
+                seat = setup.accept_invitation(token, request.user, now=timezone.now())
         except setup.InvitationError as exc:
             messages.error(request, str(exc))
-            return redirect("campaigns")
+            return redirect("campaigns" if request.user.is_authenticated else "home")
         messages.success(request, f"Welcome to {seat.campaign.name}.")
         return redirect("campaigns")
     return render(request, "campaign/accept.html", {"invitation": invitation, "form": form})
@@ -310,6 +317,9 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
             "extend_form": ExtendForm(),
             "replace_form": ReplaceForm(reserves=board.reserves),
             "options_form": _options_form(campaign),
+            "locked_seats": signin.locked_seats(campaign),
+            "may_reopen": reopen.may_reopen(campaign, now=timezone.now()),
+            "battles": battle_service.waiting(campaign),
         },
     )
 
@@ -330,6 +340,22 @@ def campaign_options(request: HttpRequest, code) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(reverse(back, args=[campaign.code]))
     return redirect(back, campaign.code)
+
+
+def _confirmed_tool(
+    request: HttpRequest, code, name: str, question: str, effects: list[str], action, success: str
+) -> HttpResponse:
+    """A tool that cannot be taken back: a page that says what will happen, then, posted with
+    ``confirmed=yes`` and a reason (for the log the players read), the tool itself."""
+    campaign = _organiser_campaign(request, code)
+    if request.method == "POST" and request.POST.get("confirmed") == "yes":
+        why = request.POST.get("reason", "").strip()[:300]
+        return _tool(request, code, lambda c: action(c, why), success)
+    return render(
+        request,
+        "campaign/confirm.html",
+        {"campaign": campaign, "question": question, "effects": effects, "action": name},
+    )
 
 
 def _tool(request: HttpRequest, code, action, success: str) -> HttpResponse:
@@ -377,34 +403,57 @@ def extend(request: HttpRequest, code) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def roll_back(request: HttpRequest, code) -> HttpResponse:
-    return _tool(
+    return _confirmed_tool(
         request,
         code,
-        lambda c: organiser.roll_back(c, request.user, now=timezone.now()),
+        "roll_back",
+        "Roll back the last phase?",
+        [
+            "The last phase that waited for players is undone, with the automatic phases "
+            "after it: their results, reports and battles go.",
+            "Its orders open again as drafts (nobody's orders are lost), with a fresh deadline.",
+            "Every player is told what was undone, by email and in the log.",
+        ],
+        lambda c, why: organiser.roll_back(c, request.user, now=timezone.now(), reason=why),
         "Rolled back: the last phase is open for orders again.",
     )
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def end(request: HttpRequest, code) -> HttpResponse:
-    return _tool(
+    return _confirmed_tool(
         request,
         code,
-        lambda c: organiser.end_campaign(c, request.user, now=timezone.now()),
+        "end_campaign",
+        "End the campaign now?",
+        [
+            "Open orders lock and no phase resolves any more.",
+            "Every player is emailed that the campaign is over, and the dice seeds are "
+            "revealed to all (fair dice).",
+            "This cannot be undone.",
+        ],
+        lambda c, why: organiser.end_campaign(c, request.user, now=timezone.now(), reason=why),
         "The campaign has ended.",
     )
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def resolve_now(request: HttpRequest, code) -> HttpResponse:
-    return _tool(
+    return _confirmed_tool(
         request,
         code,
-        lambda c: organiser.resolve_now(c, request.user, now=timezone.now()),
+        "resolve_now",
+        "Resolve the open phase now?",
+        [
+            "The open phase resolves at once, before its deadline.",
+            "Seats that have not pressed Ready stand still, as at a deadline.",
+            "Everyone is emailed the result and the log records it.",
+        ],
+        lambda c, why: organiser.resolve_now(c, request.user, now=timezone.now(), reason=why),
         "The phase is resolved.",
     )
 

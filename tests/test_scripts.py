@@ -37,3 +37,33 @@ def test_every_requirement_is_pinned(name):
     assert requirements
     unpinned = [line for line in requirements if not PIN.match(line)]
     assert unpinned == []
+
+
+@pytest.mark.parametrize(
+    ("host", "port", "expected"),
+    [
+        ("127.0.0.1", "8000", "http://127.0.0.1:8000"),
+        ("dgk.example.org", "8123", "http://dgk.example.org:8123"),
+        ("::1", "9000", "http://[::1]:9000"),
+    ],
+)
+def test_bin_run_derives_the_site_address_from_host_and_port(host, port, expected):
+    result = subprocess.run(
+        ["bash", "-c", f"source {ROOT / 'bin/_site.sh'}; derive_site_url"],
+        env={"HOST": host, "PORT": port, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip() == expected
+
+
+def test_a_wildcard_address_becomes_the_machines_name():
+    result = subprocess.run(
+        ["bash", "-c", f"source {ROOT / 'bin/_site.sh'}; derive_site_url"],
+        env={"HOST": "0.0.0.0", "PORT": "8000", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "0.0.0.0" not in result.stdout and result.stdout.strip().endswith(":8000")

@@ -87,10 +87,16 @@ def reminder_steps(reminders: dict) -> list[int]:
     return sorted({int(h) for h in steps if int(h) > 0}, reverse=True)
 
 
-def due_reminder(reminders: dict, deadline: datetime, now: datetime) -> int | None:
+QUIET_AFTER_OPENING = timedelta(hours=1)
+
+
+def due_reminder(
+    reminders: dict, deadline: datetime, now: datetime, opened_at: datetime | None = None
+) -> int | None:
     """The reminder step (hours before) due at ``now``: the latest step already reached,
     or None. A step is sent once (the Reminder row claims it), so a missed beat catches up
-    with the most urgent step only.
+    with the most urgent step only. A step that falls within an hour of the phase opening is
+    not sent: the opening email has just said when the orders are due.
 
     >>> from datetime import UTC
     >>> d = datetime(1757, 5, 3, 9, 0, tzinfo=UTC)
@@ -100,10 +106,16 @@ def due_reminder(reminders: dict, deadline: datetime, now: datetime) -> int | No
     24
     >>> due_reminder({"hours_before": [24, 2]}, d, d - timedelta(hours=1))
     2
+    >>> due_reminder({"hours_before": [24, 2]}, d, d - timedelta(hours=24), d - timedelta(hours=24))
     """
     if now >= deadline:
         return None
-    reached = [h for h in reminder_steps(reminders) if now >= deadline - timedelta(hours=h)]
+    steps = reminder_steps(reminders)
+    if opened_at is not None:
+        steps = [
+            h for h in steps if deadline - timedelta(hours=h) >= opened_at + QUIET_AFTER_OPENING
+        ]
+    reached = [h for h in steps if now >= deadline - timedelta(hours=h)]
     return reached[-1] if reached else None
 
 

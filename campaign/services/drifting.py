@@ -56,7 +56,9 @@ def send_reminders(*, now: datetime) -> int:
         campaign__paused=False,
     ).select_related("campaign")
     for window in windows:
-        step = deadlines.due_reminder(window.campaign.reminders, window.deadline, now)
+        step = deadlines.due_reminder(
+            window.campaign.reminders, window.deadline, now, window.opened_at
+        )
         if step is None:
             continue
         ready = set(

@@ -10,10 +10,15 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from campaign.engine.state import state_from_dict
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
@@ -33,7 +38,10 @@ SUBJECTS = {
     "handover": "{campaign}: you now command the {seat}",
     "organiser-missing": "{campaign}: orders still missing, deadline in {hours} hours",
     "organiser-flag": "{campaign}: the {seat} has missed {missed} deadlines in a row",
+    "reseeded": "{campaign}: the organiser changed the dice seed",
+    "rolled-back": "{campaign}: the organiser rolled back the {phase} phase of turn {turn}",
 }
+PASSWORD_RESET_SUBJECT = "Der Grosse König: choose a new password"
 
 
 def _queue(kind: str, **ids) -> None:
@@ -91,6 +99,18 @@ def queue_battle(battle_id: int, battle_kind: str, **options) -> None:
     _queue("battle", battle_id=battle_id, battle_kind=battle_kind, **options)
 
 
+def queue_password_reset(user_id: int) -> None:
+    _queue("password-reset", user_id=user_id)
+
+
+def queue_rolled_back(seat_id: int, window_id: int) -> None:
+    _queue("rolled-back", seat_id=seat_id, window_id=window_id)
+
+
+def queue_reseeded(seat_id: int) -> None:
+    _queue("reseeded", seat_id=seat_id)
+
+
 def queue_campaign_over(campaign_id: int) -> None:
     for seat_id in Seat.objects.filter(
         campaign_id=campaign_id, reserve=False, user__isnull=False
@@ -109,26 +129,44 @@ def _url(name: str, *args, fallback: str = "home") -> str:
     return settings.SITE_URL + path
 
 
+def _events_since(campaign: Campaign, since_version: int | None) -> list[dict]:
+    """The events after ``since_version`` as the projection reads them; the state versions'
+    JSON is not loaded (one narrow query)."""
+    rows = Event.objects.filter(campaign=campaign)
+    if since_version is not None:
+        rows = rows.filter(version__number__gt=since_version)
+    return [
+        {
+            "rule": e["rule"],
+            "kind": e["kind"],
+            "text": e["text"],
+            "data": e["data"],
+            "audience": "public" if e["public"] else e["armies"],
+            "turn": e["version__turn"],
+        }
+        for e in rows.order_by("version__number", "seq").values(
+            "rule", "kind", "text", "data", "public", "armies", "version__turn"
+        )
+    ]
+
+
+def has_own_news(seat: Seat, since_version: int | None) -> bool:
+    """Whether anything after ``since_version`` was addressed to the seat's own armies (not
+    only public news): a "phase resolved" email is sent only then."""
+    armies = set(seat.armies)
+    return any(
+        e["audience"] != "public" and armies & set(e["audience"] or ())
+        for e in _events_since(seat.campaign, since_version)
+    )
+
+
 def seat_report(seat: Seat, since_version: int | None) -> list[str]:
     """The seat's report of the versions after ``since_version``, from its projection."""
     campaign = seat.campaign
     latest = campaign.latest_version()
     if latest is None:
         return []
-    rows = Event.objects.filter(campaign=campaign).select_related("version")
-    if since_version is not None:
-        rows = rows.filter(version__number__gt=since_version)
-    events = [
-        {
-            "rule": e.rule,
-            "kind": e.kind,
-            "text": e.text,
-            "data": e.data,
-            "audience": "public" if e.public else e.armies,
-            "turn": e.version.turn,
-        }
-        for e in rows
-    ]
+    events = _events_since(campaign, since_version)
     viewer = Viewer.for_armies(
         seat.armies, allies_share=bool(campaign.options.get("allies_share")), label=seat.label
     )
@@ -145,6 +183,8 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     """(recipients, subject, text, html) for one email, or None when nothing is to be sent."""
     if kind == "battle":
         return _build_battle(**ids)
+    if kind == "password-reset":
+        return _build_password_reset(ids["user_id"])
     ctx: dict = {"kind": kind, "site_url": settings.SITE_URL}
     to: list[str] = []
     seat = None
@@ -172,8 +212,10 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     else:
         if seat is None:
             return None
-        if kind not in seat.email_kinds and kind != "handover":
+        if kind not in seat.email_kinds and kind not in ("handover", "reseeded", "rolled-back"):
             return None
+        if kind == "phase-resolved" and not has_own_news(seat, ids.get("since")):
+            return None  # a phase that did nothing to this seat's forces: no email
         to = [_recipient(seat)] if _recipient(seat) else []
         ctx["link"] = _url("orders:dashboard", seat.code)
         ctx["settings_link"] = _url("seat_settings", seat.code)
@@ -181,6 +223,7 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
             ctx["report"] = seat_report(seat, ids.get("since"))
         if kind == "handover":
             ctx["link"] = _url("orders:handover", seat.code)
+        ctx["dice_link"] = _url("campaign_dice", seat.campaign.code)
     if not to:
         return None
     campaign = ctx.get("campaign") or seat.campaign
@@ -215,6 +258,24 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     return to, subject, text, html
 
 
+def _build_password_reset(user_id: int) -> tuple | None:
+    """The reset link, made in the worker (the token is valid until the password changes or
+    PASSWORD_RESET_TIMEOUT passes)."""
+    user = get_user_model().objects.filter(id=user_id, is_active=True).first()
+    if user is None or not user.email or not user.has_usable_password():
+        return None
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    ctx = {
+        "user": user,
+        "link": settings.SITE_URL + reverse("password_reset_confirm", args=[uid, token]),
+        "site_url": settings.SITE_URL,
+    }
+    text = render_to_string("email/password-reset.txt", ctx)
+    html = render_to_string("email/message.html", {**ctx, "body": text})
+    return [user.email], PASSWORD_RESET_SUBJECT, text, html
+
+
 def _build_battle(battle_id: int, battle_kind: str, **options) -> tuple | None:
     from campaign.services.battles import build_mail
 
@@ -226,13 +287,46 @@ def _build_battle(battle_id: int, battle_kind: str, **options) -> tuple | None:
     return to, subject, text, html
 
 
+PREFERENCES_SALT = "dgk.email-preferences"
+
+
+def preferences_token(seat_id: int) -> str:
+    """A signed token naming one seat: its emails' one-click link needs no sign-in."""
+    return signing.dumps(seat_id, salt=PREFERENCES_SALT, compress=True)
+
+
+def seat_of_token(token: str) -> Seat | None:
+    try:
+        seat_id = signing.loads(token, salt=PREFERENCES_SALT)
+    except signing.BadSignature:
+        return None
+    return Seat.objects.select_related("campaign").filter(id=seat_id).first()
+
+
+def unsubscribe(seat: Seat) -> None:
+    """One click from a mail client: no more of the emails a player may choose (invitations,
+    hand-overs and changes of the dice seed still go: they are not choices)."""
+    Seat.objects.filter(id=seat.id).update(email_kinds=[])
+
+
 def deliver(kind: str, **ids) -> bool:
     """Build and send one email; False when there was nothing to send."""
     built = build(kind, **ids)
     if built is None:
         return False
     to, subject, text, html = built
-    message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, to)
+    headers = {}
+    if "seat_id" in ids and kind not in ("invitation", "organiser-missing", "organiser-flag"):
+        link = settings.SITE_URL + reverse(
+            "email_preferences", args=[preferences_token(ids["seat_id"])]
+        )
+        headers = {
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
+    message = EmailMultiAlternatives(
+        subject, text, settings.DEFAULT_FROM_EMAIL, to, headers=headers
+    )
     message.attach_alternative(html, "text/html")
     message.send()
     return True

@@ -24,10 +24,15 @@ from campaign.models import (
     WindowStatus,
 )
 from campaign.services import deadlines
+from campaign.services import email as mail
 
 
 class OrganiserError(ValueError):
     """A tool that cannot be used now; the message says why."""
+
+
+def _why(reason: str) -> str:
+    return f" Why: {reason.strip()}" if reason.strip() else ""
 
 
 def log(
@@ -332,7 +337,7 @@ def enter_orders(
 
 
 @transaction.atomic
-def roll_back(campaign: Campaign, actor, *, now: datetime) -> PhaseWindow:
+def roll_back(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> PhaseWindow:
     """Undo the last phase that waited for players, with the automatic phases after it:
     their state versions and events go, the window opens again with a fresh deadline and the
     order sheets as drafts (not ready). The seeded dice give the same rolls again."""
@@ -348,10 +353,22 @@ def roll_back(campaign: Campaign, actor, *, now: datetime) -> PhaseWindow:
     if window is None:
         raise OrganiserError("No phase has been resolved yet.")
     number = window.version.number
+    undone = list(
+        campaign.versions.filter(number__gt=number)
+        .exclude(resolved_phase="")
+        .order_by("number")
+        .values_list("turn", "resolved_phase")
+    )
     campaign.versions.filter(number__gt=number).delete()  # cascades: events, later windows
+    # The extensions the organiser gave this window are kept on top of its fresh deadline.
+    extended = sum(
+        int(a.data.get("hours", 0))
+        for a in campaign.actions.filter(kind=OrganiserActionKind.EXTENDED)
+        if a.data.get("window") == window.id
+    )
     deadline = deadlines.deadline_for(
         campaign.deadline_policy, window.phase, now, campaign.time_zone
-    )
+    ) + timedelta(hours=extended)
     status = WindowStatus.PAUSED if campaign.paused else WindowStatus.OPEN
     PhaseWindow.objects.filter(id=window.id).update(
         status=status,
@@ -361,18 +378,22 @@ def roll_back(campaign: Campaign, actor, *, now: datetime) -> PhaseWindow:
         remaining=(deadline - now) if campaign.paused else None,
     )
     OrderSheet.objects.filter(window=window).update(ready=False)
-    Reminder.objects.filter(window=window).delete()
+    # The reminders already sent for this window stay claimed: none is sent again as if new.
     Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.RUNNING, ended=None)
     campaign.status = CampaignStatus.RUNNING
     log(
         campaign,
         actor,
         OrganiserActionKind.ROLLED_BACK,
-        f"Rolled back to the {window.phase} phase of turn {window.turn}: orders are open again.",
+        f"Rolled back to the {window.phase} phase of turn {window.turn}: orders are open again."
+        + _why(reason),
         now=now,
         window=window.id,
         version=number,
+        undone=[f"turn {turn} {phase}" for turn, phase in undone],
     )
+    for seat_id in campaign.seats.filter(user__isnull=False).values_list("id", flat=True):
+        mail.queue_rolled_back(seat_id, window.id)
     return window
 
 
@@ -393,6 +414,7 @@ def replace_player(
     if campaign.status == CampaignStatus.ENDED:
         raise OrganiserError("The campaign has ended.")
     old = seat.user.get_username() if seat.user else "nobody"
+    old_id = seat.user_id
     seat.missed_in_a_row = 0
     seat.absent_until = None
     if reserve is not None:
@@ -410,7 +432,6 @@ def replace_player(
         raise OrganiserError("Choose a reserve player or give an email address.")
     seat.save(update_fields=["user", "joined", "missed_in_a_row", "absent_until"])
     seat.invitations.filter(accepted_at__isnull=True).delete()
-    from campaign.services import email as mail
     from campaign.services.setup import invite
 
     if email and reserve is None:
@@ -424,12 +445,13 @@ def replace_player(
         f"Replaced the {seat.label}: {old} hands over to {new}.",
         now=now,
         seat=str(seat.code),
+        previous_user=old_id,
     )
     return seat
 
 
 @transaction.atomic
-def end_campaign(campaign: Campaign, actor, *, now: datetime) -> None:
+def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> None:
     """End the campaign now: open orders lock, everyone is told."""
     if (
         not Campaign.objects.filter(id=campaign.id)
@@ -441,13 +463,11 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime) -> None:
     PhaseWindow.objects.filter(
         campaign=campaign, status__in=[WindowStatus.OPEN, WindowStatus.PAUSED]
     ).update(status=WindowStatus.RESOLVED, resolved_at=now)
-    log(campaign, actor, OrganiserActionKind.ENDED, "Ended the campaign.", now=now)
-    from campaign.services import email
-
-    email.queue_campaign_over(campaign.id)
+    log(campaign, actor, OrganiserActionKind.ENDED, "Ended the campaign." + _why(reason), now=now)
+    mail.queue_campaign_over(campaign.id)
 
 
-def resolve_now(campaign: Campaign, actor, *, now: datetime):
+def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):
     """Resolve the open phase before its deadline (missing orders stand still)."""
     from campaign.services.resolution import resolve_due_phase
 
@@ -458,7 +478,22 @@ def resolve_now(campaign: Campaign, actor, *, now: datetime):
         campaign,
         actor,
         OrganiserActionKind.RESOLVED_NOW,
-        f"Resolved the {window.phase} phase of turn {window.turn} before its deadline.",
+        f"Resolved the {window.phase} phase of turn {window.turn} before its deadline."
+        + _why(reason),
         now=now,
     )
     return resolve_due_phase(window.id, now=now, force=True)
+
+
+def replaced_on(seat: Seat, user) -> datetime | None:
+    """When ``user`` was replaced at ``seat`` (for the page that tells them why they may no
+    longer open it), or None."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    for action in seat.campaign.actions.filter(kind=OrganiserActionKind.REPLACED):
+        if (
+            action.data.get("seat") == str(seat.code)
+            and action.data.get("previous_user") == user.id
+        ):
+            return action.created
+    return None

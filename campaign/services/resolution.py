@@ -73,6 +73,7 @@ def insert_version(
         phase=state["phase"],
         state=state,
         rolls=outcome.rolls,
+        seed_epoch=campaign.seed_epoch,
         reports=outcome.reports,
         orders=orders,
         created=now,

@@ -64,7 +64,8 @@ def worker_queue(tmp_path):
 def test_a_task_sent_through_redis_is_run_by_the_worker(worker_queue):
     queue, worker, log = worker_queue
     source = f"test-{queue}"
-    sender = Celery("dgk-test-sender", broker=TEST_BROKER_URL)
+    # Not the current app: the site's tasks (shared_task) must keep using the site's app.
+    sender = Celery("dgk-test-sender", broker=TEST_BROKER_URL, set_as_current=False)
 
     sender.send_task("campaign.tasks.record_heartbeat", kwargs={"source": source}, queue=queue)
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import Reminder
+from campaign.models import PhaseWindow, Reminder
 from campaign.services import deadlines
 from campaign.services.drifting import AbsenceError, declare_absence, send_reminders
 from campaign.services.resolution import resolve_due_phase
@@ -159,3 +159,15 @@ def test_reminder_steps_escalate():
     assert steps == [24, 6, 2]
     assert deadlines.is_last_step({"hours_before": [2, 24, 6]}, 2)
     assert not deadlines.is_last_step({"hours_before": [2, 24, 6]}, 6)
+
+
+def test_no_reminder_comes_within_an_hour_of_the_opening(campaign, now):
+    """A 24-hour window: the "due in 24 hours" reminder would arrive with the opening email."""
+    window = campaign.open_window()
+    PhaseWindow.objects.filter(id=window.id).update(
+        opened_at=now, deadline=now + timedelta(hours=24)
+    )
+    assert send_reminders(now=now + timedelta(minutes=5)) == 0
+    assert not Reminder.objects.filter(window=window).exists()
+    assert send_reminders(now=now + timedelta(hours=22, minutes=30)) > 0
+    assert set(Reminder.objects.filter(window=window).values_list("hours_before", flat=True)) == {2}

@@ -4,8 +4,10 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from campaign.models import CampaignStatus, OrganiserAction, WindowStatus
+from campaign.models import CampaignStatus, OrganiserAction, Reminder, WindowStatus
+from campaign.services import deadlines
 from campaign.services import organiser as tools
 from campaign.services.resolution import resolve_due_phase
 from campaign.services.setup import accept_invitation, add_reserve
@@ -108,12 +110,15 @@ def test_it_enters_orders_sent_by_email(
     assert "(sent on paper)" in OrganiserAction.objects.get(kind="entered-orders").text
 
 
+YES = {"confirmed": "yes"}
+
+
 def test_it_rolls_back_the_last_phase(as_organiser, campaign, prussia, now):
     first = campaign.open_window()
     OrderSheet.objects.create(campaign=campaign, seat=prussia, window=first, ready=True)
     resolve_due_phase(first.id, now=first.deadline)
     assert campaign.versions.count() > 1 and campaign.open_window().phase == "march"
-    r = as_organiser.post(url("roll_back", campaign))
+    r = as_organiser.post(url("roll_back", campaign), YES)
     assert r.status_code == 302
     assert campaign.versions.count() == 1
     window = campaign.open_window()
@@ -125,7 +130,7 @@ def test_it_rolls_back_the_last_phase(as_organiser, campaign, prussia, now):
 
 
 def test_roll_back_with_nothing_resolved_says_so(as_organiser, campaign):
-    r = as_organiser.post(url("roll_back", campaign), follow=True)
+    r = as_organiser.post(url("roll_back", campaign), YES, follow=True)
     assert "No phase has been resolved yet." in r.content.decode()
 
 
@@ -166,7 +171,7 @@ def test_replace_needs_a_reserve_or_an_email(as_organiser, campaign, prussia):
 
 
 def test_it_resolves_now(as_organiser, campaign):
-    as_organiser.post(url("resolve_now", campaign))
+    as_organiser.post(url("resolve_now", campaign), YES)
     assert campaign.versions.filter(number=1).exists()
     assert logged(campaign, "resolved-now")
 
@@ -175,12 +180,12 @@ def test_it_ends_the_campaign(
     as_organiser, campaign, mailoutbox, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        as_organiser.post(url("end_campaign", campaign))
+        as_organiser.post(url("end_campaign", campaign), YES)
     campaign.refresh_from_db()
     assert campaign.status == CampaignStatus.ENDED
     assert not campaign.windows.filter(status=WindowStatus.OPEN).exists()
     assert len([m for m in mailoutbox if "is over" in m.subject]) == 5
-    r = as_organiser.post(url("end_campaign", campaign), follow=True)
+    r = as_organiser.post(url("end_campaign", campaign), YES, follow=True)
     assert "already ended" in r.content.decode()
 
 
@@ -276,3 +281,72 @@ def test_the_boards_queries_do_not_grow_with_the_seats(client, organiser, now):
             assert client.get(url("organiser_board", campaign)).status_code == 200
         counts[players] = len(queries)
     assert counts[2] == counts[5], counts
+
+
+@pytest.mark.parametrize("name", ["end_campaign", "roll_back", "resolve_now"])
+def test_a_tool_that_cannot_be_taken_back_asks_first(as_organiser, campaign, name):
+    page = as_organiser.get(url(name, campaign))
+    assert page.status_code == 200 and "Yes, go on" in page.content.decode()
+    unconfirmed = as_organiser.post(url(name, campaign))
+    assert unconfirmed.status_code == 200  # the question again, nothing done
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.RUNNING and campaign.versions.count() == 1
+
+
+def test_the_reason_goes_in_the_log(as_organiser, campaign):
+    as_organiser.post(url("end_campaign", campaign), {**YES, "reason": "the club disbanded"})
+    assert "Why: the club disbanded" in OrganiserAction.objects.get(kind="ended").text
+
+
+def test_a_roll_back_keeps_the_extension_tells_everyone_and_sends_no_reminder_again(
+    as_organiser, campaign, prussia, now, mailoutbox, django_capture_on_commit_callbacks
+):
+    first = campaign.open_window()
+    tools.extend_deadline(campaign, campaign.organiser, 12, now=now)
+    first.refresh_from_db()
+    Reminder.objects.create(window=first, seat=prussia, hours_before=24, sent_at=now)
+    resolve_due_phase(first.id, now=first.deadline)
+    mailoutbox.clear()
+    later = first.deadline + timedelta(hours=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        tools.roll_back(campaign, campaign.organiser, now=later, reason="a wrong order")
+    window = campaign.open_window()
+    fresh = deadlines.deadline_for(
+        campaign.deadline_policy, window.phase, later, campaign.time_zone
+    )
+    assert window.deadline == fresh + timedelta(hours=12)
+    told = [m for m in mailoutbox if "rolled back" in m.subject]
+    assert len(told) == 5 and all("a draft again" in m.body for m in told)
+    assert Reminder.objects.filter(window=window, seat=prussia, hours_before=24).exists()
+    assert "Why: a wrong order" in OrganiserAction.objects.get(kind="rolled-back").text
+
+
+def test_an_ended_campaign_can_be_reopened_within_a_day_with_a_new_seed(
+    as_organiser, campaign, now, mailoutbox, django_capture_on_commit_callbacks
+):
+    phase = campaign.open_window().phase
+    old_seed = campaign.seed
+    with django_capture_on_commit_callbacks(execute=True):
+        tools.end_campaign(campaign, campaign.organiser, now=timezone.now())
+    campaign.refresh_from_db()
+    board = as_organiser.get(url("organiser_board", campaign)).content.decode()
+    assert "Reopen the campaign" in board
+    assert "Yes, go on" in as_organiser.get(url("reopen_campaign", campaign)).content.decode()
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        as_organiser.post(url("reopen_campaign", campaign), {**YES, "reason": "pressed by mistake"})
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.RUNNING and campaign.ended is None
+    window = campaign.open_window()
+    assert window is not None and window.phase == phase
+    assert campaign.seed != old_seed and campaign.past_seeds[-1]["seed"] == old_seed
+    assert len([m for m in mailoutbox if "dice seed" in m.subject]) == 5
+    assert "pressed by mistake" in OrganiserAction.objects.get(kind="reopened").text
+
+
+def test_a_campaign_ended_more_than_a_day_ago_stays_ended(as_organiser, campaign, now):
+    tools.end_campaign(campaign, campaign.organiser, now=timezone.now() - timedelta(days=2))
+    r = as_organiser.post(url("reopen_campaign", campaign), YES, follow=True)
+    assert "less than a day ago" in r.content.decode()
+    campaign.refresh_from_db()
+    assert campaign.status == CampaignStatus.ENDED

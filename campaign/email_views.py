@@ -1,0 +1,38 @@
+"""The link in every email to choose which emails come (``List-Unsubscribe``): a signed token
+names the seat, so a player changes it without signing in, and a mail client's one-click
+unsubscribe (RFC 8058) works."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from campaign.forms import EmailChoiceForm
+from campaign.services import email
+
+
+@csrf_exempt  # the signed token in the address is the authority; mail clients post no token
+@require_http_methods(["GET", "POST"])
+def email_preferences(request: HttpRequest, token: str) -> HttpResponse:
+    seat = email.seat_of_token(token)
+    if seat is None:
+        raise Http404("This link is not valid.")
+    done = ""
+    if request.method == "POST":
+        if request.POST.get("List-Unsubscribe") == "One-Click" or "stop" in request.POST:
+            email.unsubscribe(seat)
+            done = "No more of these emails will come."
+        else:
+            form = EmailChoiceForm(request.POST)
+            if form.is_valid():
+                type(seat).objects.filter(id=seat.id).update(
+                    email_kinds=form.cleaned_data["email_kinds"]
+                )
+                done = "Saved."
+        seat.refresh_from_db()
+    form = EmailChoiceForm(initial={"email_kinds": seat.email_kinds})
+    return render(
+        request, "campaign/email_preferences.html", {"seat": seat, "form": form, "done": done}
+    )
