@@ -33,6 +33,13 @@ EMAIL_LABELS = {
 }
 
 
+PRESS_CHOICES = [
+    ("open", "Open: delivered at once"),
+    ("courier", "By courier: delivered some phases later"),
+    ("off", "Off: no letters"),
+]
+
+
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=100)
     players = forms.TypedChoiceField(
@@ -57,6 +64,21 @@ class CampaignForm(forms.Form):
     reminder_hours = forms.CharField(initial="24, 2", help_text="Hours before each deadline.")
     flag_after_missed = forms.IntegerField(min_value=1, max_value=18, initial=2)
     allies_share = forms.BooleanField(required=False, label="Allies share what they know")
+    press = forms.ChoiceField(
+        choices=PRESS_CHOICES,
+        initial="open",
+        label="Letters between seats",
+        help_text="By courier, a letter arrives some phases after it is written, as the "
+        "letters of the period travelled.",
+    )
+    courier_phases = forms.IntegerField(
+        min_value=1, max_value=12, initial=2, label="Phases a courier takes"
+    )
+    press_moderated = forms.BooleanField(
+        required=False,
+        label="The organiser may read every letter",
+        help_text="Chosen now, for the whole campaign; every player is told.",
+    )
     optional_rules = forms.MultipleChoiceField(
         choices=OPTIONAL_RULES, required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -157,6 +179,10 @@ class OptionsForm(forms.Form):
         help_text="Allies see each other's forces, garrisons, siege trains and reports as their "
         "owner does (never to order them). Off: an ally sees only what an enemy sees.",
     )
+    press = forms.ChoiceField(choices=PRESS_CHOICES, label="Letters between seats")
+    courier_phases = forms.IntegerField(
+        min_value=1, max_value=12, label="Phases a courier takes", required=False
+    )
 
 
 class EnterOrdersForm(forms.Form):
@@ -225,3 +251,24 @@ class EmailChoiceForm(forms.Form):
     """The emails a player chooses, from the link in every email (no sign-in needed)."""
 
     email_kinds = SeatSettingsForm.base_fields["email_kinds"]
+
+
+class LetterForm(forms.Form):
+    """A letter to one or more seats (press); the seats are the writer's possible addressees."""
+
+    to = forms.TypedMultipleChoiceField(
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        label="To",
+        error_messages={"required": "Choose at least one seat to write to."},
+    )
+    body = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        max_length=4000,
+        label="Letter",
+        error_messages={"required": "The letter is empty: write something before sending it."},
+    )
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["to"].choices = [(s.id, s.label) for s in seats]

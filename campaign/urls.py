@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from campaign import dice_views, email_views, guard_views, views
+from campaign import dice_views, email_views, guard_views, press_views, views
 from campaign.forms import QueuedPasswordResetForm
 
 urlpatterns = [
@@ -59,6 +59,8 @@ urlpatterns = [
         views.replace,
         name="replace_player",
     ),
+    path("play/<uuid:code>/letters/", press_views.letters, name="letters"),
+    path("campaigns/<uuid:code>/organiser/letters/", press_views.all_letters, name="all_letters"),
     path("seats/<uuid:code>/settings/", views.seat_settings, name="seat_settings"),
     path("seats/<uuid:code>/leaders/", views.pick_leaders, name="pick_leaders"),
     # Tokens are secrets.token_urlsafe(32): anything else (a NUL byte, say, which PostgreSQL

@@ -45,7 +45,7 @@ from campaign.models import (
     is_organiser,
 )
 from campaign.services import battles as battle_service
-from campaign.services import drifting, gameplay, organiser, reopen, setup, signin
+from campaign.services import drifting, gameplay, organiser, press, reopen, setup, signin
 from campaign.tasks import WORKER
 
 
@@ -156,7 +156,14 @@ def _board(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 
 
 def _options_form(campaign: Campaign) -> OptionsForm:
-    return OptionsForm(initial={"allies_share": bool((campaign.options or {}).get("allies_share"))})
+    options = campaign.options or {}
+    return OptionsForm(
+        initial={
+            "allies_share": bool(options.get("allies_share")),
+            "press": press.channel(campaign),
+            "courier_phases": press.courier_phases(campaign),
+        }
+    )
 
 
 @login_required
@@ -197,6 +204,9 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
                 options={
                     "allies_share": data["allies_share"],
                     "optional_rules": data["optional_rules"],
+                    "press": data["press"],
+                    "courier_phases": data["courier_phases"],
+                    "press_moderated": data["press_moderated"],
                 },
                 deadline_policy=form.deadline_policy(),
                 time_zone=data["time_zone"],
@@ -331,9 +341,10 @@ def campaign_options(request: HttpRequest, code) -> HttpResponse:
     campaign = _organiser_campaign(request, code)
     form = OptionsForm(request.POST)
     if form.is_valid():
-        changed = organiser.set_allies_share(
-            campaign, request.user, form.cleaned_data["allies_share"], now=timezone.now()
-        )
+        data, now = form.cleaned_data, timezone.now()
+        changed = organiser.set_allies_share(campaign, request.user, data["allies_share"], now=now)
+        phases = data["courier_phases"] or press.courier_phases(campaign)
+        changed |= organiser.set_press(campaign, request.user, data["press"], phases, now=now)
         if changed:
             messages.success(request, "Settings saved; the players are told in the log.")
     back = "campaign_setup" if request.POST.get("next") == "setup" else "organiser_board"

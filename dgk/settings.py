@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "csp",
     "campaign",
     "campaign.battles",
+    "campaign.press",
     "orders",
     "maps",
 ]

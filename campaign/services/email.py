@@ -23,7 +23,7 @@ from django.utils.http import urlsafe_base64_encode
 from campaign.engine.state import state_from_dict
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
 from campaign.projection import Viewer, project, report_lines
-from campaign.services import deadlines
+from campaign.services import deadlines, press
 
 logger = logging.getLogger(__name__)
 
@@ -214,7 +214,18 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
             return None
         if kind not in seat.email_kinds and kind not in ("handover", "reseeded", "rolled-back"):
             return None
-        if kind == "phase-resolved" and not has_own_news(seat, ids.get("since")):
+        if kind in ("phase-opened", "phase-resolved", "campaign-over"):
+            latest_number = (
+                seat.campaign.versions.order_by("-number").values_list("number", flat=True).first()
+            )
+            if latest_number is not None:
+                ctx["letters"] = press.mailed_with(seat, ids.get("since"), latest_number)
+                ctx["letters_link"] = _url("letters", seat.code)
+        if (
+            kind == "phase-resolved"
+            and not ctx.get("letters")
+            and not has_own_news(seat, ids.get("since"))
+        ):
             return None  # a phase that did nothing to this seat's forces: no email
         to = [_recipient(seat)] if _recipient(seat) else []
         ctx["link"] = _url("orders:dashboard", seat.code)

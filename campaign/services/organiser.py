@@ -196,6 +196,28 @@ def set_allies_share(campaign: Campaign, actor, allies_share: bool, *, now: date
     return True
 
 
+@transaction.atomic
+def set_press(campaign: Campaign, actor, channel: str, phases: int, *, now: datetime) -> bool:
+    """Change how letters travel (``options["press"]``, ``["courier_phases"]``); logged so every
+    player knows. Letters already written keep the arrival they were given. Whether the
+    organiser may read them (``press_moderated``) is fixed at the start and not changed here."""
+    campaign = Campaign.objects.select_for_update().get(id=campaign.id)
+    options = dict(campaign.options or {})
+    before = (options.get("press", "open"), int(options.get("courier_phases", 2)))
+    if before == (channel, phases) or (before[0] == channel and channel != "courier"):
+        return False
+    options["press"], options["courier_phases"] = channel, phases
+    Campaign.objects.filter(id=campaign.id).update(options=options)
+    text = {
+        "open": "Letters are now delivered at once.",
+        "off": "Letters are now off: none can be written.",
+        "courier": f"Letters now go by courier and take {phases} phase"
+        f"{'s' if phases != 1 else ''}.",
+    }[channel]
+    log(campaign, actor, OrganiserActionKind.OPTIONS, text, now=now, press=channel, phases=phases)
+    return True
+
+
 # --- orders on a player's behalf, through the seat's own order pages -------------------------
 
 BEHALF_SESSION_KEY = "on_behalf"  # the seat codes the organiser is entering orders for

@@ -508,12 +508,27 @@
     var inside = form.querySelector("input[name=inside]");
     if (inside && inside.checked) values.inside = "on";
     this.say("Saving…");
-    htmx.ajax("POST", this.el.dataset.deploy, {
+    var self = this;
+    var el = this.el;
+    el.dataset.saving = "1";
+    var failed = function (ev) {
+      if (ev.detail && ev.detail.requestConfig && ev.detail.requestConfig.path === el.dataset.deploy) {
+        self.say("Not saved (" + (ev.detail.xhr && ev.detail.xhr.status ? "the server answered " + ev.detail.xhr.status : "no answer") + "): press the button again.");
+      }
+    };
+    document.body.addEventListener("htmx:responseError", failed);
+    document.body.addEventListener("htmx:sendError", failed);
+    var done = function () {
+      el.dataset.saving = "";
+      document.body.removeEventListener("htmx:responseError", failed);
+      document.body.removeEventListener("htmx:sendError", failed);
+    };
+    htmx.ajax("POST", el.dataset.deploy, {
       target: "#sheet",
       swap: "outerHTML",
       values: values,
       headers: { "X-CSRFToken": csrf() },
-    });
+    }).then(done, done);
   };
 
   /* Pan (and zoom) to a hex, as a finger would; the point of a hex in page pixels. */

@@ -193,6 +193,17 @@ def tap_reach(driver, wait, sheet, kind: str, unit: str, *, far: bool = True) ->
     return hexid
 
 
+HTMX_LOG = """
+window.__htmxlog = [];
+for (const name of ["htmx:beforeRequest", "htmx:afterRequest", "htmx:targetError",
+                    "htmx:responseError", "htmx:sendError", "htmx:swapError"]) {
+  document.body.addEventListener(name, (ev) => window.__htmxlog.push(
+    name + " " + ((ev.detail.requestConfig || {}).path || "") + " " +
+    ((ev.detail.xhr || {}).status || "")));
+}
+"""
+
+
 def tap_hex(driver, wait, hexid: str, zoom: float | None = None) -> None:
     """Pan the map to ``hexid`` (as a finger would) and tap it where it is on the screen."""
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -286,6 +297,8 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
 
         return check
 
+    browser.execute_script(HTMX_LOG)
+
     def place_until(action: str, key: str, what: str, saved: str, points=None) -> None:
         """Press the sheet's button until the draft has the unit: a press that lands while
         htmx redraws the sheet is lost without an error (placing twice is the same order)."""
@@ -296,7 +309,12 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
                 return
             except TimeoutException:
                 shot(browser, "deploy-press-again")
-        wait.until(deployed(what, saved))
+        try:
+            wait.until(deployed(what, saved))
+        except TimeoutException:
+            log = browser.execute_script("return window.__htmxlog")
+            status = browser.find_element(By.CSS_SELECTOR, "#mapwidget-status").text
+            raise AssertionError(f"not placed: {status!r}; htmx: {log}") from None
 
     place_until("leader", "frederick", "leaders", "frederick", fred_points)
     wait_idle(wait)

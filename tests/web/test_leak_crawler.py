@@ -34,7 +34,7 @@ from campaign.engine.autoplay import battle_decisions, deployment_orders, march_
 from campaign.engine.orders import Orders, orders_to_dict, unit_army
 from campaign.models import Campaign, Invitation
 from campaign.services import battles as battle_service
-from campaign.services import gameplay, setup
+from campaign.services import gameplay, press, setup
 from campaign.services.email import preferences_token
 from campaign.services.resolution import resolve_due_phase
 from campaign.tasks import record_heartbeat
@@ -65,6 +65,9 @@ BATTLE_TOTALS = (PRUSSIAN_TOTAL, AUSTRIAN_TOTAL)
 # How to fill each URL pattern's arguments. Every pattern of the URLconf must be here (the
 # admin aside: staff only, checked once below). The values name the argument sets ``urls_for``
 # builds for the campaign under test.
+# A letter from Prussia to Austria: only those two seats may ever read it.
+LETTER = "Letter7741secret"
+
 FILL = {
     "home": "none",
     "healthz": "none",
@@ -100,6 +103,8 @@ FILL = {
     "enter_orders_on_behalf": "campaign_seat",
     "replace_player": "campaign_seat",
     "seat_settings": "seat",
+    "letters": "seat",
+    "all_letters": "campaign",
     "pick_leaders": "seat",
     "orders:index": "none",
     "orders:dashboard": "seat",
@@ -186,6 +191,7 @@ def roles_for(campaign, organiser, outsider) -> list[Role]:
     uninvolved = (*prussian, *austrian, *BATTLE_TOTALS)
     roles = []
     for s in campaign.seats.filter(user__isnull=False).select_related("user"):
+        letter = () if s.power in ("prussia", "austria") else (LETTER,)
         if s.reserve:
             forbidden = uninvolved
         elif "prussia" in s.armies:
@@ -195,10 +201,14 @@ def roles_for(campaign, organiser, outsider) -> list[Role]:
         else:
             # Not in the battle; allies are told nothing unless the campaign shares (off here).
             forbidden = uninvolved
-        roles.append(Role(s.label, client_for(s.user), forbidden + seed_parts, s.user.email))
-    roles.append(Role("outsider", client_for(outsider), uninvolved + seed_parts, outsider.email))
-    roles.append(Role("anonymous", Client(), uninvolved + seed_parts))
-    roles.append(Role("umpire", client_for(organiser), seed_parts, organiser.email))
+        roles.append(
+            Role(s.label, client_for(s.user), forbidden + letter + seed_parts, s.user.email)
+        )
+    hidden = uninvolved + seed_parts + (LETTER,)
+    roles.append(Role("outsider", client_for(outsider), hidden, outsider.email))
+    roles.append(Role("anonymous", Client(), hidden))
+    # The umpire sees every force, never a letter (the campaign is not moderated).
+    roles.append(Role("umpire", client_for(organiser), seed_parts + (LETTER,), organiser.email))
     return roles
 
 
@@ -265,6 +275,8 @@ def played(battle, organiser, player, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         post(client_for(organiser), "quick", battle, {"attacker": "prussian"})
         reserve = setup.add_reserve(campaign, "reserve@example.org", now=campaign.created)
+        prussia, austria = (campaign.seats.get(power=p) for p in ("prussia", "austria"))
+        press.send(prussia, [austria.id], f"Parley? {LETTER}", now=campaign.created)
     setup.accept_invitation(reserve.token, make_user("reserve"), now=campaign.created)
     record_heartbeat.delay()  # /healthz answers 200
     battle.refresh_from_db()
@@ -317,6 +329,9 @@ def test_no_role_sees_another_seats_secrets(played, organiser, outsider, drawn):
     uninvolved = (*PRUSSIAN_SECRETS, str(BERLIN), *AUSTRIAN_SECRETS, *BATTLE_TOTALS)
     seen = crawl(Role("umpire, as if uninvolved", client_for(organiser), uninvolved), urls, drawn)
     assert {m for line in seen for m in re.findall(r"'(\d+)'", line)} >= set(uninvolved)
+    # ... and the letter, to its addressee.
+    austria = campaign.seats.get(power="austria")
+    assert LETTER in client_for(austria.user).get(reverse("letters", args=[austria.code])).text
     # The organiser who plays: the same pages, with no more than an uninvolved player knows.
     campaign.umpire_plays = True
     campaign.save(update_fields=["umpire_plays"])
