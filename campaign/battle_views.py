@@ -20,7 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import path
+from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -349,6 +349,35 @@ def _act(request: HttpRequest, battle: Battle, action, success: str) -> HttpResp
     return _back(request, battle)
 
 
+def _asked(request: HttpRequest, battle: Battle, question: str, effects: list[str]):
+    """None once the organiser has said yes (with a reason); else the page that asks, which
+    carries the posted fields through the question."""
+    if request.POST.get("confirmed") == "yes":
+        return None
+    hidden = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "confirmed", "reason")
+        for value in values
+    ]
+    return render(
+        request,
+        "campaign/confirm.html",
+        {
+            "campaign": battle.campaign,
+            "question": question,
+            "effects": effects,
+            "post_url": request.path,
+            "hidden": hidden,
+            "back_url": reverse("battles:battle", args=[battle.campaign.code, battle.code]),
+        },
+    )
+
+
+def _why(request: HttpRequest) -> str:
+    return request.POST.get("reason", "").strip()[:300]
+
+
 def _entry(request: HttpRequest) -> int | None:
     """The number of the result entry the player answers (a hidden field of the form)."""
     value = request.POST.get("entry", "")
@@ -416,10 +445,31 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, f"The result could not be read: {form.errors.as_text()}")
         return _back(request, battle)
+    try:
+        informed = service.audience_for(battle, request.user) is not None
+        result = service.parse_result(battle, form.result_data(), informed=informed)
+        lines = service.describe_result(battle, result)
+    except service.BattleError as exc:
+        messages.error(request, str(exc))
+        return _back(request, battle)
+    asked = _asked(
+        request,
+        battle,
+        f"Settle the battle in hex {battle.hex} with this result?",
+        [
+            *lines,
+            "The result is final: it is applied to the campaign and the turn goes on.",
+            "The log tells every player, with your reason.",
+        ],
+    )
+    if asked is not None:
+        return asked
     return _act(
         request,
         battle,
-        lambda: service.settle_result(battle, request.user, form.result_data(), now=timezone.now()),
+        lambda: service.settle_result(
+            battle, request.user, form.result_data(), now=timezone.now(), reason=_why(request)
+        ),
         "Result settled.",
     )
 
@@ -434,10 +484,25 @@ def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
     if attacker is not None and attacker not in battle.setup["sides"]:
         messages.error(request, "The attacker is one of the two sides.")
         return _back(request, battle)
+    asked = _asked(
+        request,
+        battle,
+        f"Resolve the battle in hex {battle.hex} without the table?",
+        [
+            "SPI's tables decide it with the campaign's dice (docs/quick-resolution.md); it is "
+            "not fought on the tabletop.",
+            "The result is final: it is applied to the campaign and the turn goes on.",
+            "The log tells every player, with your reason.",
+        ],
+    )
+    if asked is not None:
+        return asked
     return _act(
         request,
         battle,
-        lambda: service.quick_resolve(battle, request.user, attacker=attacker, now=timezone.now()),
+        lambda: service.quick_resolve(
+            battle, request.user, attacker=attacker, now=timezone.now(), why=_why(request)
+        ),
         "Resolved with the quick resolution: not fought on the table.",
     )
 

@@ -378,6 +378,7 @@ class OrganiserActionKind(models.TextChoices):
     RESEEDED = "reseeded", "Changed the dice seed"
     UNLOCKED = "unlocked", "Unlocked a player's sign-in"
     REOPENED = "reopened", "Reopened the campaign"
+    BATTLE = "battle", "Settled, dated or resolved a battle"
 
 
 class OrganiserAction(models.Model):

@@ -354,10 +354,20 @@ def campaign_options(request: HttpRequest, code) -> HttpResponse:
 
 
 def _confirmed_tool(
-    request: HttpRequest, code, name: str, question: str, effects: list[str], action, success: str
+    request: HttpRequest,
+    code,
+    name: str,
+    question: str,
+    effects: list[str],
+    action,
+    success: str,
+    *,
+    args: tuple = (),
+    hidden: dict | None = None,
 ) -> HttpResponse:
-    """A tool that cannot be taken back: a page that says what will happen, then, posted with
-    ``confirmed=yes`` and a reason (for the log the players read), the tool itself."""
+    """An organiser's tool, asked first: a page that says what will happen, then, posted with
+    ``confirmed=yes`` and a reason (for the log the players read), the tool itself. ``hidden``
+    carries the tool's own fields (hours, the new player...) through the question."""
     campaign = _organiser_campaign(request, code)
     if request.method == "POST" and request.POST.get("confirmed") == "yes":
         why = request.POST.get("reason", "").strip()[:300]
@@ -365,7 +375,13 @@ def _confirmed_tool(
     return render(
         request,
         "campaign/confirm.html",
-        {"campaign": campaign, "question": question, "effects": effects, "action": name},
+        {
+            "campaign": campaign,
+            "question": question,
+            "effects": effects,
+            "post_url": reverse(name, args=[campaign.code, *args]),
+            "hidden": sorted((hidden or {}).items()),
+        },
     )
 
 
@@ -381,18 +397,37 @@ def _tool(request: HttpRequest, code, action, success: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def pause(request: HttpRequest, code) -> HttpResponse:
-    return _tool(
-        request, code, lambda c: organiser.pause(c, request.user, now=timezone.now()), "Paused."
+    return _confirmed_tool(
+        request,
+        code,
+        "pause",
+        "Pause the campaign?",
+        [
+            "The clock stops: the open phase keeps the time it has left, and no reminder goes.",
+            "Players can still write their orders; nothing resolves until you resume.",
+            "The log tells every player, with your reason.",
+        ],
+        lambda c, why: organiser.pause(c, request.user, now=timezone.now(), reason=why),
+        "Paused.",
     )
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def resume(request: HttpRequest, code) -> HttpResponse:
-    return _tool(
-        request, code, lambda c: organiser.resume(c, request.user, now=timezone.now()), "Resumed."
+    return _confirmed_tool(
+        request,
+        code,
+        "resume",
+        "Resume the campaign?",
+        [
+            "The clock starts again: the deadline moves on by the time the campaign was paused.",
+            "The log tells every player, with your reason.",
+        ],
+        lambda c, why: organiser.resume(c, request.user, now=timezone.now(), reason=why),
+        "Resumed.",
     )
 
 
@@ -405,11 +440,21 @@ def extend(request: HttpRequest, code) -> HttpResponse:
         messages.error(request, "Extend by a whole number of hours.")
         return _board(request, campaign)
     hours = form.cleaned_data["hours"]
-    return _tool(
+    return _confirmed_tool(
         request,
         code,
-        lambda c: organiser.extend_deadline(c, request.user, hours, now=timezone.now()),
+        "extend",
+        f"Extend the deadline by {hours} hours?",
+        [
+            f"The open phase closes {hours} hours later than now set.",
+            "Reminders start over for the new deadline.",
+            "The log tells every player, with your reason.",
+        ],
+        lambda c, why: organiser.extend_deadline(
+            c, request.user, hours, now=timezone.now(), reason=why
+        ),
         f"Deadline extended by {hours} hours.",
+        hidden={"hours": hours},
     )
 
 
@@ -507,9 +552,29 @@ def enter_orders_on_behalf(request: HttpRequest, code, seat_code) -> HttpRespons
     if request.POST.get("stop"):
         request.session[organiser.BEHALF_SESSION_KEY] = seats
         target = reverse("organiser_board", args=[campaign.code])
+    elif request.POST.get("confirmed") != "yes":
+        return render(
+            request,
+            "campaign/confirm.html",
+            {
+                "campaign": campaign,
+                "question": f"Enter the orders of the {seat.label} on its player's behalf?",
+                "effects": [
+                    f"You open the {seat.label}'s own order pages and see what its forces know.",
+                    "Every sheet you save is marked as entered by the organiser.",
+                    "The log tells every player, with your reason (say who sent the orders, "
+                    "and how).",
+                ],
+                "post_url": reverse("enter_orders_on_behalf", args=[campaign.code, seat.code]),
+                "hidden": [],
+            },
+        )
     else:
+        why = request.POST.get("reason", "").strip()[:300]
         try:
-            window = organiser.begin_on_behalf(campaign, request.user, seat, now=timezone.now())
+            window = organiser.begin_on_behalf(
+                campaign, request.user, seat, now=timezone.now(), reason=why
+            )
         except organiser.OrganiserError as exc:
             messages.error(request, str(exc))
             target = reverse("organiser_board", args=[campaign.code])
@@ -533,18 +598,30 @@ def replace(request: HttpRequest, code, seat_code) -> HttpResponse:
         messages.error(request, " ".join(form.non_field_errors()) or "Check the form.")
         return _board(request, campaign)
     reserve = next((s for s in reserves if str(s.code) == form.cleaned_data["reserve"]), None)
-    return _tool(
+    email = form.cleaned_data["email"] if reserve is None else ""
+    who = reserve.user.get_username() if reserve is not None and reserve.user else email
+    now_playing = seat.user.get_username() if seat.user else "nobody"
+    return _confirmed_tool(
         request,
         code,
-        lambda c: organiser.replace_player(
-            c,
-            request.user,
-            seat,
-            now=timezone.now(),
-            reserve=reserve,
-            email=form.cleaned_data["email"] if reserve is None else "",
+        "replace_player",
+        f"Give the {seat.label} to {who}?",
+        [
+            f"{now_playing} no longer commands the {seat.label}; its pages are closed to them.",
+            (
+                f"{who} takes the seat at once and is emailed its handover page."
+                if reserve is not None
+                else f"{who} is invited by email and takes the seat on accepting."
+            ),
+            "The orders drafted so far stay with the seat.",
+            "The log tells every player, with your reason.",
+        ],
+        lambda c, why: organiser.replace_player(
+            c, request.user, seat, now=timezone.now(), reserve=reserve, email=email, reason=why
         ),
         f"The {seat.label} has a new player.",
+        args=(seat.code,),
+        hidden={"reserve": form.cleaned_data["reserve"] or "", "email": email},
     )
 
 

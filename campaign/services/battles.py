@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -39,7 +40,16 @@ from campaign.engine.armies import Seat as EngineSeat
 from campaign.engine.dice import Dice
 from campaign.engine.leaders import leader
 from campaign.engine.state import Phase
-from campaign.models import Campaign, CampaignStatus, Event, PhaseWindow, Seat, StateVersion
+from campaign.models import (
+    Campaign,
+    CampaignStatus,
+    Event,
+    OrganiserAction,
+    OrganiserActionKind,
+    PhaseWindow,
+    Seat,
+    StateVersion,
+)
 from campaign.services import gameplay
 from campaign.tabletop import forces, quick
 from campaign.tabletop.layout import (
@@ -677,7 +687,22 @@ def _answerable(battle: Battle, seat: Seat, entry: int | None) -> ResultEntry:
     return pending
 
 
-def settle_result(battle: Battle, user, data: dict[str, Any], *, now: datetime) -> Battle:
+def _log(battle: Battle, user, text: str, now: datetime, reason: str = "", **data) -> None:
+    """The organiser's act on a battle, in the campaign log every player reads."""
+    why = f" Why: {reason.strip()}" if reason.strip() else ""
+    OrganiserAction.objects.create(
+        campaign=battle.campaign,
+        actor=user,
+        kind=OrganiserActionKind.BATTLE,
+        text=f"{text}{why}",
+        data={"battle": str(battle.code), **data},
+        created=now,
+    )
+
+
+def settle_result(
+    battle: Battle, user, data: dict[str, Any], *, now: datetime, reason: str = ""
+) -> Battle:
     """The organiser settles a dispute, or enters a result alone: it is final."""
     if not may_settle(battle, user):
         raise BattleError("Only the organiser settles results.")
@@ -691,12 +716,15 @@ def settle_result(battle: Battle, user, data: dict[str, Any], *, now: datetime) 
     battle.settled_by = user
     battle.entered_at = battle.entered_at or now
     battle.save()
+    _log(battle, user, f"Settled the result of the battle in hex {battle.hex}.", now, reason)
     continue_turn(battle.campaign, now=now)
     battle.refresh_from_db()
     return battle
 
 
-def quick_resolve(battle: Battle, user, *, attacker: str | None, now: datetime) -> Battle:
+def quick_resolve(
+    battle: Battle, user, *, attacker: str | None, now: datetime, why: str = ""
+) -> Battle:
     """The organiser resolves the battle with SPI's tables (docs/quick-resolution.md), with
     the campaign's named dice; the record says it was not fought on the table."""
     if not may_settle(battle, user):
@@ -773,6 +801,13 @@ def quick_resolve(battle: Battle, user, *, attacker: str | None, now: datetime) 
     battle.settled_by = user
     battle.entered_at = now
     battle.save()
+    _log(
+        battle,
+        user,
+        f"Resolved the battle in hex {battle.hex} with the quick resolution (not on the table).",
+        now,
+        why,
+    )
     continue_turn(battle.campaign, now=now)
     battle.refresh_from_db()
     return battle
@@ -882,6 +917,13 @@ def set_date(battle: Battle, user, when: datetime, *, now: datetime) -> Battle:
         fight_on=when, reminded_before=None, overdue_notified=None
     )
     battle.refresh_from_db()
+    tz = zoneinfo.ZoneInfo(battle.campaign.time_zone)
+    _log(
+        battle,
+        user,
+        f"Set the date of the battle in hex {battle.hex}: {when.astimezone(tz):%a %d %b, %H:%M}.",
+        now,
+    )
     _notify(battle, "date-set")
     return battle
 

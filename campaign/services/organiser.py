@@ -116,7 +116,7 @@ def _running(campaign: Campaign) -> None:
 
 
 @transaction.atomic
-def pause(campaign: Campaign, actor, *, now: datetime) -> None:
+def pause(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> None:
     """Stop the clock: the open window keeps the time it had left."""
     _running(campaign)
     if not Campaign.objects.filter(id=campaign.id, paused=False).update(paused=True):
@@ -129,11 +129,11 @@ def pause(campaign: Campaign, actor, *, now: datetime) -> None:
         PhaseWindow.objects.filter(id=window.id, status=WindowStatus.OPEN).update(
             status=WindowStatus.PAUSED, remaining=remaining
         )
-    log(campaign, actor, OrganiserActionKind.PAUSED, "Paused the campaign.", now=now)
+    log(campaign, actor, OrganiserActionKind.PAUSED, "Paused the campaign." + _why(reason), now=now)
 
 
 @transaction.atomic
-def resume(campaign: Campaign, actor, *, now: datetime) -> None:
+def resume(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> None:
     """Restart the clock: the deadline moves on by the time the campaign was paused."""
     _running(campaign)
     if not Campaign.objects.filter(id=campaign.id, paused=True).update(paused=False):
@@ -146,11 +146,19 @@ def resume(campaign: Campaign, actor, *, now: datetime) -> None:
         PhaseWindow.objects.filter(id=window.id, status=WindowStatus.PAUSED).update(
             status=WindowStatus.OPEN, deadline=deadline, remaining=None
         )
-    log(campaign, actor, OrganiserActionKind.RESUMED, "Resumed the campaign.", now=now)
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.RESUMED,
+        "Resumed the campaign." + _why(reason),
+        now=now,
+    )
 
 
 @transaction.atomic
-def extend_deadline(campaign: Campaign, actor, hours: int, *, now: datetime) -> PhaseWindow:
+def extend_deadline(
+    campaign: Campaign, actor, hours: int, *, now: datetime, reason: str = ""
+) -> PhaseWindow:
     """Move the open window's deadline later; reminders start over for the new deadline."""
     _running(campaign)
     if not 0 < hours <= deadlines.MAX_HOURS:
@@ -169,7 +177,8 @@ def extend_deadline(campaign: Campaign, actor, hours: int, *, now: datetime) -> 
         campaign,
         actor,
         OrganiserActionKind.EXTENDED,
-        f"Extended the {window.phase} deadline of turn {window.turn} by {hours} hours.",
+        f"Extended the {window.phase} deadline of turn {window.turn} by {hours} hours."
+        + _why(reason),
         now=now,
         hours=hours,
         window=window.id,
@@ -223,7 +232,9 @@ def set_press(campaign: Campaign, actor, channel: str, phases: int, *, now: date
 BEHALF_SESSION_KEY = "on_behalf"  # the seat codes the organiser is entering orders for
 
 
-def begin_on_behalf(campaign: Campaign, actor, seat: Seat, *, now: datetime) -> PhaseWindow:
+def begin_on_behalf(
+    campaign: Campaign, actor, seat: Seat, *, now: datetime, reason: str = ""
+) -> PhaseWindow:
     """The organiser opens a seat's order pages to enter orders a player sent by email or on
     paper. Logged at once: the organiser now reads that seat's pages, which every player may
     want to know (a playing organiser too)."""
@@ -246,7 +257,7 @@ def begin_on_behalf(campaign: Campaign, actor, seat: Seat, *, now: datetime) -> 
         actor,
         OrganiserActionKind.ENTERED_ORDERS,
         f"Opened the {window.phase} orders of the {seat.label} to enter them on the player's "
-        "behalf.",
+        "behalf." + _why(reason),
         now=now,
         seat=str(seat.code),
         window=window.id,
@@ -428,6 +439,7 @@ def replace_player(
     now: datetime,
     reserve: Seat | None = None,
     email: str = "",
+    reason: str = "",
 ) -> Seat:
     """Give a seat to a reserve player (who takes it at once) or invite someone by email.
     The new player finds everything the seat knows on its handover page."""
@@ -464,7 +476,7 @@ def replace_player(
         campaign,
         actor,
         OrganiserActionKind.REPLACED,
-        f"Replaced the {seat.label}: {old} hands over to {new}.",
+        f"Replaced the {seat.label}: {old} hands over to {new}." + _why(reason),
         now=now,
         seat=str(seat.code),
         previous_user=old_id,

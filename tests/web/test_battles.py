@@ -183,8 +183,15 @@ def page(client, name, b, *args, **query):
     return client.get(target)
 
 
+ASKED = ("settle", "quick")  # the organiser's battle tools ask first (test_confirmations)
+
+
 def post(client, name, b, data=None):
-    return client.post(reverse(f"battles:{name}", args=[b.campaign.code, b.code]), data or {})
+    """Post a battle form; the organiser's tools as after answering yes to their question."""
+    data = dict(data or {})
+    if name in ASKED:
+        data.setdefault("confirmed", "yes")
+    return client.post(reverse(f"battles:{name}", args=[b.campaign.code, b.code]), data)
 
 
 def test_a_battle_arises_in_a_played_turn(battle):

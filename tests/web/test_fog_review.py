@@ -313,7 +313,7 @@ def test_an_organiser_who_plays_reads_a_seat_only_while_entering_its_orders(
     c = client_for(organiser)
     assert c.get(url("dashboard", prussia)).status_code == 403
     target = reverse("enter_orders_on_behalf", args=[campaign.code, prussia.code])
-    assert c.post(target).status_code == 302
+    assert c.post(target, {"confirmed": "yes"}).status_code == 302
     page = c.get(url("view_json", prussia, campaign.latest_version().number))
     assert page.status_code == 200 and PRUSSIAN_SECRETS[0] in page.content.decode()
     everyone_ready(campaign, django_capture_on_commit_callbacks)  # the march phase resolves

@@ -21,6 +21,9 @@ from tests.web.test_play_fixtures import (
 pytestmark = pytest.mark.django_db
 
 
+YES = {"confirmed": "yes"}  # the answer to "Enter the orders of ... on its player's behalf?"
+
+
 def behalf_url(campaign, s) -> str:
     return reverse("enter_orders_on_behalf", args=[campaign.code, s.code])
 
@@ -55,8 +58,13 @@ def test_the_board_offers_the_order_pages_and_keeps_the_json_box_as_a_fallback(
 def test_it_enters_a_march_on_the_players_behalf(marching, organiser, player):
     prussia = seat(marching, "prussia")
     c = client_for(organiser)
+    # asked first: nothing is opened or logged until the organiser says yes
     r = c.post(behalf_url(marching, prussia))
+    assert r.status_code == 200 and "on its player&#x27;s behalf?" in r.content.decode()
+    assert not entered_lines(marching)
+    r = c.post(behalf_url(marching, prussia), {**YES, "reason": "Fritz phoned them in"})
     assert r.status_code == 302 and r["Location"] == url("orders", prussia)
+    assert entered_lines(marching)[-1].endswith("Why: Fritz phoned them in")
     page = c.get(url("orders", prussia)).content.decode()
     assert "on its player&#x27;s behalf" in page or "on its player's behalf" in page
     r = c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
@@ -81,7 +89,7 @@ def test_ready_on_behalf_submits_logs_and_closes_the_pages(
 ):
     prussia = seat(marching, "prussia")
     c = client_for(organiser)
-    c.post(behalf_url(marching, prussia))
+    c.post(behalf_url(marching, prussia), YES)
     c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
     with django_capture_on_commit_callbacks(execute=True):
         r = c.post(url("ready", prussia))
@@ -96,7 +104,7 @@ def test_ready_on_behalf_submits_logs_and_closes_the_pages(
 def test_it_enters_a_deployment_on_the_players_behalf(rules_campaign, organiser):
     prussia = seat(rules_campaign, "prussia")
     c = client_for(organiser)
-    r = c.post(behalf_url(rules_campaign, prussia))
+    r = c.post(behalf_url(rules_campaign, prussia), YES)
     assert r["Location"] == url("deploy", prussia)
     r = c.post(
         url("deploy", prussia),
@@ -111,7 +119,7 @@ def test_it_enters_a_deployment_on_the_players_behalf(rules_campaign, organiser)
 def test_stopping_closes_the_pages(marching, organiser):
     prussia = seat(marching, "prussia")
     c = client_for(organiser)
-    c.post(behalf_url(marching, prussia))
+    c.post(behalf_url(marching, prussia), YES)
     r = c.post(behalf_url(marching, prussia), {"stop": "1"})
     assert r["Location"] == reverse("organiser_board", args=[marching.code])
     assert c.post(url("save_march", prussia), {"unit": "frederick", "path": "4"}).status_code == 403
@@ -146,7 +154,7 @@ def test_a_seat_that_owes_nothing_is_not_opened(
     prussia = seat(marching, "prussia")
     with django_capture_on_commit_callbacks(execute=True):
         client_for(prussia.user).post(url("ready", prussia))
-    r = client_for(organiser).post(behalf_url(marching, prussia), follow=True)
+    r = client_for(organiser).post(behalf_url(marching, prussia), YES, follow=True)
     assert "has submitted its march orders" in r.content.decode()
     assert entered_lines(marching) == []
 
@@ -154,7 +162,7 @@ def test_a_seat_that_owes_nothing_is_not_opened(
 def test_htmx_opens_with_a_client_redirect_and_saves_the_fragment(marching, organiser):
     prussia = seat(marching, "prussia")
     c = client_for(organiser)
-    r = c.post(behalf_url(marching, prussia), HTTP_HX_REQUEST="true")
+    r = c.post(behalf_url(marching, prussia), YES, HTTP_HX_REQUEST="true")
     assert r["HX-Redirect"] == url("orders", prussia)
     r = c.post(
         url("save_march", prussia),
@@ -170,11 +178,11 @@ def test_a_playing_organiser_may_open_an_allys_pages_never_an_enemys(marching, o
     austria.user = organiser  # the organiser takes the Austrian seat himself
     austria.save()
     c = client_for(organiser)
-    refused = c.post(behalf_url(marching, seat(marching, "prussia")), follow=True)
+    refused = c.post(behalf_url(marching, seat(marching, "prussia")), YES, follow=True)
     assert "would show you its secrets" in refused.content.decode()
     assert not entered_lines(marching)
     assert c.get(url("orders", seat(marching, "prussia"))).status_code in (403, 404)
     france = seat(marching, "france")
-    c.post(behalf_url(marching, france))
+    c.post(behalf_url(marching, france), YES)
     assert c.get(url("orders", france)).status_code == 200
     assert len(entered_lines(marching)) == 1

@@ -75,19 +75,30 @@ def test_it_pauses_and_resumes_keeping_the_time_left(as_organiser, campaign, now
 
 
 def test_pause_and_resume_through_the_pages(as_organiser, campaign):
-    assert as_organiser.post(url("pause", campaign)).status_code == 302
+    # asked first: the board's button shows what will happen, and nothing happens yet
+    r = as_organiser.post(url("pause", campaign))
+    assert r.status_code == 200 and "Pause the campaign?" in r.content.decode()
+    campaign.refresh_from_db()
+    assert not campaign.paused
+    r = as_organiser.post(url("pause", campaign), {**YES, "reason": "Easter holidays"})
+    assert r.status_code == 302
     campaign.refresh_from_db()
     assert campaign.paused
-    r = as_organiser.post(url("pause", campaign), follow=True)
+    assert "Why: Easter holidays" in OrganiserAction.objects.get(kind="paused").text
+    r = as_organiser.post(url("pause", campaign), YES, follow=True)
     assert "already paused" in r.content.decode()
-    as_organiser.post(url("resume", campaign))
+    as_organiser.post(url("resume", campaign), YES)
     campaign.refresh_from_db()
     assert not campaign.paused
 
 
 def test_it_extends_the_deadline(as_organiser, campaign):
     before = campaign.open_window().deadline
-    as_organiser.post(url("extend", campaign), {"hours": "12"})
+    r = as_organiser.post(url("extend", campaign), {"hours": "12"})
+    assert "Extend the deadline by 12 hours?" in r.content.decode()
+    assert 'name="hours" value="12"' in r.content.decode()  # carried through the question
+    assert campaign.open_window().deadline == before
+    as_organiser.post(url("extend", campaign), {"hours": "12", **YES})
     assert campaign.open_window().deadline == before + timedelta(hours=12)
     assert "by 12 hours" in OrganiserAction.objects.get(kind="extended").text
     r = as_organiser.post(url("extend", campaign), {"hours": "-3"}, follow=True)
@@ -146,11 +157,19 @@ def test_it_replaces_a_player_with_a_reserve(
         r = as_organiser.post(
             url("replace_player", campaign, prussia.code), {"reserve": str(reserve.code)}
         )
+        assert r.status_code == 200 and f"Give the {prussia.label} to" in r.content.decode()
+        prussia.refresh_from_db()
+        assert prussia.user != outsider
+        r = as_organiser.post(
+            url("replace_player", campaign, prussia.code),
+            {"reserve": str(reserve.code), **YES, "reason": "Fritz moved to Potsdam"},
+        )
     assert r.status_code == 302
     prussia.refresh_from_db()
     assert prussia.user == outsider and prussia.missed_in_a_row == 0
     assert not campaign.seats.filter(reserve=True).exists()
-    assert "fritz hands over to nobody" in OrganiserAction.objects.get(kind="replaced").text
+    replaced = OrganiserAction.objects.get(kind="replaced").text
+    assert "fritz hands over to" in replaced and "Why: Fritz moved to Potsdam" in replaced
 
 
 def test_it_replaces_a_player_by_invitation(
@@ -158,7 +177,7 @@ def test_it_replaces_a_player_by_invitation(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         as_organiser.post(
-            url("replace_player", campaign, prussia.code), {"email": "new@example.org"}
+            url("replace_player", campaign, prussia.code), {"email": "new@example.org", **YES}
         )
     prussia.refresh_from_db()
     assert prussia.user is None

@@ -166,7 +166,9 @@ def _on_behalf(campaign, s, organiser):
     from django.urls import reverse
 
     c = client_for(organiser)
-    r = c.post(reverse("enter_orders_on_behalf", args=[campaign.code, s.code]))
+    r = c.post(
+        reverse("enter_orders_on_behalf", args=[campaign.code, s.code]), {"confirmed": "yes"}
+    )
     assert r.status_code == 302 and r["Location"] == url("orders", s)
     return c
 
