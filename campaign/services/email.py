@@ -326,15 +326,14 @@ def deliver(kind: str, **ids) -> bool:
     if built is None:
         return False
     to, subject, text, html = built
-    headers = {}
+    # What the email is about, for the players' mail filters (and the tests that count).
+    headers = {"X-DGK-Kind": f"battle:{ids['battle_kind']}" if kind == "battle" else kind}
     if "seat_id" in ids and kind not in ("invitation", "organiser-missing", "organiser-flag"):
         link = settings.SITE_URL + reverse(
             "email_preferences", args=[preferences_token(ids["seat_id"])]
         )
-        headers = {
-            "List-Unsubscribe": f"<{link}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        }
+        headers["List-Unsubscribe"] = f"<{link}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
         subject, text, settings.DEFAULT_FROM_EMAIL, to, headers=headers
     )

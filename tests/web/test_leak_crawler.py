@@ -30,17 +30,14 @@ from django.utils import timezone
 from PIL import ImageDraw
 
 from campaign.engine.armies import Alliance, Army
-from campaign.engine.autoplay import battle_decisions, deployment_orders, march_orders
-from campaign.engine.orders import Orders, orders_to_dict, unit_army
-from campaign.models import Campaign, Invitation
+from campaign.models import Invitation
 from campaign.services import battles as battle_service
-from campaign.services import gameplay, press, setup
+from campaign.services import press, setup
 from campaign.services.email import preferences_token
-from campaign.services.resolution import resolve_due_phase
 from campaign.tasks import record_heartbeat
 from maps.core.loader import load_map
-from orders.models import OrderSheet
 from tests.web.conftest import make_user
+from tests.web.real_season import play_real_season
 from tests.web.test_battles import (  # noqa: F401 (fixtures)
     AUSTRIAN_SECRETS,
     BERLIN,
@@ -395,75 +392,13 @@ def test_the_printed_briefings_show_no_secret_of_the_other_side(played, player, 
 # ---- the same crawl over a campaign played on the real map ------------------------------------
 
 
-def _own(orders: Orders, armies: set[str]) -> dict:
-    """The part of the automatic players' orders that one seat gives (its own armies')."""
-
-    def mine(unit: str) -> bool:
-        army = unit_army(unit)
-        return army is not None and army.value in armies
-
-    return orders_to_dict(
-        Orders(
-            march=tuple(o for o in orders.march if mine(o.unit)),
-            transfers=tuple(t for t in orders.transfers if mine(t.source) or mine(t.target)),
-            battle=tuple(d for d in orders.battle if d.army.value in armies),
-        )
-    )
-
-
 @pytest.fixture
 def real_played(organiser, django_capture_on_commit_callbacks):
     """Five seats on the bundled map of 1756, played by the engine's automatic players through
     the services for three turns: battles (each settled by the quick resolution) and whatever
     sieges the moves bring."""
-    hexmap = load_map()
-    rules = gameplay.rule_settings(Campaign(rule_settings={}))
-    points, sample = deployment_orders(hexmap, rules)
+    campaign, battles = play_real_season(organiser, django_capture_on_commit_callbacks)
     now = timezone.now()
-    campaign = setup.create_campaign(
-        organiser, name="Real crawl", players=5, now=now, army_points=points
-    )
-    campaign.seed = "crawl-7a3f91c2e5d80b64"  # the same season every run
-    campaign.save(update_fields=["seed"])
-    by_army = {d.army.value: d for d in sample.deployment}
-    for s in campaign.seats.all():
-        s.user = make_user(f"real-{s.power}")
-        s.leaders = {a: [k for k, *_ in by_army[a].leaders] for a in s.armies}
-        s.save()
-    with django_capture_on_commit_callbacks(execute=True):
-        setup.start_campaign(campaign, organiser, now=now)
-    battles = 0
-    for _ in range(60):
-        window = campaign.open_window()
-        if window is None or window.turn > 3:
-            break
-        state = gameplay.read_state(window.version.state)
-        if window.phase == "deployment":
-            orders = Orders(deployment=sample.deployment)
-        elif window.phase == "march":
-            orders = march_orders(state, hexmap, "crawl")
-        elif window.phase == "battle":
-            orders = battle_decisions(state, "crawl")
-        else:
-            orders = Orders()
-        for s in campaign.seats.filter(reserve=False):
-            if not window.owes(s):
-                continue
-            draft = (
-                orders_to_dict(Orders(deployment=tuple(by_army[a] for a in s.armies)))
-                if window.phase == "deployment"
-                else _own(orders, set(s.armies))
-            )
-            OrderSheet.objects.update_or_create(
-                campaign=campaign, window=window, seat=s,
-                defaults={"draft": draft, "ready": True, "submitted_at": now},
-            )  # fmt: skip
-        with django_capture_on_commit_callbacks(execute=True):
-            resolve_due_phase(window.id, now=window.deadline or now)
-            for b in battle_service.sync(campaign):
-                if b.status == "pending":
-                    battle_service.quick_resolve(b, organiser, attacker=None, now=now)
-                    battles += 1
     with django_capture_on_commit_callbacks(execute=True):
         reserve = setup.add_reserve(campaign, "real-reserve@example.org", now=now)
     setup.accept_invitation(reserve.token, make_user("real-reserve"), now=now)
