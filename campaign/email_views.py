@@ -28,11 +28,12 @@ def email_preferences(request: HttpRequest, token: str) -> HttpResponse:
             form = EmailChoiceForm(request.POST)
             if form.is_valid():
                 type(seat).objects.filter(id=seat.id).update(
-                    email_kinds=form.cleaned_data["email_kinds"]
+                    email_kinds=form.cleaned_data["email_kinds"],
+                    email_mode=form.cleaned_data["email_mode"] or seat.email_mode,
                 )
                 done = "Saved."
         seat.refresh_from_db()
-    form = EmailChoiceForm(initial={"email_kinds": seat.email_kinds})
+    form = EmailChoiceForm(initial={"email_kinds": seat.email_kinds, "email_mode": seat.email_mode})
     return render(
         request, "campaign/email_preferences.html", {"seat": seat, "form": form, "done": done}
     )

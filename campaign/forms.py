@@ -10,7 +10,7 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from campaign.engine.armies import LABELS, Army, Seat
 from campaign.engine.rulesettings import settings_from_dict
-from campaign.models import EMAIL_KINDS, LeaderSelection
+from campaign.models import EMAIL_KINDS, EmailMode, LeaderSelection
 from campaign.services import deadlines, email
 
 PHASE_KINDS = ("deployment", "march", "forced-march", "battle", "siege")
@@ -221,6 +221,13 @@ class ReplaceForm(forms.Form):
 
 
 class SeatSettingsForm(forms.Form):
+    email_mode = forms.ChoiceField(
+        choices=EmailMode.choices,
+        initial=EmailMode.EVERY,
+        widget=forms.RadioSelect,
+        label="How often",
+        required=False,  # left out: the mode stays as it was
+    )
     email_kinds = forms.MultipleChoiceField(
         choices=[(k, EMAIL_LABELS[k]) for k in EMAIL_KINDS],
         required=False,
@@ -250,6 +257,7 @@ class QueuedPasswordResetForm(PasswordResetForm):
 class EmailChoiceForm(forms.Form):
     """The emails a player chooses, from the link in every email (no sign-in needed)."""
 
+    email_mode = SeatSettingsForm.base_fields["email_mode"]
     email_kinds = SeatSettingsForm.base_fields["email_kinds"]
 
 

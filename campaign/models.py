@@ -68,6 +68,12 @@ class Heartbeat(models.Model):
 EMAIL_KINDS = ("phase-opened", "reminder", "phase-resolved", "battle-pending", "campaign-over")
 
 
+class EmailMode(models.TextChoices):
+    EVERY = "every", "After every phase"
+    DUE = "due", "Only when something is due from me (and letters)"
+    DIGEST = "digest", "One digest a day (and the last call before a deadline)"
+
+
 def _all_email_kinds() -> list[str]:
     return list(EMAIL_KINDS)
 
@@ -217,6 +223,11 @@ class Seat(models.Model):
     reserve = models.BooleanField(default=False)
     # Email kinds this player wants (services.email.EmailKind values).
     email_kinds = models.JSONField(default=_all_email_kinds, blank=True)
+    # How often: every phase, only when something is due, or one digest a day
+    # (services.digest). ``digest_since`` is the last state version a digest covered.
+    email_mode = models.CharField(max_length=10, choices=EmailMode.choices, default=EmailMode.EVERY)
+    digest_since = models.PositiveIntegerField(null=True, blank=True)
+    digest_sent = models.DateTimeField(null=True, blank=True)
     absent_until = models.DateTimeField(null=True, blank=True)
     missed_in_a_row = models.PositiveIntegerField(default=0)
     joined = models.DateTimeField(null=True, blank=True)

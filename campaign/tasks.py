@@ -81,6 +81,14 @@ def send_reminders() -> int:
     return send(now=timezone.now())
 
 
+@shared_task(ignore_result=True)
+def send_digests() -> int:
+    """Beat: the daily digests due now (services.digest)."""
+    from campaign.services.digest import send_digests as send
+
+    return send(now=timezone.now())
+
+
 @shared_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
 def send_email(kind: str, **ids) -> bool:
     """Build and send one email (never inside a web request)."""

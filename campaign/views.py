@@ -641,11 +641,16 @@ def action_log(request: HttpRequest, code) -> HttpResponse:
 def seat_settings(request: HttpRequest, code) -> HttpResponse:
     """A player's emails and absences."""
     seat = _own_seat(request, code)
-    initial = {"email_kinds": seat.email_kinds, "absent_until": seat.absent_until}
+    initial = {
+        "email_kinds": seat.email_kinds,
+        "email_mode": seat.email_mode,
+        "absent_until": seat.absent_until,
+    }
     form = SeatSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         seat.email_kinds = form.cleaned_data["email_kinds"]
-        seat.save(update_fields=["email_kinds"])
+        seat.email_mode = form.cleaned_data["email_mode"] or seat.email_mode
+        seat.save(update_fields=["email_kinds", "email_mode"])
         until = form.cleaned_data["absent_until"]
         try:
             drifting.declare_absence(seat, until, now=timezone.now())

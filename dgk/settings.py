@@ -317,6 +317,8 @@ PERIODIC_TASKS = {
     "campaign.tasks.record_heartbeat": HEARTBEAT_SECONDS,
     "campaign.tasks.sweep_deadlines": envint("SWEEP_SECONDS", "60", minimum=1),
     "campaign.tasks.send_reminders": envint("REMINDER_SECONDS", "300", minimum=1),
+    # Daily digests go out when a seat's last is a day old: checking every 15 minutes is enough.
+    "campaign.tasks.send_digests": envint("DIGEST_SECONDS", "900", minimum=1),
 }
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()

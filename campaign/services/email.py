@@ -23,7 +23,7 @@ from django.utils.http import urlsafe_base64_encode
 from campaign.engine.state import state_from_dict
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
 from campaign.projection import Viewer, project, report_lines
-from campaign.services import deadlines, press
+from campaign.services import deadlines, emailmodes, press
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +40,7 @@ SUBJECTS = {
     "organiser-flag": "{campaign}: the {seat} has missed {missed} deadlines in a row",
     "reseeded": "{campaign}: the organiser changed the dice seed",
     "rolled-back": "{campaign}: the organiser rolled back the {phase} phase of turn {turn}",
+    "digest": "{campaign}: your daily digest (turn {turn})",
 }
 PASSWORD_RESET_SUBJECT = "Der Grosse König: choose a new password"
 
@@ -97,6 +98,10 @@ def queue_battle(battle_id: int, battle_kind: str, **options) -> None:
     """A battle's email (``campaign.services.battles``: result entered, disputed, applied, date
     set, reminder, overdue); its recipients are read when it is sent."""
     _queue("battle", battle_id=battle_id, battle_kind=battle_kind, **options)
+
+
+def queue_digest(seat_id: int, since: int | None) -> None:
+    _queue("digest", seat_id=seat_id, since=since)
 
 
 def queue_password_reset(user_id: int) -> None:
@@ -212,15 +217,21 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     else:
         if seat is None:
             return None
-        if kind not in seat.email_kinds and kind not in ("handover", "reseeded", "rolled-back"):
+        always = ("handover", "reseeded", "rolled-back", "digest")
+        if kind not in seat.email_kinds and kind not in always:
             return None
-        if kind in ("phase-opened", "phase-resolved", "campaign-over"):
+        if kind in ("phase-opened", "phase-resolved", "campaign-over", "digest"):
             latest_number = (
                 seat.campaign.versions.order_by("-number").values_list("number", flat=True).first()
             )
             if latest_number is not None:
                 ctx["letters"] = press.mailed_with(seat, ids.get("since"), latest_number)
                 ctx["letters_link"] = _url("letters", seat.code)
+        last_call = kind == "reminder" and deadlines.is_last_step(
+            seat.campaign.reminders, ids.get("hours") or 0
+        )
+        if not emailmodes.allows(seat, kind, last_call=last_call, letters=bool(ctx.get("letters"))):
+            return None  # the player chose fewer emails (every phase / only due / digest)
         if (
             kind == "phase-resolved"
             and not ctx.get("letters")
@@ -230,7 +241,7 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         to = [_recipient(seat)] if _recipient(seat) else []
         ctx["link"] = _url("orders:dashboard", seat.code)
         ctx["settings_link"] = _url("seat_settings", seat.code)
-        if kind in ("phase-opened", "battle-pending", "phase-resolved", "campaign-over"):
+        if kind in ("phase-opened", "battle-pending", "phase-resolved", "campaign-over", "digest"):
             ctx["report"] = seat_report(seat, ids.get("since"))
         if kind == "handover":
             ctx["link"] = _url("orders:handover", seat.code)
@@ -248,6 +259,7 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         campaign=campaign,
         seat=seat,
         window=window,
+        owes=bool(window and seat and window.owes(seat)),
         hours=ids.get("hours"),
         latest=latest,
         missed=seat.missed_in_a_row if seat else 0,
