@@ -8,6 +8,7 @@ from datetime import timedelta
 from django import template
 
 from campaign.engine.armies import Army
+from campaign.engine.battle import turn_date
 from campaign.engine.leaders import UnknownLeader, leader
 
 ARMY_NAMES = {a.value: a.value.capitalize() for a in Army}
@@ -141,3 +142,33 @@ def roll_words(name: str) -> str:
         else:
             words.append(_name(part) if part not in ARMY_NAMES else ARMY_NAMES[part])
     return ", ".join(words)
+
+
+@register.filter
+def half_month(turn) -> str:
+    """The turn's half month (4): 1 is "April I", 18 "December II"."""
+    try:
+        return turn_date(int(turn))
+    except (TypeError, ValueError, IndexError):
+        return ""
+
+
+PHASE_WORDS = {
+    "": "The start of the campaign",
+    "deployment": "Deployment (3)",
+    "supply": "Supply (5)",
+    "march-allocation": "March allocation (6.1)",
+    "march": "Marches (6)",
+    "forced-march": "Forced marches (7)",
+    "attrition": "Attrition (5.3, 7)",
+    "reconnaissance": "Reconnaissance (8)",
+    "battle": "Battles (9)",
+    "siege": "Sieges (11)",
+    "retreat-rally": "Retreats and rallies (10)",
+}
+
+
+@register.filter
+def phase_words(phase: str) -> str:
+    """A resolved phase as a heading: "Marches (6)"."""
+    return PHASE_WORDS.get(phase or "", (phase or "").replace("-", " ").capitalize())
