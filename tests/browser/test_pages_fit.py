@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from campaign.services import press
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
 from tests.web.conftest import ally, now, organiser, other, player  # noqa: F401
 from tests.web.test_battles import battle, battle_map, campaign  # noqa: F401
@@ -46,6 +47,9 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
     campaign = battle.campaign
     prussia = seat(campaign, "prussia")
     austria = seat(campaign, "austria")
+    press.send(
+        austria, [prussia.id], "Your Majesty, a word on Silesia. " * 6, now=campaign.created
+    )
     pages = {
         organiser: [
             ("board", reverse("organiser_board", args=[campaign.code])),
@@ -62,6 +66,7 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
             ("chronicle", reverse("battles:chronicle", args=[campaign.code])),
             ("battle", reverse("battles:battle", args=[campaign.code, battle.code])),
             ("error-403", reverse("orders:dashboard", args=[austria.code])),
+            ("letters", reverse("letters", args=[prussia.code])),
         ],
         None: [
             ("sign-in", reverse("login")),
