@@ -251,6 +251,22 @@ def stakes(sides: dict[Alliance, Side], settings: RuleSettings, players: int) ->
     return out
 
 
+def _retiring(state, hex_id, sides, alliance, side, settings) -> dict[str, Any]:
+    """Whether the side may retire rather than fight (10.1, 10.1.1, 11.3): only if every one of
+    its forces may; the first reason why not, in words, with its rule."""
+    for force in side.forces:
+        refused = _retire_refusal(state, hex_id, sides, alliance, force, settings)
+        if refused is not None:
+            reason, rule = refused
+            return {
+                "may_retire": False,
+                "retire_refusal": f"the force of {force.commander.table.name} may not retire: "
+                f"{reason}",
+                "retire_rule": rule,
+            }
+    return {"may_retire": True, "retire_refusal": "", "retire_rule": "10.1"}
+
+
 def battle_setup(
     state: State, hex_id: str, sides: dict[Alliance, Side], hexmap: HexMap, settings: RuleSettings
 ) -> dict[str, Any]:
@@ -275,6 +291,7 @@ def battle_setup(
             "morale_penalty": settings.morale_penalty_demoralized if demoralized else 0,
             "field_works": field_works_inches(side, state, hexmap, settings),
             "size_class": victory.size_class(side.points, settings).value,
+            **_retiring(state, hex_id, sides, alliance, side, settings),
         }
     fortress = hexmap.fortress_at(h)
     return {

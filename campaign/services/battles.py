@@ -465,6 +465,18 @@ def _suggestions(budget: forces.SideBudget, unit_costs: str) -> list[dict[str, A
 # ---- results ------------------------------------------------------------------------------------
 
 
+def _retire_problems(setup: dict[str, Any], loser: str, outcome: str) -> list[str]:
+    """A side retires only if the rules let every force of it (10.1, 10.1.1, 11.3). Battles set
+    up before this was recorded (no ``may_retire``) are taken as allowed."""
+    side = setup["sides"].get(loser) or {}
+    if outcome != "retired" or side.get("may_retire", True):
+        return []
+    return [
+        f"The {loser} side may not retire: {side.get('retire_refusal') or 'the rules forbid it'}"
+        f" ({side.get('retire_rule') or '10.1'}). Enter it as defeated outright."
+    ]
+
+
 def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True) -> dict[str, Any]:
     """A result in the engine's format, or BattleError with every problem, in plain words.
 
@@ -481,6 +493,7 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
     outcome = str(data.get("outcome") or "")
     if outcome not in ("retired", "defeated"):
         problems.append("Say whether the loser retired or was defeated outright (10.1).")
+    problems += _retire_problems(setup, loser, outcome)
     present = {
         a: int(v["points"])
         for s in setup["sides"].values()

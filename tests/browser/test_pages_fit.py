@@ -47,9 +47,7 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
     campaign = battle.campaign
     prussia = seat(campaign, "prussia")
     austria = seat(campaign, "austria")
-    press.send(
-        austria, [prussia.id], "Your Majesty, a word on Silesia. " * 6, now=campaign.created
-    )
+    press.send(austria, [prussia.id], "Your Majesty, a word on Silesia. " * 6, now=campaign.created)
     pages = {
         organiser: [
             ("board", reverse("organiser_board", args=[campaign.code])),

@@ -509,7 +509,7 @@ def test_the_result_section_is_an_htmx_partial(battle, player):
     assert 'id="result"' in body and "<html" not in body
     r = client.post(
         reverse("battles:enter", args=[battle.campaign.code, battle.code]),
-        {"loser": "austrian", "outcome": "retired", "loss_prussia": 10, "loss_austria": 20},
+        {"loser": "austrian", "outcome": "defeated", "loss_prussia": 10, "loss_austria": 20},
         HTTP_HX_REQUEST="true",
     )
     body = r.content.decode()

@@ -257,7 +257,7 @@ def test_user_text_is_escaped_in_every_page_and_email(
     c.name = HOSTILE_NAME
     c.save()
     with django_capture_on_commit_callbacks(execute=True):
-        result = {"loser": "austrian", "outcome": "retired", "loss_prussia": 1, "loss_austria": 2}
+        result = {"loser": "austrian", "outcome": "defeated", "loss_prussia": 1, "loss_austria": 2}
         post(client_for(player), "enter", battle, result)
         post(client_for(other), "dispute", battle, {"reason": HOSTILE_REASON, "entry": 1})
     battle.refresh_from_db()

@@ -142,3 +142,22 @@ def test_the_board_lists_the_battles_waiting_with_links(battle, player, other, o
     post(client_for(other), "dispute", battle, {"entry": 1, "reason": "no"})
     text = client_for(organiser).get(board).content.decode()
     assert "result disputed, waiting for the organiser" in text
+
+
+def test_a_side_retires_only_where_the_rules_let_it(battle, player, other):
+    """10.1: a force that had no march order may not retire; the Austrians stood in the hex
+    while Frederick marched in, so only the Prussians may retire."""
+    sides = battle.setup["sides"]
+    assert sides["prussian"]["may_retire"] is True
+    assert sides["austrian"]["may_retire"] is False
+    assert "no march order" in sides["austrian"]["retire_refusal"]
+    prussians = client_for(player)
+    r = post(prussians, "enter", battle, {**SECOND, "outcome": "retired"})
+    assert r.status_code == 302
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.PENDING and not ResultEntry.objects.exists()
+    text = page(prussians, "battle", battle).content.decode()
+    assert "The austrian side may not retire" in text and "(10.1)" in text
+    post(client_for(other), "enter", battle, FIRST)  # the Prussians retiring: allowed
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.ENTERED
