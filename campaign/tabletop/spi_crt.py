@@ -150,10 +150,11 @@ _RULES_200: tuple[tuple[int, int, str, Source, str], ...] = (
     (7, 8, "•/40", Source.RULES_PARTLY, "000 lines 2327, 2563 ('•' alone)"),
     (9, HIGHEST_DIE, "•/P", Source.RECONSTRUCTED, "000: in no scan"),
 )
-# 400% or more, lost too: "• p" in every row of the 1975 table (000 lines 2359-2371 and
-# 2594-2606; one row in each scan lost its "p"). The campaign never uses it: at 4:1 or more
-# there is no battle (Der Grosse König 9).
+# 400% or more, lost too: "• p" in the rows of the 1975 table (000 lines 2359-2371 and
+# 2594-2606), but for the fifth row (5 to 6), "•" alone in both scans (lines 2367, 2602). The
+# campaign never uses the column: at 4:1 or more there is no battle (Der Grosse König 9).
 _RULES_400 = ("•/P", Source.RULES, "000 lines 2359-2371, 2594-2606")
+_RULES_400_FIFTH = ("•/P", Source.RULES_PARTLY, "000 lines 2367, 2602 ('•' alone)")
 
 
 def _cell(text: str, source: Source, where: str) -> Cell:
@@ -170,7 +171,7 @@ def _build_crt() -> dict[int, dict[int, Cell]]:
         for die in range(low, high + 1):
             crt[200][die] = _cell(text, source, where)
     for die in DIE_ROWS:
-        crt[400][die] = _cell(*_RULES_400)
+        crt[400][die] = _cell(*(_RULES_400_FIFTH if die in (5, 6) else _RULES_400))
     return crt
 
 

@@ -79,8 +79,8 @@ def test_the_table_has_twelve_rows_from_minus_two_to_nine_and_seven_columns():
 def test_sixty_cells_come_from_the_player_aid():
     sources = [cell.source for cells in CRT.values() for cell in cells.values()]
     assert sources.count(Source.PLAYER_AID) == 60
-    assert sources.count(Source.RULES) == 12 + 7  # 400%+; 200-299% at -2, -1 to 0, 3 to 6
-    assert sources.count(Source.RULES_PARTLY) == 4  # 200-299% at 1 to 2 and 7 to 8
+    assert sources.count(Source.RULES) == 10 + 7  # 400%+ but at 5-6; 200-299% at -2 to 0, 3-6
+    assert sources.count(Source.RULES_PARTLY) == 2 + 4  # 400%+ at 5-6; 200-299% at 1-2, 7-8
     assert sources.count(Source.RECONSTRUCTED) == 1  # 200-299% at 9
 
 
