@@ -317,11 +317,16 @@ def _attacker(battle: QuickBattle, roll: Roll, steps: list[Step]) -> tuple[Quick
     able = [s for s in battle.sides if _refusal(s, other(s)) is None]
     if len(able) == 1:
         attacker, barred = able[0], other(able[0])
+        electing = [s.name for s in battle.sides if s.elects_to_attack]
+        chosen = battle.attacker or (electing[0] if len(electing) == 1 else None)
+        passes = (
+            "; the option to attack passes to the other side" if chosen != attacker.name else ""
+        )
         steps.append(
             Step(
                 "SPI 9.0",
-                f"{attacker.name} attack: {barred.name} may not, {_refusal(barred, attacker)};"
-                " the option to attack passes to the other side.",
+                f"{attacker.name} attack: {barred.name} may not, {_refusal(barred, attacker)}"
+                f"{passes}.",
             )
         )
         return attacker, barred

@@ -267,7 +267,19 @@ def test_a_demoralized_side_may_not_attack_even_when_named():
 
 def test_a_demoralized_side_that_chose_to_fight_passes_the_option():
     made = battle(attacker=None, a={"demoralized": True, "elects_to_attack": True})
-    assert resolve(made, dice(quick_battle__b1__combat=3)).attacker == "Austrians"
+    result = resolve(made, dice(quick_battle__b1__combat=3))
+    assert result.attacker == "Austrians"
+    assert "the option to attack passes to the other side" in result.steps[1].text
+
+
+def test_a_side_that_chose_to_fight_against_a_demoralized_one_simply_attacks():
+    made = battle(attacker=None, b={"demoralized": True, "elects_to_attack": False},
+                  a={"elects_to_attack": True})  # fmt: skip
+    result = resolve(made, dice(quick_battle__b1__combat=3))
+    assert result.attacker == "Prussians"
+    assert result.steps[1].text == (
+        "Prussians attack: Austrians may not, a demoralized force may not attack (SPI 9.14, 11.14)."
+    )
 
 
 def test_when_both_are_demoralized_the_first_option_still_decides():
