@@ -481,7 +481,8 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
     """A result in the engine's format, or BattleError with every problem, in plain words.
 
     ``data``: ``loser`` (alliance value), ``outcome`` ("retired" / "defeated"), ``losses``
-    (army value -> points lost), ``killed`` and ``captured`` (leader keys). Unless ``informed``
+    (army value -> points lost), optionally ``prisoners`` (army value -> the part of its losses
+    taken prisoner, 13.2), ``killed`` and ``captured`` (leader keys). Unless ``informed``
     (a side of the battle, or the umpire), the messages do not say how many points were present:
     an organiser who plays settles without learning them.
     """
@@ -518,6 +519,22 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
             )
         elif points:
             losses[army] = points
+    prisoners: dict[str, int] = {}
+    for army, raw in (data.get("prisoners") or {}).items():
+        label = ADJECTIVES.get(Army(army), army) if army in present else army
+        try:
+            points = int(raw or 0)
+        except (TypeError, ValueError):
+            problems.append(f"{label} prisoners must be a whole number of points.")
+            continue
+        if army not in present:
+            problems.append(f"No {army} force fought in this battle.")
+        elif points < 0:
+            problems.append(f"{label} prisoners cannot be negative.")
+        elif points > losses.get(army, 0):
+            problems.append(f"{label} prisoners are a part of its losses (13.2): at most those.")
+        elif points:
+            prisoners[army] = points
     leaders_present = {
         x["leader"]: x["name"] for s in setup["sides"].values() for x in s.get("leaders", [])
     }
@@ -530,7 +547,7 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
         problems.append(f"{leaders_present.get(key, key)} cannot be both killed and captured.")
     if problems:
         raise BattleError(" ".join(problems))
-    return {
+    result = {
         "battle": battle.battle_id,
         "loser": loser,
         "outcome": outcome,
@@ -538,6 +555,9 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
         "killed": killed,
         "captured": captured,
     }
+    if prisoners:
+        result["prisoners"] = prisoners
+    return result
 
 
 def describe_result(battle: Battle, result: dict[str, Any], *, exact: bool = True) -> list[str]:
@@ -551,8 +571,12 @@ def describe_result(battle: Battle, result: dict[str, Any], *, exact: bool = Tru
     }
     how = "retired" if result["outcome"] == "retired" else "was defeated outright and routed"
     lines = [f"The {result['loser']} alliance {how} (10.1)."]
+    taken = result.get("prisoners") or {}
     for army, points in sorted(result.get("losses", {}).items()) if exact else ():
-        lines.append(f"{ADJECTIVES[Army(army)]} losses: {points} points (9.5).")
+        line = f"{ADJECTIVES[Army(army)]} losses: {points} points (9.5)"
+        if taken.get(army):
+            line += f", of which {taken[army]} taken prisoner (13.2)"
+        lines.append(line + ".")
     for key in result.get("killed", []):
         lines.append(f"{names.get(key, key)} was killed (9.5).")
     for key in result.get("captured", []):
@@ -745,6 +769,9 @@ def quick_resolve(
     if battle.status == BattleStatus.APPLIED:
         raise BattleError("This battle's result is already applied.")
     setup = battle.setup
+    # SPI 9.0: the side that elects to attack is the attacker; here, a side whose player chose
+    # to fight in the battle phase (9). quick.resolve decides with the first option otherwise.
+    electing = set(wished_to_fight(battle))
     sides = []
     for side in SIDES:
         data = setup["sides"][side]
@@ -762,15 +789,12 @@ def quick_resolve(
                 ),
                 demoralized=bool(data.get("demoralized_forces")),
                 unsupplied=bool(data.get("unsupplied_forces")),
+                elects_to_attack=side in electing,
+                field_works=int((data.get("field_works") or {}).get("inches", 0)),
             )
         )
     ts = tabletop_settings(battle.campaign)
     terrain = Terrain[setup["terrain"].upper()]
-    reason = "named by the organiser"
-    if not attacker:
-        wished = wished_to_fight(battle)
-        attacker = wished[0] if len(wished) == 1 else None
-        reason = "the only side that chose to fight, 9"
     # Its own seed (docs/dice.md), so that no campaign die tells the quick result beforehand.
     quick_dice = Dice(seed=battle.campaign.derived_seed("quick"))
     outcome = quick.resolve(
@@ -780,21 +804,28 @@ def quick_resolve(
             terrain,
             attacker=attacker or None,
             points_per_strength_point=ts.points_per_strength_point,
-            attacker_reason=reason,
         ),
         quick_dice.roll,
     )
     loser = outcome.loser
+    # The engine's losses count the prisoners; "prisoners" says which part of them (13.2).
     losses: dict[str, int] = {}
+    prisoners: dict[str, int] = {}
     for side_result in outcome.sides:
-        share = _share(setup["sides"][side_result.name], side_result.losses)
-        losses.update({a: p for a, p in share.items() if p})
+        eliminated = _share(setup["sides"][side_result.name], side_result.losses)
+        taken = _share(setup["sides"][side_result.name], side_result.prisoners)
+        for army in eliminated:
+            if eliminated[army] + taken[army]:
+                losses[army] = eliminated[army] + taken[army]
+            if taken[army]:
+                prisoners[army] = taken[army]
     killed = [k for s in outcome.sides for k in s.killed]
     captured = [k for s in outcome.sides for k in s.captured]
     data = {
         "loser": loser.name,
         "outcome": "retired" if loser.outcome is quick.QuickOutcome.RETIRED else "defeated",
         "losses": losses,
+        "prisoners": prisoners,
         "killed": killed,
         "captured": captured,
     }

@@ -1,30 +1,33 @@
 """The optional quick resolution: a battle the club will not fight on the table, resolved with
-the Combat Results Table and Percentage Loss Table of SPI's *Frederick the Great* (1975).
+the Combat Results Table and Percentage Loss Table of SPI's *Frederick the Great*, as printed
+in the player aid of the revised game (``spi_crt.py`` holds both tables, cell by cell, with the
+line of the source each comes from; docs/quick-resolution.md says how they were read). Every
+result says it was not fought on the table.
 
-The source is an OCR of the SPI rules and mapsheet, garbled in places: docs/quick-resolution.md
-says cell by cell what was read, what was reconstructed and how. Each cell here carries that
-mark (``Source``). Every result says it was not fought on the table.
+The procedure (SPI 9.0-9.4, mapped onto Der Grosse König):
 
-The procedure (SPI 9.0-9.6, mapped onto Der Grosse König):
-
-1. The attacker is the side the organiser names; else the side whose commander has the higher
-   tactical IR (SPI 9.0: the first option to attack goes to the higher Initiative Value; ties
-   roll a die each). A demoralized side may not attack (SPI 9.14) and its commander's IRs count
-   as zero (10.2).
-2. The attacker's points as a percentage of the defender's, rounded down to a column
-   (SPI 9.31); below 33% the stronger side is the attacker instead (SPI 9.47 forbids the attack),
-   400% or more uses the 400% column. At 4:1 there is no battle at all (9): the smaller force is
-   taken prisoner.
-3. One die, plus the attacker's commander's tactical IR, minus the defender's commander's, minus
-   2 in a rough hex (SPI 9.22's mountain hex), gives the row (SPI 9.23).
-4. The cell gives each side's percentage loss, "L" (the lowest-ranked leader present is killed,
-   SPI 9.44) and "P" (the entire force is captured, SPI 9.43). A percentage of a force's points
-   is rounded to the nearest point, halves up (the rounding of the Percentage Loss Table, 9.33).
-5. The victor: each side adds the enemy strength points it eliminated to its commander's IR
-   (SPI 9.0; ``points_per_strength_point`` campaign points make one SPI strength point). The
-   higher total wins and takes the difference, in strength points, as prisoners from the loser,
-   which is routed (10.1: defeated outright, demoralized). Equal totals: the attacker retires
-   (rule 10: after every battle one force must retreat).
+1. The attacker (SPI 9.0: "The Player who elects to attack is the Attacker"): the side the
+   organiser names; else the only side whose player chose to fight in the battle phase (9);
+   else (both chose to fight, or no choice is known) the side with the first option to attack,
+   whose commander has the higher tactical IR (ties: a die each, again until they differ). A
+   side that may not attack passes the option to the other (SPI 9.0): a demoralized side (SPI
+   9.14, 11.14) and a side below 33% of the other (SPI 9.47). At 4:1 there is no battle (9):
+   the smaller force is taken prisoner.
+2. The attacker's points as a percentage of the defender's, rounded down to a column (SPI 9.31).
+3. One die, plus the attacker's commander's tactical IR, minus the defender's (SPI 9.23; zero
+   when demoralized, 10.2, or without a leader, SPI 9.24), minus 2 in a rough hex (SPI 9.22's
+   mountain hex), minus 2 when the defender holds field works (9.4; SPI has none: they count as
+   the one defensive modifier SPI has). The table's rows run from -2 to 9; beyond, its ends.
+4. The cell gives each side's loss: a percentage, "L" (the lowest-ranked leader present is
+   killed, SPI 9.44), "P" (the entire force is captured, SPI 9.43). A force's strength in SPI
+   strength points is its points over ``points_per_strength_point`` (halves up, at least one);
+   the Percentage Loss Table gives the strength points lost (SPI 9.32), and the force loses that
+   share of its points.
+5. The victor (SPI 9.0): each side adds the enemy strength points it eliminated to its
+   commander's IR. The higher total wins and takes the difference, in strength points, as
+   prisoners from the loser (kept apart from the points eliminated: they become prisoners of
+   war, 13.2), which is routed (10.1: defeated outright, demoralized). Equal totals: the attacker
+   retires (rule 10: after every battle one force must retreat).
 
 >>> battle = QuickBattle(
 ...     "t5-2114",
@@ -34,10 +37,12 @@ The procedure (SPI 9.0-9.6, mapped onto Der Grosse König):
 ...     attacker="Prussians",
 ... )
 >>> result = resolve(battle, roll=lambda name: 1)
->>> result.column, result.adjusted, result.row, str(result.cell)
-('100-149%', 2, '1 to 2', '20/20')
+>>> result.column, result.adjusted, str(result.cell)
+('100-149%', 2, '15/10L')
 >>> [(s.name, s.losses, s.prisoners, s.outcome.value) for s in result.sides]
-[('Prussians', 200, 0, 'victor'), ('Austrians', 250, 50, 'routed')]
+[('Prussians', 150, 0, 'victor'), ('Austrians', 100, 100, 'routed')]
+>>> result.side("Austrians").killed, result.side("Austrians").points_left
+(('Daun',), 800)
 >>> result.fought_on_table
 False
 """
@@ -50,6 +55,16 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
+from campaign.tabletop.spi_crt import (
+    COLUMNS,
+    CRT,
+    Cell,
+    Loss,
+    column_for,
+    die_row,
+    round_half_up,
+    strength_points_lost,
+)
 from maps.core.model import Terrain
 
 Roll = Callable[[str], int]
@@ -57,155 +72,8 @@ METHOD = (
     "Quick resolution with the combat results and loss tables of SPI's Frederick the Great:"
     " not fought on the table."
 )
-
-
-class Source(Enum):
-    """How a cell of the tables was obtained from the OCR (docs/quick-resolution.md)."""
-
-    READ = "read"
-    PARTLY_READ = "partly read"
-    RECONSTRUCTED = "reconstructed"
-
-
-@dataclass(frozen=True)
-class Loss:
-    """One side's half of a result: a percentage, "L" (a leader killed), "P" (all captured)."""
-
-    percent: int = 0
-    leader: bool = False
-    captured: bool = False
-
-    def __str__(self) -> str:
-        if self.captured:
-            return "P"
-        text = str(self.percent) if self.percent else "•"
-        return text + ("L" if self.leader else "")
-
-    @classmethod
-    def parse(cls, text: str) -> Loss:
-        text = text.strip()
-        if text == "P":
-            return cls(captured=True)
-        leader = text.endswith("L")
-        number = text.rstrip("L")
-        return cls(percent=0 if number == "•" else int(number), leader=leader)
-
-
-@dataclass(frozen=True)
-class Cell:
-    attacker: Loss
-    defender: Loss
-    source: Source
-
-    def __str__(self) -> str:
-        return f"{self.attacker}/{self.defender}"
-
-
-# Columns: the attacker's strength as a percentage of the defender's (SPI 9.31, 9.47).
-COLUMNS: tuple[tuple[int, str], ...] = (
-    (33, "33-65%"),
-    (66, "66-99%"),
-    (100, "100-149%"),
-    (150, "150-199%"),
-    (200, "200-299%"),
-    (300, "300-399%"),
-    (400, "400% or more"),
-)
-# Rows: the adjusted die roll (SPI 9.23), lowest first.
-ROWS: tuple[tuple[int, str], ...] = (
-    (-99, "-2 or less"),
-    (-1, "-1 to 0"),
-    (1, "1 to 2"),
-    (3, "3 to 4"),
-    (5, "5 to 6"),
-    (7, "7 to 8"),
-    (9, "9 or more"),
-)
-
-R, PR, X = Source.READ, Source.PARTLY_READ, Source.RECONSTRUCTED
-# The Combat Results Table (SPI 9.6), one column per list, rows as ROWS; see the docs for how
-# each cell was obtained.
-_CRT_TEXT: dict[int, tuple[tuple[str, Source], ...]] = {
-    33: (("25/5", R), ("25L/5", R), ("20L/10", R), ("15/10", PR), ("10/10", X), ("10/15", X),
-         ("10/20", X)),
-    66: (("20/5", R), ("25/10L", R), ("25L/25L", R), ("15/10", PR), ("10/20", X), ("10/25", X),
-         ("10/25L", X)),
-    100: (("25/10", R), ("20L/10", R), ("20/20", R), ("15L/20", R), ("10L/20", R), ("10/25", R),
-          ("10/25L", X)),
-    150: (("15/10", R), ("10/10L", R), ("10/20", R), ("10/20L", R), ("10/25L", R), ("10/40", X),
-          ("5/40L", X)),
-    200: (("10/10", R), ("10L/20", R), ("10/20", PR), ("10L/25", R), ("10L/40", R), ("•/40", PR),
-          ("•/P", X)),
-    300: (("10/25", R), ("10/25L", R), ("10/40L", R), ("•/40L", PR), ("•/P", R), ("•/P", PR),
-          ("•/P", X)),
-    400: (("•/P", R), ("•/P", R), ("•/P", R), ("•/P", R), ("•/P", PR), ("•/P", R), ("•/P", R)),
-}  # fmt: skip
-
-
-def _cell(text: str, source: Source) -> Cell:
-    attacker, defender = text.split("/")
-    return Cell(Loss.parse(attacker), Loss.parse(defender), source)
-
-
-CRT: dict[int, tuple[Cell, ...]] = {
-    column: tuple(_cell(text, source) for text, source in cells)
-    for column, cells in _CRT_TEXT.items()
-}
-
-LOSS_PERCENTAGES = (5, 10, 15, 20, 25, 40)
-
-
-def column_for(percent: int) -> int:
-    """The CRT column (its lowest percentage) for an attack at ``percent`` (SPI 9.31, 9.47).
-
-    >>> column_for(33), column_for(99), column_for(100), column_for(1000)
-    (33, 66, 100, 400)
-    """
-    if percent < 33:
-        raise ValueError("no attack may be made at less than 33% (SPI 9.47)")
-    return max(low for low, _ in COLUMNS if low <= percent)
-
-
-def row_for(adjusted: int) -> int:
-    """The index of the CRT row for an adjusted die roll.
-
-    >>> row_for(-5), row_for(0), row_for(6), row_for(12)
-    (0, 1, 4, 6)
-    """
-    return max(i for i, (low, _) in enumerate(ROWS) if low <= adjusted)
-
-
-def lookup(percent: int, adjusted: int) -> Cell:
-    """The Combat Results Table's cell for an attack at ``percent`` with this adjusted die."""
-    return CRT[column_for(percent)][row_for(adjusted)]
-
-
-def round_half_up(value: Fraction) -> int:
-    return int(value + Fraction(1, 2))
-
-
-def percentage_loss(strength: int, percent: int) -> int:
-    """The Percentage Loss Table (SPI 9.33) as reconstructed: forces in bands of five strength
-    points (1-5, 6-10, ...), each band losing the percentage of its middle strength, to the
-    nearest point, halves up.
-
-    >>> [percentage_loss(48, p) for p in LOSS_PERCENTAGES]
-    [2, 5, 7, 10, 12, 19]
-    >>> percentage_loss(19, 15)  # SPI 9.32's example
-    3
-    """
-    if strength <= 0:
-        return 0
-    middle = (strength - 1) // 5 * 5 + 3
-    return min(strength, round_half_up(Fraction(middle * percent, 100)))
-
-
-def points_lost(points: int, percent: int) -> int:
-    """A percentage of a force's campaign points, to the nearest point, halves up."""
-    return min(points, round_half_up(Fraction(points * percent, 100)))
-
-
-# ---- the battle ---------------------------------------------------------------------------
+ROUGH_HEX = -2  # SPI 9.22: "Two (2) is subtracted ... in a Mountain hex"
+FIELD_WORKS = -2  # 9.4, counted as SPI's one defensive modifier (docs/quick-resolution.md)
 
 
 @dataclass(frozen=True)
@@ -217,13 +85,16 @@ class QuickLeader:
 
 @dataclass(frozen=True)
 class QuickSide:
-    """One side of the battle; its commander (9.2) is the first leader."""
+    """One side of the battle; its commander (9.2) is the first leader. ``elects_to_attack``:
+    its player chose to fight in the battle phase (9); ``field_works``: inches of works (9.4)."""
 
     name: str
     points: int
     leaders: tuple[QuickLeader, ...] = ()
     demoralized: bool = False
     unsupplied: bool = False
+    elects_to_attack: bool = False
+    field_works: int = 0
 
     @property
     def commander(self) -> QuickLeader | None:
@@ -268,6 +139,11 @@ class QuickOutcome(Enum):
 
 @dataclass(frozen=True)
 class SideResult:
+    """One side after the battle. ``losses``: points eliminated (SPI 9.32); ``prisoners``:
+    points taken prisoner (SPI 9.0's difference, or all of them on "P" or at 4:1), never
+    counted in ``losses``. ``strength`` and ``strength_lost``: the same in SPI strength points
+    (prisoners not included)."""
+
     name: str
     points: int
     losses: int
@@ -276,10 +152,17 @@ class SideResult:
     captured: tuple[str, ...]
     outcome: QuickOutcome
     demoralized: bool
+    strength: int = 0
+    strength_lost: int = 0
+
+    @property
+    def points_lost(self) -> int:
+        """Everything the force no longer has: eliminated and taken prisoner."""
+        return self.losses + self.prisoners
 
     @property
     def points_left(self) -> int:
-        return self.points - self.losses
+        return self.points - self.points_lost
 
 
 @dataclass(frozen=True)
@@ -324,6 +207,16 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def strength_of(points: int, points_per_strength_point: int) -> int:
+    """A force's SPI strength points: its points over the points per strength point, to the
+    nearest, halves up, and at least one.
+
+    >>> strength_of(1000, 50), strength_of(1024, 50), strength_of(1025, 50), strength_of(10, 50)
+    (20, 20, 21, 1)
+    """
+    return max(1, round_half_up(Fraction(points, points_per_strength_point)))
+
+
 def resolve(battle: QuickBattle, roll: Roll) -> QuickResult:
     """Resolve ``battle`` with the SPI tables; ``roll(name)`` returns one die (1-6)."""
     steps: list[Step] = [Step("quick resolution", METHOD)]
@@ -333,16 +226,8 @@ def resolve(battle: QuickBattle, roll: Roll) -> QuickResult:
         return _overwhelmed(battle, big, small, steps)
 
     attacker, defender = _attacker(battle, roll, steps)
+    pps = battle.points_per_strength_point
     percent = attacker.points * 100 // defender.points
-    if percent < 33:
-        steps.append(
-            Step(
-                "SPI 9.47",
-                f"{attacker.name} at {percent}% may not attack: {defender.name} attacks instead.",
-            )
-        )
-        attacker, defender = defender, attacker
-        percent = attacker.points * 100 // defender.points
     column = column_for(percent)
     column_label = dict(COLUMNS)[column]
     steps.append(
@@ -354,34 +239,47 @@ def resolve(battle: QuickBattle, roll: Roll) -> QuickResult:
     )
 
     die = roll(roll_name(battle.battle_id, "combat"))
-    terrain = -2 if battle.terrain is Terrain.ROUGH else 0
-    adjusted = die + attacker.rating - defender.rating + terrain
-    row = row_for(adjusted)
-    row_label = ROWS[row][1]
     parts = [f"die {die}", f"+{attacker.rating} ({attacker.name}'s commander)"]
     parts.append(f"-{defender.rating} ({defender.name}'s commander)")
-    if terrain:
-        parts.append("-2 (rough hex, as SPI's mountain hex, 9.22)")
-    steps.append(Step("SPI 9.23", f"{' '.join(parts)} = {adjusted}: the {row_label} row."))
+    adjusted = die + attacker.rating - defender.rating
+    if battle.terrain is Terrain.ROUGH:
+        adjusted += ROUGH_HEX
+        parts.append(f"{ROUGH_HEX} (rough hex, as SPI's mountain hex, 9.22)")
+    if defender.field_works > 0:
+        adjusted += FIELD_WORKS
+        parts.append(
+            f'{FIELD_WORKS} ({defender.name} defend {defender.field_works}" of field works, 9.4)'
+        )
+    row = die_row(adjusted)
+    where = "" if row == adjusted else f", the table's {'first' if row > adjusted else 'last'}"
+    steps.append(Step("SPI 9.23", f"{' '.join(parts)} = {adjusted}: row {row}{where}."))
     cell = CRT[column][row]
     steps.append(
-        Step("SPI 9.6", f"Result {cell} (attacker/defender; this cell is {cell.source.value}).")
+        Step(
+            "SPI 9.6",
+            f"Result {cell} (attacker/defender; {cell.source.value}, {cell.where}).",
+        )
     )
 
-    losses = {
-        attacker.name: _apply(attacker, cell.attacker),
-        defender.name: _apply(defender, cell.defender),
-    }
+    hits = {attacker.name: _hit(attacker, cell.attacker, pps)}
+    hits[defender.name] = _hit(defender, cell.defender, pps)
     for side in (attacker, defender):
-        lost, killed, captured = losses[side.name]
-        if captured:
+        hit = hits[side.name]
+        if hit.captured:
             steps.append(Step("SPI 9.43", f"{side.name}: the entire force is captured."))
         else:
-            steps.append(Step("SPI 9.33", f"{side.name} loses {lost} of {side.points} points."))
-        for name in killed:
+            steps.append(
+                Step(
+                    "SPI 9.32",
+                    f"{side.name}, {hit.strength} strength points ({pps} points each): loses"
+                    f" {hit.strength_lost} by the Percentage Loss Table, {hit.lost} of"
+                    f" {side.points} points.",
+                )
+            )
+        for name in hit.killed:
             steps.append(Step("SPI 9.44", f"{name}, the lowest-ranked leader present, is killed."))
 
-    results = _victor(battle, attacker, defender, losses, steps)
+    results = _victor(attacker, defender, hits, steps)
     return QuickResult(
         battle_id=battle.battle_id,
         attacker=attacker.name,
@@ -390,87 +288,136 @@ def resolve(battle: QuickBattle, roll: Roll) -> QuickResult:
         column=column_label,
         die=die,
         adjusted=adjusted,
-        row=row_label,
+        row=str(row),
         cell=cell,
-        sides=tuple(results[s.name] for s in battle.sides),  # type: ignore[arg-type]
+        sides=(results[first.name], results[second.name]),
         steps=tuple(steps),
     )
 
 
+# ---- who attacks (SPI 9.0) ----------------------------------------------------------------
+
+
+def _refusal(side: QuickSide, other: QuickSide) -> str | None:
+    """Why ``side`` may not attack ``other``, or None."""
+    if side.demoralized:
+        return "a demoralized force may not attack (SPI 9.14, 11.14)"
+    percent = side.points * 100 // other.points
+    if percent < 33:
+        return f"at {percent}% no attack may be made (SPI 9.47)"
+    return None
+
+
 def _attacker(battle: QuickBattle, roll: Roll, steps: list[Step]) -> tuple[QuickSide, QuickSide]:
     first, second = battle.sides
-    if battle.attacker is not None:
-        attacker = first if battle.attacker == first.name else second
-        steps.append(Step("SPI 9.0", f"{attacker.name} attack ({battle.attacker_reason})."))
-        return attacker, second if attacker is first else first
-    able = [s for s in battle.sides if not s.demoralized]
+
+    def other(side: QuickSide) -> QuickSide:
+        return second if side is first else first
+
+    able = [s for s in battle.sides if _refusal(s, other(s)) is None]
     if len(able) == 1:
-        steps.append(Step("SPI 9.14", f"{able[0].name} attack: a demoralized force may not."))
-        return able[0], second if able[0] is first else first
+        attacker, barred = able[0], other(able[0])
+        electing = [s.name for s in battle.sides if s.elects_to_attack]
+        chosen = battle.attacker or (electing[0] if len(electing) == 1 else None)
+        passes = (
+            "; the option to attack passes to the other side" if chosen != attacker.name else ""
+        )
+        steps.append(
+            Step(
+                "SPI 9.0",
+                f"{attacker.name} attack: {barred.name} may not, {_refusal(barred, attacker)}"
+                f"{passes}.",
+            )
+        )
+        return attacker, barred
+    attacker, why = _preferred(battle, roll)
+    if not able:
+        why += f"; both sides are demoralized, so {attacker.name} attack all the same (9)"
+    steps.append(Step("SPI 9.0", f"{attacker.name} attack: {why}."))
+    return attacker, other(attacker)
+
+
+def _preferred(battle: QuickBattle, roll: Roll) -> tuple[QuickSide, str]:
+    """The side that attacks when both may: the one named, the one that elected to attack, or
+    the one with the first option (SPI 9.0)."""
+    first, second = battle.sides
+    if battle.attacker is not None:
+        named = first if battle.attacker == first.name else second
+        return named, battle.attacker_reason
+    electing = [s for s in battle.sides if s.elects_to_attack]
+    if len(electing) == 1:
+        return electing[0], "the only side that chose to fight (9), the side that elects to attack"
+    known = "both chose to fight" if electing else "no choice to fight is known"
     if first.rating != second.rating:
-        attacker = first if first.rating > second.rating else second
-        steps.append(Step("SPI 9.0", f"{attacker.name} attack: their commander has the higher IR."))
-        return attacker, second if attacker is first else first
+        holder = first if first.rating > second.rating else second
+        return holder, f"{known}; the first option goes to the higher IR ({holder.rating})"
     attempt = 1
-    while True:
+    while attempt <= 50:
         a = roll(roll_name(battle.battle_id, f"first-option:{_slug(first.name)}:{attempt}"))
         b = roll(roll_name(battle.battle_id, f"first-option:{_slug(second.name)}:{attempt}"))
         if a != b:
-            attacker = first if a > b else second
-            steps.append(
-                Step("SPI 9.0", f"Equal IRs: {first.name} roll {a}, {second.name} roll {b};"
-                     f" {attacker.name} attack.")
-            )  # fmt: skip
-            return attacker, second if attacker is first else first
+            holder = first if a > b else second
+            return holder, (
+                f"{known}; equal IRs, for the first option {first.name} roll {a},"
+                f" {second.name} roll {b}"
+            )
         attempt += 1
-        if attempt > 50:
-            raise RuntimeError("the dice never differ: check the roll callable")
+    raise RuntimeError("the dice never differ: check the roll callable")
 
 
-def _apply(side: QuickSide, loss: Loss) -> tuple[int, tuple[str, ...], bool]:
-    """Points lost, leaders killed and whether the whole force is captured."""
+# ---- losses and the victor (SPI 9.0, 9.3, 9.4) --------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Hit:
+    """What one half of a cell does to a side."""
+
+    strength: int
+    strength_lost: int
+    lost: int
+    killed: tuple[str, ...]
+    captured: bool
+
+
+def _hit(side: QuickSide, loss: Loss, pps: int) -> _Hit:
+    strength = strength_of(side.points, pps)
     if loss.captured:
-        return side.points, (), True
-    lost = points_lost(side.points, loss.percent)
+        return _Hit(strength, 0, 0, (), True)
+    lost_sp = strength_points_lost(strength, loss.percent)
+    lost = min(side.points, round_half_up(Fraction(side.points * lost_sp, strength)))
     killed: tuple[str, ...] = ()
     if loss.leader and side.leaders:
         lowest = max(side.leaders, key=lambda x: (x.rank, x is not side.commander, x.name))
         killed = (lowest.name,)
-    return lost, killed, False
+    return _Hit(strength, lost_sp, lost, killed, False)
+
+
+def _rating_after(side: QuickSide, killed: tuple[str, ...]) -> int:
+    """The commander's IR once "L" has struck (SPI 9.44: before the victor is decided)."""
+    if side.demoralized:
+        return 0
+    alive = [x for x in side.leaders if x.name not in killed]
+    return alive[0].tactical if alive else 0
 
 
 def _victor(
-    battle: QuickBattle,
-    attacker: QuickSide,
-    defender: QuickSide,
-    losses: dict[str, tuple[int, tuple[str, ...], bool]],
-    steps: list[Step],
+    attacker: QuickSide, defender: QuickSide, hits: dict[str, _Hit], steps: list[Step]
 ) -> dict[str, SideResult]:
-    pps = battle.points_per_strength_point
-    a_lost, a_killed, a_captured = losses[attacker.name]
-    d_lost, d_killed, d_captured = losses[defender.name]
-    if a_captured or d_captured:
-        gone, other = (attacker, defender) if a_captured else (defender, attacker)
+    a_hit, d_hit = hits[attacker.name], hits[defender.name]
+    if a_hit.captured or d_hit.captured:
+        gone, other = (attacker, defender) if a_hit.captured else (defender, attacker)
         return {
-            gone.name: _side(gone, *losses[gone.name], QuickOutcome.CAPTURED, prisoners=None),
-            other.name: _side(other, *losses[other.name], QuickOutcome.VICTOR, prisoners=0),
+            gone.name: _captured(gone, hits[gone.name].strength),
+            other.name: _side(other, hits[other.name], QuickOutcome.VICTOR, 0),
         }
-
-    def rating_after(side: QuickSide, killed: tuple[str, ...]) -> int:
-        if side.demoralized:
-            return 0
-        alive = [x for x in side.leaders if x.name not in killed]
-        return alive[0].tactical if alive else 0
-
-    a_total = Fraction(d_lost, pps) + rating_after(attacker, a_killed)
-    d_total = Fraction(a_lost, pps) + rating_after(defender, d_killed)
+    a_total = d_hit.strength_lost + _rating_after(attacker, a_hit.killed)
+    d_total = a_hit.strength_lost + _rating_after(defender, d_hit.killed)
     steps.append(
         Step(
             "SPI 9.0",
-            f"{attacker.name}: {_sp(Fraction(d_lost, pps))} enemy strength points eliminated +"
-            f" commander {rating_after(attacker, a_killed)} = {_sp(a_total)}; {defender.name}:"
-            f" {_sp(Fraction(a_lost, pps))} + {rating_after(defender, d_killed)} = {_sp(d_total)}"
-            f" ({pps} points to the strength point).",
+            f"{attacker.name}: {d_hit.strength_lost} enemy strength points eliminated +"
+            f" commander {_rating_after(attacker, a_hit.killed)} = {a_total}; {defender.name}:"
+            f" {a_hit.strength_lost} + {_rating_after(defender, d_hit.killed)} = {d_total}.",
         )
     )
     if a_total == d_total:
@@ -478,53 +425,36 @@ def _victor(
             Step("10", f"A draw: {attacker.name} break off the attack and retire (10.1.2).")
         )
         return {
-            attacker.name: _side(attacker, a_lost, a_killed, False, QuickOutcome.RETIRED, 0),
-            defender.name: _side(defender, d_lost, d_killed, False, QuickOutcome.VICTOR, 0),
+            attacker.name: _side(attacker, a_hit, QuickOutcome.RETIRED, 0),
+            defender.name: _side(defender, d_hit, QuickOutcome.VICTOR, 0),
         }
     victor, loser = (attacker, defender) if a_total > d_total else (defender, attacker)
-    v_lost, v_killed, _ = losses[victor.name]
-    l_lost, l_killed, _ = losses[loser.name]
+    l_hit = hits[loser.name]
     difference = abs(a_total - d_total)
-    prisoners = min(loser.points - l_lost, round_half_up(difference * pps))
+    wanted = round_half_up(Fraction(difference * loser.points, l_hit.strength))
+    taken = min(wanted, loser.points - l_hit.lost)
     steps.append(
         Step(
             "SPI 9.0",
-            f"{victor.name} win and take {prisoners} points of {loser.name} prisoner;"
+            f"{victor.name} win by {difference} and take {difference} strength points,"
+            f" {taken} points, of {loser.name} prisoner (prisoners of war, 13.2);"
             f" {loser.name} are routed and demoralized (10.1).",
         )
     )
     return {
-        victor.name: _side(victor, v_lost, v_killed, False, QuickOutcome.VICTOR, 0),
-        loser.name: _side(loser, l_lost, l_killed, False, QuickOutcome.ROUTED, prisoners),
+        victor.name: _side(victor, hits[victor.name], QuickOutcome.VICTOR, 0),
+        loser.name: _side(loser, l_hit, QuickOutcome.ROUTED, taken),
     }
 
 
-def _side(
-    side: QuickSide,
-    lost: int,
-    killed: tuple[str, ...],
-    captured_all: bool,
-    outcome: QuickOutcome,
-    prisoners: int | None,
-) -> SideResult:
-    if captured_all:
-        return SideResult(
-            name=side.name,
-            points=side.points,
-            losses=side.points,
-            prisoners=side.points,
-            killed=(),
-            captured=tuple(x.name for x in side.leaders),
-            outcome=QuickOutcome.CAPTURED,
-            demoralized=True,
-        )
-    total = lost + (prisoners or 0)
+def _side(side: QuickSide, hit: _Hit, outcome: QuickOutcome, prisoners: int) -> SideResult:
+    lost = min(hit.lost, side.points)
+    prisoners = min(prisoners, side.points - lost)  # SPI 9.45: the excess is ignored
     captured: tuple[str, ...] = ()
-    if total >= side.points:
+    if lost + prisoners >= side.points:
         # Only leaders left (SPI 9.46): they are captured.
-        total = side.points
-        captured = tuple(x.name for x in side.leaders if x.name not in killed)
-    leaderless = len(killed) + len(captured) >= len(side.leaders)
+        captured = tuple(x.name for x in side.leaders if x.name not in hit.killed)
+    leaderless = len(hit.killed) + len(captured) >= len(side.leaders)
     demoralized = (
         side.demoralized
         or outcome is QuickOutcome.ROUTED
@@ -534,18 +464,36 @@ def _side(
     return SideResult(
         name=side.name,
         points=side.points,
-        losses=total,
-        prisoners=prisoners or 0,
-        killed=killed,
+        losses=lost,
+        prisoners=prisoners,
+        killed=hit.killed,
         captured=captured,
         outcome=outcome,
         demoralized=demoralized,
+        strength=hit.strength,
+        strength_lost=hit.strength_lost,
+    )
+
+
+def _captured(side: QuickSide, strength: int) -> SideResult:
+    """The whole force taken prisoner (SPI 9.43; 9 at 4:1): no points eliminated."""
+    return SideResult(
+        name=side.name,
+        points=side.points,
+        losses=0,
+        prisoners=side.points,
+        killed=(),
+        captured=tuple(x.name for x in side.leaders),
+        outcome=QuickOutcome.CAPTURED,
+        demoralized=True,
+        strength=strength,
     )
 
 
 def _overwhelmed(
     battle: QuickBattle, big: QuickSide, small: QuickSide, steps: list[Step]
 ) -> QuickResult:
+    pps = battle.points_per_strength_point
     steps.append(
         Step(
             "9",
@@ -554,18 +502,20 @@ def _overwhelmed(
         )
     )
     results = {
-        big.name: SideResult(big.name, big.points, 0, 0, (), (), QuickOutcome.VICTOR, False),
-        small.name: SideResult(
-            small.name,
-            small.points,
-            small.points,
-            small.points,
-            (),
-            tuple(x.name for x in small.leaders),
-            QuickOutcome.CAPTURED,
-            True,
+        big.name: SideResult(
+            name=big.name,
+            points=big.points,
+            losses=0,
+            prisoners=0,
+            killed=(),
+            captured=(),
+            outcome=QuickOutcome.VICTOR,
+            demoralized=False,
+            strength=strength_of(big.points, pps),
         ),
+        small.name: _captured(small, strength_of(small.points, pps)),
     }
+    first, second = battle.sides
     return QuickResult(
         battle_id=battle.battle_id,
         attacker=big.name,
@@ -576,10 +526,6 @@ def _overwhelmed(
         adjusted=0,
         row="none",
         cell=None,
-        sides=tuple(results[s.name] for s in battle.sides),  # type: ignore[arg-type]
+        sides=(results[first.name], results[second.name]),
         steps=tuple(steps),
     )
-
-
-def _sp(value: Fraction) -> str:
-    return f"{float(value):g}"

@@ -1,24 +1,16 @@
-"""The optional quick resolution with the tables of SPI Frederick the Great (docs)."""
+"""The optional quick resolution with the tables of SPI Frederick the Great
+(docs/quick-resolution.md; the tables themselves: test_spi_crt.py)."""
 
 import pytest
 
 from campaign.engine.dice import Dice
 from campaign.tabletop.quick import (
-    COLUMNS,
-    CRT,
-    LOSS_PERCENTAGES,
-    ROWS,
     QuickBattle,
     QuickLeader,
     QuickOutcome,
     QuickSide,
-    Source,
-    column_for,
-    lookup,
-    percentage_loss,
-    points_lost,
     resolve,
-    row_for,
+    strength_of,
 )
 from maps.core.model import Terrain
 
@@ -29,6 +21,7 @@ SEYDLITZ = QuickLeader("Seydlitz", 14, 2)
 ZIETHEN = QuickLeader("Ziethen", 9, 2)
 DAUN = QuickLeader("Daun", 2, 2)
 LACY = QuickLeader("Lacy", 6, 1)
+HILDBURGHAUSEN = QuickLeader("Hildburghausen", 5, 0)
 
 
 def dice(**fixed):
@@ -51,135 +44,67 @@ def battle(a_points=1000, b_points=1000, terrain=Terrain.CLEAR, attacker="Prussi
     return QuickBattle("b1", (prussians, austrians), terrain, attacker=attacker, **kw)
 
 
-# ---- the tables ----------------------------------------------------------------------------
+def rules(result):
+    return [s.rule for s in result.steps]
 
 
-@pytest.mark.parametrize(
-    ("percent", "column"),
-    [(33, 33), (65, 33), (66, 66), (99, 66), (100, 100), (149, 100), (150, 150), (199, 150),
-     (200, 200), (299, 200), (300, 300), (399, 300), (400, 400), (2500, 400)],
-)  # fmt: skip
-def test_the_ratio_is_rounded_down_to_a_column(percent, column):
-    assert column_for(percent) == column
-
-
-def test_no_attack_below_33_percent():
-    with pytest.raises(ValueError, match="33%"):
-        column_for(32)
-
-
-@pytest.mark.parametrize(
-    ("adjusted", "row"),
-    [(-6, 0), (-2, 0), (-1, 1), (0, 1), (1, 2), (2, 2), (3, 3), (4, 3), (5, 4), (6, 4), (7, 5),
-     (8, 5), (9, 6), (14, 6)],
-)  # fmt: skip
-def test_the_adjusted_die_picks_a_row(adjusted, row):
-    assert row_for(adjusted) == row
-
-
-def test_every_column_has_a_cell_for_every_row():
-    assert set(CRT) == {low for low, _ in COLUMNS}
-    for cells in CRT.values():
-        assert len(cells) == len(ROWS)
-        for cell in cells:
-            for loss in (cell.attacker, cell.defender):
-                assert loss.captured or loss.percent in (0, *LOSS_PERCENTAGES)
-
-
-# Cells read plainly in the OCR (both scans where both have them): docs/quick-resolution.md.
-@pytest.mark.parametrize(
-    ("percent", "adjusted", "cell"),
-    [
-        (50, -3, "25/5"),
-        (50, 0, "25L/5"),
-        (50, 2, "20L/10"),
-        (80, -2, "20/5"),
-        (80, -1, "25/10L"),
-        (80, 1, "25L/25L"),
-        (120, -2, "25/10"),
-        (120, 0, "20L/10"),
-        (120, 2, "20/20"),
-        (120, 4, "15L/20"),
-        (120, 6, "10L/20"),
-        (120, 8, "10/25"),
-        (170, -2, "15/10"),
-        (170, 0, "10/10L"),
-        (170, 6, "10/25L"),
-        (250, -2, "10/10"),
-        (250, 0, "10L/20"),
-        (250, 4, "10L/25"),
-        (250, 6, "10L/40"),
-        (350, -2, "10/25"),
-        (350, 0, "10/25L"),
-        (350, 2, "10/40L"),
-        (350, 6, "•/P"),
-        (400, -2, "•/P"),
-        (900, 10, "•/P"),
-    ],
-)
-def test_crt_cells_as_read(percent, adjusted, cell):
-    found = lookup(percent, adjusted)
-    assert str(found) == cell
-    assert found.source is Source.READ
-
-
-def test_reconstructed_cells_are_marked():
-    sources = [c.source for cells in CRT.values() for c in cells]
-    assert sources.count(Source.READ) >= 25
-    assert Source.RECONSTRUCTED in sources and Source.PARTLY_READ in sources
-
-
-@pytest.mark.parametrize(
-    ("strength", "losses"),
-    [
-        (48, (2, 5, 7, 10, 12)),  # the "46 thru 50" row, read
-        (38, (2, 4, 6, 8, 10)),  # a row read without its label: 36 thru 40
-    ],
-)
-def test_the_percentage_loss_table_as_read(strength, losses):
-    assert tuple(percentage_loss(strength, p) for p in LOSS_PERCENTAGES[:5]) == losses
-
-
-def test_the_percentage_loss_example_of_spi_9_32():
-    assert percentage_loss(19, 15) == 3
-
-
-def test_a_band_loses_the_same_points():
-    assert {percentage_loss(s, 25) for s in range(46, 51)} == {12}
-
-
-@pytest.mark.parametrize(
-    ("points", "percent", "lost"), [(1000, 15, 150), (333, 5, 17), (10, 40, 4)]
-)
-def test_campaign_points_lose_their_percentage_halves_up(points, percent, lost):
-    assert points_lost(points, percent) == lost
-
-
-# ---- the battle ----------------------------------------------------------------------------
+# ---- the battle ------------------------------------------------------------------------------
 
 
 def test_a_quick_battle_step_by_step():
-    # 1000 v 1000: 100%; die 1 + 3 (Frederick) - 2 (Daun) = 2: "20/20".
+    # 1000 v 1000: 100%; die 1 + 3 (Frederick) - 2 (Daun) = 2: "15/10L" (003 line 129).
     result = resolve(battle(), dice(quick_battle__b1__combat=1))
-    assert (result.column, result.row, str(result.cell)) == ("100-149%", "1 to 2", "20/20")
+    assert (result.column, result.row, str(result.cell)) == ("100-149%", "2", "15/10L")
+    assert result.cell.where == "003 line 129"
     prussians, austrians = result.sides
-    # Each eliminated 200 points = 4 SP; Prussians 4 + 3 against Austrians 4 + 2: one SP of
-    # prisoners (50 points) and the Austrians rout.
-    assert (prussians.losses, prussians.outcome) == (200, QuickOutcome.VICTOR)
-    assert (austrians.losses, austrians.prisoners, austrians.outcome) == (
-        250,
-        50,
-        QuickOutcome.ROUTED,
-    )
-    assert austrians.demoralized and not prussians.demoralized
+    # 20 strength points each: 15% is 3 (150 points), 10% is 2 (100 points); Lacy, the
+    # lowest-ranked Austrian, is killed. Prussians 2 + 3 = 5, Austrians 3 + 2 (Daun) = 5: a draw,
+    # and the attacker retires.
+    assert (prussians.strength, prussians.strength_lost, prussians.losses) == (20, 3, 150)
+    assert (austrians.strength, austrians.strength_lost, austrians.losses) == (20, 2, 100)
+    assert austrians.killed == ("Lacy",)
+    assert prussians.outcome is QuickOutcome.RETIRED and austrians.outcome is QuickOutcome.VICTOR
+    assert prussians.prisoners == austrians.prisoners == 0
     assert result.fought_on_table is False
     assert "not fought on the table" in result.method
-    assert any(s.rule == "SPI 9.6" for s in result.steps)
+    assert rules(result) == [
+        "quick resolution", "SPI 9.0", "SPI 9.31", "SPI 9.23", "SPI 9.6", "SPI 9.32",
+        "SPI 9.32", "SPI 9.44", "SPI 9.0", "10",
+    ]  # fmt: skip
 
 
 def test_the_engines_named_dice_can_be_passed_in():
     roll = Dice("campaign-1", fixed={"quick-battle:b1:combat": 1}).roll
-    assert str(resolve(battle(), roll).cell) == "20/20"
+    assert str(resolve(battle(), roll).cell) == "15/10L"
+
+
+def test_the_victor_takes_the_difference_as_prisoners_kept_apart_from_the_losses():
+    # Die 6 + 3 - 2 = 7: "10L/20". Prussians lose 2 SP (100 points) and Seydlitz; Austrians
+    # 3 SP (150 points). Prussians 3 + 3 = 6 against 2 + 2 = 4: 2 SP, 100 points, prisoners.
+    result = resolve(battle(), dice(quick_battle__b1__combat=6))
+    assert str(result.cell) == "10L/20"
+    prussians, austrians = result.sides
+    assert (prussians.losses, prussians.prisoners, prussians.killed) == (100, 0, ("Seydlitz",))
+    assert (austrians.losses, austrians.prisoners) == (150, 100)
+    assert (austrians.points_lost, austrians.points_left) == (250, 750)
+    assert austrians.outcome is QuickOutcome.ROUTED and austrians.demoralized
+    assert prussians.outcome is QuickOutcome.VICTOR and not prussians.demoralized
+    assert any("prisoners of war, 13.2" in s.text for s in result.steps)
+
+
+def test_a_forces_points_follow_its_strength_points():
+    # 1024 points are 20 SP; die 1: "15/10L": 15% of 20 SP is 3, 3/20 of 1024 points is 154.
+    result = resolve(battle(a_points=1024), dice(quick_battle__b1__combat=1))
+    assert str(result.cell) == "15/10L"
+    assert result.side("Prussians").strength == 20
+    assert result.side("Prussians").losses == 154
+
+
+@pytest.mark.parametrize(
+    ("points", "pps", "strength"), [(1000, 50, 20), (1025, 50, 21), (10, 50, 1), (3200, 50, 64)]
+)
+def test_strength_points_are_points_over_points_per_strength_point(points, pps, strength):
+    assert strength_of(points, pps) == strength
 
 
 def test_a_rough_hex_takes_two_from_the_die():
@@ -187,34 +112,132 @@ def test_a_rough_hex_takes_two_from_the_die():
     assert result.adjusted == 3 + 3 - 2 - 2
 
 
+def test_the_row_is_kept_within_the_table():
+    result = resolve(battle(a_leaders=(ZIETHEN,), terrain=Terrain.ROUGH, b={"field_works": 12}),
+                     dice(quick_battle__b1__combat=1))  # fmt: skip
+    assert (result.adjusted, result.row) == (1 + 2 - 2 - 2 - 2, "-2")
+    assert any("= -3: row -2, the table's first." in s.text for s in result.steps)
+    hero = QuickLeader("A hero of legend", 1, 5)
+    high = resolve(battle(a_leaders=(hero,), b_leaders=()), dice(quick_battle__b1__combat=6))
+    assert (high.adjusted, high.row) == (11, "9")
+    assert any("= 11: row 9, the table's last." in s.text for s in high.steps)
+
+
 def test_a_demoralized_commander_counts_as_zero():
-    result = resolve(battle(a={"demoralized": True}), dice(quick_battle__b1__combat=3))
-    assert result.adjusted == 3 + 0 - 2
+    result = resolve(
+        battle(attacker=None, b={"demoralized": True}), dice(quick_battle__b1__combat=3)
+    )
+    assert result.adjusted == 3 + 3 - 0
 
 
 def test_l_kills_the_lowest_ranked_leader():
-    # Die 3 + 3 - 2 = 4: "15L/20" at 100%.
-    result = resolve(battle(), dice(quick_battle__b1__combat=3))
-    assert str(result.cell) == "15L/20"
-    assert result.side("Prussians").killed == ("Seydlitz",)
+    # Die 5 + 3 - 2 = 6: "10/20L" at 100%: Lacy (rank 6) rather than Daun (rank 2).
+    result = resolve(battle(), dice(quick_battle__b1__combat=5))
+    assert str(result.cell) == "10/20L"
+    assert result.side("Austrians").killed == ("Lacy",)
 
 
-def test_p_captures_the_whole_force_and_its_leaders():
-    result = resolve(battle(a_points=1500, b_points=400), dice(quick_battle__b1__combat=4))
+def test_p_captures_the_whole_force_and_its_leaders_as_prisoners():
+    # 1500 v 400: 375%; die 6 + 3 - 0 = 9: "•/P" (003 line 136).
+    result = resolve(
+        battle(a_points=1500, b_points=400, b_leaders=(HILDBURGHAUSEN,)),
+        dice(quick_battle__b1__combat=6),
+    )
+    assert str(result.cell) == "•/P"
     austrians = result.side("Austrians")
     assert austrians.outcome is QuickOutcome.CAPTURED
-    assert austrians.losses == 400 and austrians.captured == ("Daun", "Lacy")
+    assert (austrians.losses, austrians.prisoners) == (0, 400)
+    assert austrians.captured == ("Hildburghausen",)
+    assert result.side("Prussians").points_lost == 0
 
 
-def test_four_to_one_is_no_battle():
+def test_leaders_left_alone_are_captured():
+    # 150 v 60 points: 250%; 3 SP against 1 SP. Die 1 + 3 - 2 = 2: "10/20": the Austrians lose
+    # their one strength point, all 60 points; Daun and Lacy are left alone (SPI 9.46).
+    result = resolve(battle(a_points=150, b_points=60), dice(quick_battle__b1__combat=1))
+    austrians = result.side("Austrians")
+    assert (austrians.losses, austrians.prisoners) == (60, 0)
+    assert austrians.captured == ("Daun", "Lacy")
+    assert austrians.points_left == 0
+
+
+def test_four_to_one_is_no_battle_and_the_smaller_force_is_taken_prisoner():
     result = resolve(battle(a_points=2000, b_points=500), dice())
     assert result.cell is None
-    assert result.side("Austrians").outcome is QuickOutcome.CAPTURED
-    assert result.side("Prussians").losses == 0
+    austrians = result.side("Austrians")
+    assert austrians.outcome is QuickOutcome.CAPTURED
+    assert (austrians.losses, austrians.prisoners) == (0, 500)
+    assert result.side("Prussians").points_lost == 0
     assert result.steps[-1].rule == "9"
 
 
-def test_the_higher_ir_attacks_when_nobody_is_named():
+def test_equal_totals_are_a_draw_and_the_attacker_retires():
+    result = resolve(battle(), dice(quick_battle__b1__combat=1))
+    assert result.side("Prussians").outcome is QuickOutcome.RETIRED
+    assert result.side("Austrians").outcome is QuickOutcome.VICTOR
+    assert result.loser.name == "Prussians"
+
+
+def test_an_unsupplied_victor_is_demoralized_after_the_battle():
+    result = resolve(battle(a={"unsupplied": True}), dice(quick_battle__b1__combat=6))
+    prussians = result.side("Prussians")
+    assert prussians.outcome is QuickOutcome.VICTOR and prussians.demoralized
+
+
+def test_losses_and_prisoners_never_exceed_the_points_present():
+    for die in range(1, 7):
+        for a, b in ((1000, 300), (300, 1000), (1000, 1000), (3000, 800), (120, 60), (60, 30)):
+            for works in (0, 12):
+                made = battle(a_points=a, b_points=b, b={"field_works": works})
+                result = resolve(made, dice(quick_battle__b1__combat=die))
+                for side in result.sides:
+                    assert side.losses >= 0 and side.prisoners >= 0
+                    assert side.points_lost <= side.points
+
+
+# ---- field works (9.4) -----------------------------------------------------------------------
+
+
+def test_a_defender_in_field_works_takes_two_from_the_die():
+    result = resolve(battle(b={"field_works": 24}), dice(quick_battle__b1__combat=3))
+    assert result.adjusted == 3 + 3 - 2 - 2
+    assert any('Austrians defend 24" of field works, 9.4' in s.text for s in result.steps)
+
+
+def test_field_works_and_a_rough_hex_both_count():
+    made = battle(terrain=Terrain.ROUGH, b={"field_works": 12})
+    assert resolve(made, dice(quick_battle__b1__combat=5)).adjusted == 5 + 3 - 2 - 2 - 2
+
+
+def test_the_attackers_field_works_do_nothing():
+    result = resolve(battle(a={"field_works": 36}), dice(quick_battle__b1__combat=3))
+    assert result.adjusted == 3 + 3 - 2
+
+
+# ---- who attacks (SPI 9.0) -------------------------------------------------------------------
+
+
+def test_the_side_the_organiser_names_attacks():
+    result = resolve(battle(attacker="Austrians"), dice(quick_battle__b1__combat=3))
+    assert (result.attacker, result.defender) == ("Austrians", "Prussians")
+    assert result.adjusted == 3 + 2 - 3
+
+
+def test_the_only_side_that_chose_to_fight_attacks_even_with_the_lower_ir():
+    made = battle(attacker=None, b={"elects_to_attack": True})
+    result = resolve(made, dice(quick_battle__b1__combat=3))
+    assert result.attacker == "Austrians"
+    assert any("the only side that chose to fight" in s.text for s in result.steps)
+
+
+def test_when_both_chose_to_fight_the_first_option_goes_to_the_higher_ir():
+    made = battle(attacker=None, a={"elects_to_attack": True}, b={"elects_to_attack": True})
+    result = resolve(made, dice(quick_battle__b1__combat=3))
+    assert result.attacker == "Prussians"
+    assert any("both chose to fight" in s.text for s in result.steps)
+
+
+def test_with_no_choice_known_the_higher_ir_attacks():
     result = resolve(battle(attacker=None), dice(quick_battle__b1__combat=1))
     assert result.attacker == "Prussians"
 
@@ -227,43 +250,54 @@ def test_equal_irs_roll_for_the_first_option():
         quick_battle__b1__first_option__austrians__2=5,
         quick_battle__b1__combat=3,
     )
-    result = resolve(battle(attacker=None, a_leaders=(ZIETHEN,)), roll)
-    assert result.attacker == "Austrians"
-
-
-def test_a_demoralized_side_may_not_attack():
-    result = resolve(
-        battle(attacker=None, a={"demoralized": True}), dice(quick_battle__b1__combat=3)
+    made = battle(
+        attacker=None,
+        a_leaders=(ZIETHEN,),
+        a={"elects_to_attack": True},
+        b={"elects_to_attack": True},
     )
+    assert resolve(made, roll).attacker == "Austrians"
+
+
+def test_a_demoralized_side_may_not_attack_even_when_named():
+    result = resolve(battle(a={"demoralized": True}), dice(quick_battle__b1__combat=3))
     assert result.attacker == "Austrians"
+    assert any("SPI 9.14" in s.text for s in result.steps)
+
+
+def test_a_demoralized_side_that_chose_to_fight_passes_the_option():
+    made = battle(attacker=None, a={"demoralized": True, "elects_to_attack": True})
+    result = resolve(made, dice(quick_battle__b1__combat=3))
+    assert result.attacker == "Austrians"
+    assert "the option to attack passes to the other side" in result.steps[1].text
+
+
+def test_a_side_that_chose_to_fight_against_a_demoralized_one_simply_attacks():
+    made = battle(attacker=None, b={"demoralized": True, "elects_to_attack": False},
+                  a={"elects_to_attack": True})  # fmt: skip
+    result = resolve(made, dice(quick_battle__b1__combat=3))
+    assert result.attacker == "Prussians"
+    assert result.steps[1].text == (
+        "Prussians attack: Austrians may not, a demoralized force may not attack (SPI 9.14, 11.14)."
+    )
+
+
+def test_when_both_are_demoralized_the_first_option_still_decides():
+    roll = dice(
+        quick_battle__b1__first_option__prussians__1=6,
+        quick_battle__b1__first_option__austrians__1=1,
+        quick_battle__b1__combat=3,
+    )
+    made = battle(attacker=None, a={"demoralized": True}, b={"demoralized": True})
+    result = resolve(made, roll)
+    assert (result.attacker, result.adjusted) == ("Prussians", 3)
 
 
 def test_below_33_percent_the_stronger_side_attacks():
     result = resolve(battle(a_points=300, b_points=1000), dice(quick_battle__b1__combat=3))
     assert result.attacker == "Austrians"
     assert result.percent == 333
-
-
-def test_equal_totals_are_a_draw_and_the_attacker_retires():
-    # Die 1, Prussians without Frederick: 1 + 2 - 2 = 1: "20/20"; 4 + 2 against 4 + 2.
-    result = resolve(battle(a_leaders=(ZIETHEN,)), dice(quick_battle__b1__combat=1))
-    assert result.side("Prussians").outcome is QuickOutcome.RETIRED
-    assert result.side("Austrians").outcome is QuickOutcome.VICTOR
-    assert result.loser.name == "Prussians"
-
-
-def test_an_unsupplied_victor_is_demoralized_after_the_battle():
-    result = resolve(battle(a={"unsupplied": True}), dice(quick_battle__b1__combat=1))
-    prussians = result.side("Prussians")
-    assert prussians.outcome is QuickOutcome.VICTOR and prussians.demoralized
-
-
-def test_losses_never_exceed_the_points_present():
-    for die in range(1, 7):
-        for a, b in ((1000, 300), (300, 1000), (1000, 1000), (3000, 800)):
-            result = resolve(battle(a_points=a, b_points=b), dice(quick_battle__b1__combat=die))
-            for side in result.sides:
-                assert 0 <= side.losses <= side.points
+    assert any("SPI 9.47" in s.text for s in result.steps)
 
 
 @pytest.mark.parametrize(

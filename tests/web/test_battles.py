@@ -578,7 +578,40 @@ def test_the_side_that_chose_to_fight_attacks_in_the_quick_resolution(battle, or
     service.quick_resolve(battle, organiser, attacker=None, now=timezone.now())
     battle.refresh_from_db()
     steps = [s["text"] for s in battle.quick_record["steps"]]
-    assert any("prussian attack (the only side that chose to fight, 9)" in t for t in steps)
+    assert any("prussian attack: the only side that chose to fight (9)" in t for t in steps)
+
+
+def test_the_quick_resolution_keeps_its_prisoners_apart_and_the_engine_holds_them(
+    battle, organiser
+):
+    # Prussians (Frederick, IR 3) attack at 70% the Austrians (Charles, IR 1) who have stood a
+    # turn in the hex: 12" of field works, -2. Whatever the die, one side wins on totals and
+    # takes prisoners (docs/quick-resolution.md).
+    assert battle.setup["sides"]["austrian"]["field_works"]["inches"] == 12
+    service.quick_resolve(battle, organiser, attacker=None, now=timezone.now())
+    battle.refresh_from_db()
+    steps = [s["text"] for s in battle.quick_record["steps"]]
+    assert any('austrian defend 12" of field works, 9.4' in t for t in steps)
+    result = battle.result
+    loser, winner = (
+        ("prussia", "austria") if result["loser"] == "prussian" else ("austria", "prussia")
+    )
+    taken = result["prisoners"][loser]
+    assert 0 < taken < result["losses"][loser]
+    assert winner not in result["prisoners"]
+    held = battle.campaign.latest_version().state["prisoners"]
+    assert {"army": loser, "held_by": winner, "points": taken} in held
+    lines = service.describe_result(battle, result)
+    assert any(f"of which {taken} taken prisoner (13.2)" in line for line in lines)
+
+
+def test_prisoners_in_a_result_are_a_part_of_the_losses(battle):
+    data = {"loser": "austrian", "outcome": "defeated", "losses": {"austria": 300}}
+    result = service.parse_result(battle, {**data, "prisoners": {"austria": 100}})
+    assert result["prisoners"] == {"austria": 100}
+    assert "prisoners" not in service.parse_result(battle, data)
+    with pytest.raises(service.BattleError, match="a part of its losses"):
+        service.parse_result(battle, {**data, "prisoners": {"austria": 301}})
 
 
 def test_the_periodic_sweep_sends_the_battle_reminders_once(
