@@ -234,6 +234,14 @@ def test_the_state_reads_a_compact_scenario_form():
         ({"phase": "lunch"}, "not a phase"),
         ({"format": "dgk-state/9"}, "format"),
         ({"turnn": 3}, "unknown field"),
+        ({"leaders": {"daun": {"points": 100}}}, r"^leaders\.daun: 'hex' is missing: a hex id"),
+        ({"leaders": {"daun": {"hex": "0101", "points": "x"}}}, r"^leaders\.daun\.points: 'x'"),
+        ({"leaders": {"daun": {"hex": "0101", "inside": "yes"}}}, "inside: 'yes' is not true or"),
+        ({"garrisons": [{"city": "Glatz", "points": 9}]}, r"^garrisons\[0\]: 'army' is missing"),
+        ({"garrisons": [{"city": "Glatz", "army": "x", "points": 9}]}, r"garrisons\[0\]\.army"),
+        ({"control": {"Glatz": "ottoman"}}, r"^control\.Glatz: 'ottoman' is not an army"),
+        ({"turn": "3"}, r"^turn: '3' is not a whole number"),
+        ({"retreats": [{"hex": "0101", "kind": "rout"}]}, r"^retreats\[0\]: 'mp' is missing"),
     ],
 )
 def test_the_state_refuses_mistakes_by_name(data, message):
