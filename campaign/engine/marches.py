@@ -27,7 +27,13 @@ from campaign.engine.armies import ADJECTIVES, Alliance, Army
 from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
-from campaign.engine.garrisons import garrison_limit, led_armies, over_limit
+from campaign.engine.garrisons import (
+    garrison_limit,
+    garrison_named,
+    led_armies,
+    no_garrison_orders,
+    over_limit,
+)
 from campaign.engine.leaderless import join_leaderless
 from campaign.engine.leaders import leader
 from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders, rejection, unit_army
@@ -393,6 +399,10 @@ def build_movers(
         works = getattr(o, "works", False)
         marches = 1 if forced else o.marches  # type: ignore[union-attr]
         if not state.has_leader(o.unit):
+            city = garrison_named(o.unit, hexmap)
+            if city is not None and not any(t.id == o.unit for t in state.siege_trains):
+                reject(o, no_garrison_orders(city), "11.3")
+                continue
             if not any(t.id == o.unit for t in state.siege_trains):
                 reject(
                     o,
