@@ -6,7 +6,7 @@ import json
 import pytest
 
 from campaign.engine.armies import Alliance, Army, Seat, armies_of, seat_map, seats_in_play
-from campaign.engine.dice import Dice
+from campaign.engine.dice import Dice, DiceError
 from campaign.engine.events import Event, EventKind, event_from_dict, event_to_dict, private
 from campaign.engine.leaders import LEADERS, leader, leaders_of
 from campaign.engine.rulesettings import (
@@ -155,6 +155,24 @@ def test_dice_can_be_fixed_by_name_and_are_logged():
     assert d.roll("forced-march:daun:t1") == 2
     assert [r.name for r in d.log] == ["march-allocation:austria:t1", "forced-march:daun:t1"]
     assert all(r.fixed for r in d.log)
+
+
+def test_a_list_of_rolls_is_used_in_order_and_runs_out_loudly():
+    d = Dice("s", fixed={"rally:daun:t3": [2, 5], "siege:Torgau:t3": [[6, 6], [1, 2]]})
+    assert [d.roll("rally:daun:t3"), d.roll("rally:daun:t3")] == [2, 5]
+    assert d.roll_dice("siege:Torgau:t3", 2).dice == (6, 6)
+    assert d.unused() == [{"name": "siege:Torgau:t3", "fixed": 2, "used": 1}]
+    assert d.roll_dice("siege:Torgau:t3", 2).dice == (1, 2)
+    assert d.unused() == []
+    with pytest.raises(DiceError, match=r"^rally:daun:t3: 2 roll\(s\) fixed, but the engine rolls"):
+        d.roll("rally:daun:t3")
+
+
+def test_a_single_fixed_roll_holds_for_every_roll_of_its_name():
+    d = Dice("s", fixed={"forced-march:daun:t1": 4, "siege:Torgau:t3": [3, 4]})
+    assert [d.roll("forced-march:daun:t1") for _ in range(3)] == [4, 4, 4]
+    assert d.roll_dice("siege:Torgau:t3", 2).dice == d.roll_dice("siege:Torgau:t3", 2).dice
+    assert d.unused() == []
 
 
 def test_two_dice_are_two_dice():
