@@ -31,7 +31,7 @@ from maps.core.model import HexMap
 
 SCENARIO_FORMAT = "dgk-scenario/1"
 OUTCOME_FORMAT = "dgk-adjudication/1"
-_KEYS = {
+KEYS = {
     "format",
     "title",
     "rule",
@@ -139,11 +139,11 @@ def scenario_from_dict(data: dict[str, Any], source: str = "<scenario>") -> Scen
     fmt = data.get("format", SCENARIO_FORMAT)
     if fmt != SCENARIO_FORMAT:
         raise _fail(source, "format", f"{fmt!r} is not {SCENARIO_FORMAT!r}")
-    unknown = set(data) - _KEYS
+    unknown = set(data) - KEYS
     if unknown:
         raise ScenarioError(
             f"{source}: unknown key(s) {', '.join(sorted(unknown))}; "
-            f"the keys are {', '.join(sorted(_KEYS))}"
+            f"the keys are {', '.join(sorted(KEYS))}"
         )
     if "map" not in data:
         raise _fail(source, "map", "missing: the name of a bundled map or an inline map object")

@@ -1,12 +1,18 @@
 """``manage.py adjudicate``: a scenario file in, the state and events out as JSON."""
 
 import contextlib
+import dataclasses
 import json
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+
+from campaign.engine import expectations
+from campaign.engine.orders import ORDER_KINDS
+from campaign.engine.scenario import KEYS
+from campaign.engine.state import LeaderState, State
 
 CASEBOOK = Path(__file__).resolve().parent.parent / "casebook"
 
@@ -313,3 +319,17 @@ def test_a_march_order_to_a_garrison_is_rejected_with_what_the_rules_allow(tmp_p
         "with a transfer at the start of the turn (6.4.3)"
     )
     assert result["state"]["garrisons"] == [{"city": "Torgau", "army": "austria", "points": 200}]
+
+
+def test_the_format_page_names_every_key():
+    """docs/scenario-format.md has a line for every key a file may hold."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "scenario-format.md").read_text()
+    keys = {
+        *KEYS,
+        *expectations.KEYS,
+        *ORDER_KINDS,
+        *(f.name for f in dataclasses.fields(State)),
+        *(f.name for f in dataclasses.fields(LeaderState) if f.name not in ("key", "army")),
+    }
+    missing = sorted(k for k in keys if f"`{k}`" not in docs)
+    assert not missing, f"docs/scenario-format.md does not name: {missing}"
