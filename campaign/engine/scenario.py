@@ -97,8 +97,8 @@ class _Object(dict):
 
     def __init__(self, pairs: list[tuple[str, Any]]):
         super().__init__(pairs)
-        seen: set[str] = set()
-        self.twice = [k for k, _v in pairs if k in seen or seen.add(k)]
+        keys = [k for k, _v in pairs]
+        self.twice = [k for i, k in enumerate(keys) if k in keys[:i]]
 
 
 def _twice(value: Any, path: str) -> tuple[str, str] | None:

@@ -168,6 +168,14 @@ def test_a_roll_fixed_twice_is_refused(tmp_path):
     )
 
 
+def test_a_key_given_twice_anywhere_is_refused_with_its_path(tmp_path):
+    text = (
+        '{"map": {"terrain": ["cc"]}, "state": {"leaders": '
+        '{"daun": {"hex": "0101"}, "daun": {"hex": "0201"}}}}'
+    )
+    assert refusal(tmp_path, text) == "state.leaders: 'daun' is given twice (JSON keeps the last)"
+
+
 def test_a_missing_hex_is_named_by_its_path(tmp_path):
     scenario = {"map": MAP, "state": {"leaders": {"daun": {"points": 100}}}}
     assert refusal(tmp_path, scenario) == (
