@@ -106,17 +106,94 @@ class Roll:
         return sum(self.dice)
 
 
+class DiceError(ValueError):
+    """A fixed roll that cannot be used as given; ``name`` is the roll's name (if known),
+    ``problem`` says why."""
+
+    def __init__(self, problem: str, name: str = ""):
+        super().__init__(f"{name}: {problem}" if name else problem)
+        self.problem = problem
+        self.name = name
+
+
+def _die(value: object, sides: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+        raise DiceError(f"{what} {value!r} is not a die: a whole number from 1 to {sides}")
+    return value
+
+
+def _form(count: int) -> str:
+    return "[" + ", ".join(f"d{i + 1}" for i in range(count)) + "]"
+
+
+def _one_roll(value: object, count: int, sides: int) -> tuple[int, ...]:
+    """One roll of ``count`` dice written as a number or as a list with one value per die."""
+    if isinstance(value, list | tuple):
+        if len(value) != count:
+            raise DiceError(
+                f"{list(value)!r} gives {len(value)} dice; this roll throws {count}"
+                + (f": write {_form(count)}" if count > 1 else "")
+            )
+        return tuple(_die(v, sides, "the value") for v in value)
+    if count == 1:
+        return (_die(value, sides, "the value"),)
+    if isinstance(value, bool) or not isinstance(value, int) or not count <= value <= count * sides:
+        raise DiceError(
+            f"the total {value!r} is not one {count} dice can make: a whole number from "
+            f"{count} to {count * sides}, or {_form(count)} with one value per die"
+        )
+    return (value,)
+
+
+def fixed_rolls(
+    value: object, count: int = 1, sides: int = 6
+) -> tuple[tuple[tuple[int, ...], ...], bool]:
+    """The rolls a fixed value gives a roll name of ``count`` dice, and whether they are used in
+    order (a list of rolls) or each time the name is rolled (a single roll).
+
+    A single roll is a number (the die, or the total of several dice) or, for several dice, a
+    list with one value per die. A list of rolls gives successive rolls of the same name: for a
+    roll of one die a list of numbers, for several dice a list of lists.
+
+    >>> fixed_rolls(4)
+    (((4,),), False)
+    >>> fixed_rolls([2, 5])
+    (((2,), (5,)), True)
+    >>> fixed_rolls([6, 4], count=2)
+    (((6, 4),), False)
+    >>> fixed_rolls([[6, 4], [1, 1]], count=2)
+    (((6, 4), (1, 1)), True)
+    """
+    if isinstance(value, list | tuple):
+        if not value:
+            raise DiceError("an empty list fixes nothing: give a value, or a list of rolls")
+        if count > 1 and all(not isinstance(v, list | tuple) for v in value):
+            return (_one_roll(value, count, sides),), False
+        rolls = []
+        for i, item in enumerate(value):
+            try:
+                rolls.append(_one_roll(item, count, sides))
+            except DiceError as exc:
+                raise DiceError(f"roll {i + 1} of the list: {exc}") from None
+        return tuple(rolls), True
+    return (_one_roll(value, count, sides),), False
+
+
 @dataclass
 class Dice:
-    """Named dice. ``fixed`` maps a roll name to its total, or to a list with one value per die.
+    """Named dice. ``fixed`` maps a roll name to a value (``fixed_rolls``: a number, one value per
+    die, or a list of rolls used in order).
 
-    ``log`` lists every roll made, in order, for the record kept with the phase.
+    ``log`` lists every roll made, in order, for the record kept with the phase; ``used`` how
+    many times each fixed name was rolled.
     """
 
     seed: str
-    fixed: dict[str, int | list[int]] = field(default_factory=dict)
+    fixed: dict[str, object] = field(default_factory=dict)
     sides: int = 6
     log: list[Roll] = field(default_factory=list)
+    used: dict[str, int] = field(default_factory=dict)
+    in_order: dict[str, int] = field(default_factory=dict)  # fixed name -> rolls in its list
 
     def roll(self, name: str, count: int = 1) -> int:
         """The total of ``count`` dice rolled for ``name``."""
@@ -124,13 +201,35 @@ class Dice:
 
     def roll_dice(self, name: str, count: int = 1) -> Roll:
         if name in self.fixed:
-            value = self.fixed[name]
-            dice = tuple(value) if isinstance(value, list | tuple) else (int(value),)
-            roll = Roll(name, dice, True)
+            try:
+                rolls, in_order = fixed_rolls(self.fixed[name], count, self.sides)
+            except DiceError as exc:
+                raise DiceError(exc.problem, name) from None
+            n = self.used.get(name, 0)
+            if in_order and n >= len(rolls):
+                raise DiceError(
+                    f"{len(rolls)} roll(s) fixed, but the engine rolls it a {_ordinal(n + 1)} time",
+                    name,
+                )
+            self.used[name] = n + 1
+            if in_order:
+                self.in_order[name] = len(rolls)
+            roll = Roll(name, rolls[n] if in_order else rolls[0], True)
         else:
             roll = Roll(name, tuple(self._die(name, i) for i in range(count)), False)
         self.log.append(roll)
         return roll
+
+    def unused(self) -> list[dict]:
+        """The fixed rolls the engine did not use up: names never rolled, and lists of rolls
+        with values left over (``{"name", "fixed", "used"}``)."""
+        out = []
+        for name in self.fixed:
+            used = self.used.get(name, 0)
+            given = self.in_order.get(name, 1)
+            if used == 0 or used < given:
+                out.append({"name": name, "fixed": given, "used": used})
+        return out
 
     def _die(self, name: str, index: int) -> int:
         return die_value(self.seed, name, index, self.sides)
@@ -140,3 +239,7 @@ class Dice:
             {"name": r.name, "dice": list(r.dice), "total": r.total, "fixed": r.fixed}
             for r in self.log
         ]
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

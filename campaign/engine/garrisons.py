@@ -17,9 +17,34 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from campaign.engine.armies import Army
+from campaign.engine.leaders import leader_key
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import State
-from maps.core.model import City
+from maps.core.model import City, HexMap
+
+
+def no_garrison_orders(city: str) -> str:
+    """Why a march order given to the garrison of ``city`` is refused, and what to do instead."""
+    who = f"the garrison of {city}" if city else "a garrison"
+    return (
+        f"{who} takes no march orders: points move only with a leader of their country "
+        "(6.2.3). To sortie, a leader inside the fortress is given the march order (11.3 "
+        "EXAMPLE) and takes points from the garrison with a transfer at the start of the turn "
+        "(6.4.3)"
+    )
+
+
+def garrison_named(unit: str, hexmap: HexMap) -> str | None:
+    """The fortress whose garrison an order's ``unit`` names, as written in an order
+    (``"garrison"``, ``"garrison:Glatz"``, ``"Glatz"``, read by ``orders.leader_key``): the
+    city's name, ``""`` for a garrison of no named fortress, None if ``unit`` names none."""
+    fortresses = {leader_key(c.name): c.name for c in hexmap.fortresses}
+    if unit == "garrison":
+        return ""
+    head, _, rest = unit.partition("-")
+    if head == "garrison" and rest in fortresses:
+        return fortresses[rest]
+    return fortresses.get(unit)
 
 
 def garrison_limit(city: City, settings: RuleSettings) -> int:

@@ -25,9 +25,16 @@ from dataclasses import dataclass, field
 
 from campaign.engine.armies import ADJECTIVES, Alliance, Army
 from campaign.engine.board import Board
+from campaign.engine.contagion import demoralize_entered
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
-from campaign.engine.garrisons import garrison_limit, led_armies, over_limit
+from campaign.engine.garrisons import (
+    garrison_limit,
+    garrison_named,
+    led_armies,
+    no_garrison_orders,
+    over_limit,
+)
 from campaign.engine.leaderless import join_leaderless
 from campaign.engine.leaders import leader
 from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders, rejection, unit_army
@@ -393,6 +400,10 @@ def build_movers(
         works = getattr(o, "works", False)
         marches = 1 if forced else o.marches  # type: ignore[union-attr]
         if not state.has_leader(o.unit):
+            city = garrison_named(o.unit, hexmap)
+            if city is not None and not any(t.id == o.unit for t in state.siege_trains):
+                reject(o, no_garrison_orders(city), "11.3")
+                continue
             if not any(t.id == o.unit for t in state.siege_trains):
                 reject(
                     o,
@@ -822,32 +833,14 @@ def _garrisons_left_behind(
 
 
 def _demoralize_joined(state: State, movement: Movement) -> tuple[State, list[Event]]:
-    """10.2.3: a demoralized force that enters the hex of another friendly force (of its
-    alliance) demoralizes it, whether it stops there or passes through."""
-    events = []
+    """10.2.3 (``contagion``): every hex a demoralized force entered, passing or stopping."""
+    events: list[Event] = []
     for m in movement.movers:
         if m.train or not m.demoralized or not m.visited:
             continue
-        entered = {hex_id(h) for h in m.visited}
-        for x in state.leaders:
-            if (
-                x.key in m.members
-                or x.demoralized
-                or x.hex not in entered
-                or state.is_enemy(x.army, m.army)
-            ):
-                continue
-            state = state.with_leader(x.key, demoralized=True)
-            events.append(
-                Event(
-                    "10.2.3",
-                    EventKind.DEMORALIZED,
-                    f"The demoralized force under {leader(m.unit).name} enters {x.hex}: the "
-                    f"{ADJECTIVES[x.army]} force of {x.table.name} there is demoralized too "
-                    "(10.2.3).",
-                    {"leader": x.key, "hex": x.hex, "by": m.unit},
-                )
-            )
+        entered = [hex_id(h) for h in m.visited]
+        state, more = demoralize_entered(state, m.unit, m.army, m.members, entered, "marches")
+        events.extend(more)
     return state, events
 
 

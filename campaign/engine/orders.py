@@ -98,6 +98,16 @@ class Orders:
 
 
 NO_ORDERS = Orders()
+# every kind of order a file may give, in the order of the turn
+ORDER_KINDS = (
+    "deployment",
+    "transfers",
+    "march",
+    "forced_march",
+    "battle",
+    "battle_results",
+    "honors",
+)
 
 
 def rejection(army: Army | None, text: str, rule: str, **data: Any) -> Event:
@@ -269,14 +279,11 @@ def orders_from_dict(data: dict | None) -> Orders:
     if not data:
         return NO_ORDERS
     if not isinstance(data, dict):
-        raise OrderError(
-            "orders are an object with 'march', 'transfers', 'forced_march', 'deployment'"
-        )
-    unknown = set(data) - {"march", "transfers", "forced_march", "deployment", *PART2_KINDS}
+        raise OrderError(f"an object of orders by kind; the kinds are {', '.join(ORDER_KINDS)}")
+    unknown = set(data) - set(ORDER_KINDS)
     if unknown:
         raise OrderError(
-            f"orders: unknown kind(s) {', '.join(sorted(unknown))}; the kinds are "
-            "march, transfers, forced_march, deployment"
+            f"unknown kind(s) {', '.join(sorted(unknown))}; the kinds are {', '.join(ORDER_KINDS)}"
         )
     rejected: list[Event] = []
 
@@ -363,8 +370,6 @@ def orders_to_dict(orders: Orders) -> dict[str, Any]:
 
 
 # --- part 2: battle decisions, battle results, honors of war (9, 10.1, 11.6) ------------------
-
-PART2_KINDS = ("battle", "battle_results", "honors")
 
 
 class Choice(Enum):

@@ -21,6 +21,7 @@ from campaign.engine import victory
 from campaign.engine.armies import ADJECTIVES, CLOSED_NEUTRALS, Alliance, Army
 from campaign.engine.battle import commander_of
 from campaign.engine.board import Board
+from campaign.engine.contagion import demoralize_entered
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
 from campaign.engine.garrisons import garrison_limit, room
@@ -132,10 +133,11 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
     forces = {}
     for x in group:
         forces.setdefault(x.army, []).append(x)
-    army = commander_of(
+    lead = commander_of(
         Force(a, retreat.hex, False, tuple(sorted(xs, key=lambda x: x.rank)))
         for a, xs in forces.items()
-    ).army
+    )
+    army = lead.army
     alliance = state.alliance_of(army)
     plan = plan_retreat(state, hexmap, parse_hex_id(retreat.hex), alliance, retreat.mp)
     end = hex_id(plan.end)
@@ -204,25 +206,11 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
                     {"city": fortress.name, "by": army.value},
                 )
             )
-    # 10.2.3: a demoralized force demoralizes the friendly forces it joins.
+    # 10.2.3: every hex of the route entered by a demoralized group, not only the last.
     if moved and any(state.leader(k).demoralized for k in keys):
-        others = [
-            y
-            for y in state.leaders_at(end)
-            if y.key not in keys and state.alliance_of(y.army) is alliance and not y.demoralized
-        ]
-        for y in others:
-            state = state.with_leader(y.key, demoralized=True)
-            events.append(
-                Event(
-                    "10.2.3",
-                    EventKind.DEMORALIZED,
-                    f"{y.table.name}'s force at {end} is demoralized by the demoralized "
-                    "force that joined it (10.2.3).",
-                    {"leader": y.key, "hex": end},
-                    private(y.army),
-                )
-            )
+        route = [hex_id(h) for h in plan.path[1:]]
+        state, more = demoralize_entered(state, lead.key, army, keys, route, "retreats")
+        events.extend(more)
     return state, events
 
 

@@ -3,6 +3,10 @@
 The format is documented in docs/scenario-format.md. The casebook (tests/casebook/*.json) holds
 one scenario per rule with its expected results under ``"expect"``; ``check_expectations`` says
 which of them the outcome misses. ``manage.py adjudicate FILE`` prints ``outcome_to_dict``.
+
+Every mistake in a file is refused when it is loaded, with a message that gives the place in the
+file as a path (``state.leaders.daun.hex``, ``dice["rally:daun:t3"]``, ``expect.one_of[1]``) and
+what is allowed there.
 """
 
 from __future__ import annotations
@@ -12,11 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from campaign.engine.dice import Dice, Roll
+from campaign.engine.dice import Dice, DiceError, Roll, fixed_rolls
 from campaign.engine.events import Event, Report, event_to_dict, report_to_dict
+from campaign.engine.expectations import ExpectationError, misses, read_expect
 from campaign.engine.linked import between_campaigns_from_dict, next_campaign
 from campaign.engine.orders import OrderError, Orders, orders_from_dict
 from campaign.engine.phases import HANDLERS, PhaseError, resolve_phase
+from campaign.engine.rollnames import RollNameError, read_roll_name
 from campaign.engine.rulesettings import RuleSettings, settings_from_dict, settings_to_dict
 from campaign.engine.state import Phase, State, StateError, state_from_dict, state_to_dict
 from maps.core.compact import compact_map
@@ -24,27 +30,8 @@ from maps.core.loader import MapError, load_map
 from maps.core.model import HexMap
 
 SCENARIO_FORMAT = "dgk-scenario/1"
-# part 2: state fields a case may expect, matched like events (docs/scenario-format.md)
-PART2_KEYS = (
-    "captives",
-    "prisoners",
-    "killed",
-    "retreats",
-    "withdrawals",
-    "pending_battles",
-    "blockaded",
-    "surrendered",
-    "frederick_taken_by",
-    "battle_hexes",
-    "at_peace",
-    "changed_sides",
-    "campaign_year",
-    "british_aid_cut",
-    "retired_leaders",
-    "leaderless",
-)
 OUTCOME_FORMAT = "dgk-adjudication/1"
-_KEYS = {
+KEYS = {
     "format",
     "title",
     "rule",
@@ -90,6 +77,11 @@ class Outcome:
     reports: tuple[Report, ...]
     rolls: tuple[Roll, ...]
     stopped: str = ""
+    unused_dice: tuple[dict[str, Any], ...] = ()  # fixed rolls not used up (Dice.unused)
+
+
+def _fail(source: str, path: str, problem: str) -> ScenarioError:
+    return ScenarioError(f"{source}: {path}: {problem}")
 
 
 def read_map(spec: Any) -> HexMap:
@@ -97,50 +89,101 @@ def read_map(spec: Any) -> HexMap:
         return load_map(spec)
     if isinstance(spec, dict):
         return compact_map(spec)
-    raise ScenarioError("'map' is the name of a bundled map or an inline map object")
+    raise MapError("the name of a bundled map or an inline map object")
+
+
+class _Object(dict):
+    """A JSON object that remembers the keys it was given twice (json keeps the last)."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]):
+        super().__init__(pairs)
+        keys = [k for k, _v in pairs]
+        self.twice = [k for i, k in enumerate(keys) if k in keys[:i]]
+
+
+def _twice(value: Any, path: str) -> tuple[str, str] | None:
+    """The first key given twice in ``value`` (a path, the key), or None."""
+    if isinstance(value, _Object):
+        if value.twice:
+            return path, value.twice[0]
+        items = [(f"{path}.{k}" if path else k, v) for k, v in value.items()]
+        if path == "dice":
+            items = [(f"dice[{k!r}]", v) for k, v in value.items()]
+    elif isinstance(value, list):
+        items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
+    else:
+        return None
+    for where, item in items:
+        found = _twice(item, where)
+        if found:
+            return found
+    return None
 
 
 def scenario_from_dict(data: dict[str, Any], source: str = "<scenario>") -> Scenario:
+    """A scenario checked from end to end; ``ScenarioError`` names the first mistake by its
+    path in the file."""
     if not isinstance(data, dict):
         raise ScenarioError(f"{source}: a scenario is a JSON object")
+    twice = _twice(data, "")
+    if twice:
+        where, key = twice
+        hint = (
+            "; fix a roll once, with a list of rolls for successive rolls of the same name"
+            if where == "dice"
+            else ""
+        )
+        raise _fail(
+            source, where or "the file", f"{key!r} is given twice (JSON keeps the last){hint}"
+        )
     fmt = data.get("format", SCENARIO_FORMAT)
     if fmt != SCENARIO_FORMAT:
-        raise ScenarioError(f"{source}: format {fmt!r} is not {SCENARIO_FORMAT!r}")
-    unknown = set(data) - _KEYS
+        raise _fail(source, "format", f"{fmt!r} is not {SCENARIO_FORMAT!r}")
+    unknown = set(data) - KEYS
     if unknown:
         raise ScenarioError(
             f"{source}: unknown key(s) {', '.join(sorted(unknown))}; "
-            f"the keys are {', '.join(sorted(_KEYS))}"
+            f"the keys are {', '.join(sorted(KEYS))}"
         )
     if "map" not in data:
-        raise ScenarioError(f"{source}: 'map' is missing")
+        raise _fail(source, "map", "missing: the name of a bundled map or an inline map object")
     try:
         hexmap = read_map(data["map"])
     except MapError as exc:
-        raise ScenarioError(f"{source}: map: {exc}") from None
+        raise _fail(source, "map", str(exc)) from None
     try:
         settings = settings_from_dict(data.get("settings"))
     except ValueError as exc:
-        raise ScenarioError(f"{source}: settings: {exc}") from None
+        raise _fail(source, "settings", str(exc)) from None
     try:
         state = state_from_dict(data.get("state") or {})
-    except (StateError, ValueError) as exc:
-        raise ScenarioError(f"{source}: state: {exc}") from None
+    except StateError as exc:
+        raise _fail(source, f"state.{exc.path}" if exc.path else "state", exc.problem) from None
     _check_positions(state, hexmap, source)
     try:
         orders = orders_from_dict(data.get("orders"))
     except OrderError as exc:
-        raise ScenarioError(f"{source}: orders: {exc}") from None
+        raise _fail(source, "orders", str(exc)) from None
     through = None
     if data.get("through"):
         try:
             through = Phase.parse(data["through"])
         except ValueError as exc:
-            raise ScenarioError(f"{source}: through: {exc}") from None
-    fixed = data.get("dice") or {}
-    if not isinstance(fixed, dict):
-        raise ScenarioError(f"{source}: 'dice' maps roll names to values")
+            raise _fail(source, "through", str(exc)) from None
+    fixed = _read_dice(data.get("dice"), settings, hexmap, source)
+    try:
+        expect = read_expect(data.get("expect") or {}, settings, hexmap)
+    except ExpectationError as exc:
+        raise _fail(source, exc.path, exc.problem) from None
+    between = data.get("between_campaigns")
+    if between is not None:
+        try:
+            between_campaigns_from_dict(between)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise _fail(source, "between_campaigns", str(exc)) from None
     rules = data.get("rules") or ([data["rule"]] if data.get("rule") else [])
+    if isinstance(rules, str) or not isinstance(rules, list):
+        raise _fail(source, "rules", f'{rules!r} is not a list of rule numbers, such as ["10.2.3"]')
     return Scenario(
         title=str(data.get("title", source)),
         rules=tuple(str(r) for r in rules),
@@ -149,38 +192,67 @@ def scenario_from_dict(data: dict[str, Any], source: str = "<scenario>") -> Scen
         state=state,
         orders=orders,
         seed=str(data.get("seed", "scenario")),
-        fixed=dict(fixed),
+        fixed=fixed,
         through=through,
-        expect=dict(data.get("expect") or {}),
+        expect=dict(expect),
         source=source,
-        between=data.get("between_campaigns"),
+        between=between,
     )
 
 
+def _read_dice(value: Any, settings: RuleSettings, hexmap: HexMap, source: str) -> dict[str, Any]:
+    """The fixed rolls: each name one the engine makes (``rollnames``), each value dice it can
+    throw (``dice.fixed_rolls``)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(source, "dice", 'an object of roll names and values, e.g. {"rally:daun:t3": 4}')
+    for name, fixed in value.items():
+        where = f"dice[{name!r}]"
+        try:
+            roll = read_roll_name(name, settings, hexmap)
+            fixed_rolls(fixed, roll.dice, settings.die_sides)
+        except (RollNameError, DiceError) as exc:
+            raise _fail(source, where, str(exc)) from None
+    return dict(value)
+
+
 def _check_positions(state: State, hexmap: HexMap, source: str) -> None:
-    for x in state.leaders:
+    """Every hex and city the state names is on the map."""
+
+    def on_map(hex_id: str, path: str) -> None:
         try:
-            hexmap.parse_hex_id(x.hex)
+            hexmap.parse_hex_id(hex_id)
         except ValueError as exc:
-            raise ScenarioError(f"{source}: leader {x.key!r}: {exc}") from None
-    for t in state.siege_trains:
+            raise _fail(source, path, str(exc)) from None
+
+    def city(name: str, path: str, fortress: bool = False) -> None:
         try:
-            hexmap.parse_hex_id(t.hex)
-        except ValueError as exc:
-            raise ScenarioError(f"{source}: siege train {t.id!r}: {exc}") from None
-    for g in state.garrisons:
-        try:
-            city = hexmap.city(g.city)
+            found = hexmap.city(name)
         except KeyError as exc:
-            raise ScenarioError(f"{source}: garrison: {exc.args[0]}") from None
-        if not city.fortress:
-            raise ScenarioError(f"{source}: garrison: {city.name} is not a fortress")
+            raise _fail(source, path, str(exc.args[0])) from None
+        if fortress and not found.fortress:
+            raise _fail(source, path, f"{found.name} is not a fortress")
+
+    for x in state.leaders:
+        on_map(x.hex, f"state.leaders.{x.key}.hex")
+    for t in state.siege_trains:
+        on_map(t.hex, f"state.siege_trains.{t.id}.hex")
+    for i, g in enumerate(state.garrisons):
+        city(g.city, f"state.garrisons[{i}].city", fortress=True)
+    for i, p in enumerate(state.leaderless):
+        on_map(p.hex, f"state.leaderless[{i}].hex")
+    for i, r in enumerate(state.retreats):
+        on_map(r.hex, f"state.retreats[{i}].hex")
+    for key in ("control", "initial_control", "besieged_turns"):
+        for name in getattr(state, key):
+            city(name, f"state.{key}.{name}")
 
 
 def load_scenario(path: str | Path) -> Scenario:
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_Object)
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such file") from None
     except json.JSONDecodeError as exc:
@@ -196,8 +268,11 @@ def run_scenario(scenario: Scenario, through: Phase | None = None) -> Outcome:
     dice = Dice(scenario.seed, fixed=dict(scenario.fixed), sides=scenario.settings.die_sides)
     if scenario.between is not None:
         inputs = between_campaigns_from_dict(scenario.between)
-        state, done = next_campaign(state, inputs, dice, scenario.hexmap, scenario.settings)
-        return Outcome(state, (), tuple(done), (), tuple(dice.log))
+        try:
+            state, done = next_campaign(state, inputs, dice, scenario.hexmap, scenario.settings)
+        except DiceError as exc:
+            raise _fail(scenario.source, f"dice[{exc.name!r}]", exc.problem) from None
+        return Outcome(state, (), tuple(done), (), tuple(dice.log), "", tuple(dice.unused()))
     events: list[Event] = []
     reports: list[Report] = []
     phases: list[Phase] = []
@@ -217,6 +292,8 @@ def run_scenario(scenario: Scenario, through: Phase | None = None) -> Outcome:
         except PhaseError as exc:
             stopped = str(exc)
             break
+        except DiceError as exc:
+            raise _fail(scenario.source, f"dice[{exc.name!r}]", exc.problem) from None
         phases.append(phase)
         events.extend(result.events)
         reports.extend(result.reports)
@@ -228,7 +305,15 @@ def run_scenario(scenario: Scenario, through: Phase | None = None) -> Outcome:
             break
         if phase is Phase.DEPLOYMENT and through is None:
             break
-    return Outcome(state, tuple(phases), tuple(events), tuple(reports), tuple(dice.log), stopped)
+    return Outcome(
+        state,
+        tuple(phases),
+        tuple(events),
+        tuple(reports),
+        tuple(dice.log),
+        stopped,
+        tuple(dice.unused()),
+    )
 
 
 def outcome_to_dict(outcome: Outcome, settings: RuleSettings | None = None) -> dict[str, Any]:
@@ -246,6 +331,7 @@ def outcome_to_dict(outcome: Outcome, settings: RuleSettings | None = None) -> d
             {"name": r.name, "dice": list(r.dice), "total": r.total, "fixed": r.fixed}
             for r in outcome.rolls
         ],
+        "unused_dice": list(outcome.unused_dice),
     }
     if settings is not None:
         out["settings"] = settings_to_dict(settings)
@@ -255,94 +341,20 @@ def outcome_to_dict(outcome: Outcome, settings: RuleSettings | None = None) -> d
 # --- expectations (the casebook) -----------------------------------------------------------------
 
 
-def _matches(expected: Any, actual: Any) -> bool:
-    """Subset match: every key given in ``expected`` equals the one in ``actual``."""
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(
-            k in actual and _matches(v, actual[k]) for k, v in expected.items()
-        )
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(
-            _matches(e, a) for e, a in zip(expected, actual, strict=True)
-        )
-    return expected == actual
-
-
 def check_expectations(scenario: Scenario, outcome: Outcome) -> list[str]:
-    """Every expectation of ``scenario.expect`` the outcome misses, as sentences ([] if none)."""
-    expect = scenario.expect
-    result = outcome_to_dict(outcome)
-    state = result["state"]
-    misses: list[str] = []
-    for key, fragment in expect.items():
-        if key in ("leaders", "siege_trains"):
-            for name, fields in fragment.items():
-                if fields is None:
-                    if name in state[key]:
-                        misses.append(f"{key} {name}: expected gone, found {state[key][name]}")
-                    continue
-                actual = state[key].get(name)
-                if actual is None or not _matches(fields, actual):
-                    misses.append(f"{key} {name}: expected {fields}, found {actual}")
-        elif key == "garrisons":
-            actual_g: dict[str, dict[str, int]] = {}
-            for g in state["garrisons"]:
-                actual_g.setdefault(g["city"], {})[g["army"]] = g["points"]
-            for city, want in fragment.items():
-                have = actual_g.get(city, {})
-                if isinstance(want, int):
-                    if sum(have.values()) != want:
-                        misses.append(f"garrison {city}: expected {want} points, found {have}")
-                elif have != want:
-                    misses.append(f"garrison {city}: expected {want}, found {have}")
-        elif key in ("control", "marches", "besieged_turns", "victory_points"):
-            for k, v in fragment.items():
-                if state[key].get(k) != v:
-                    misses.append(f"{key} {k}: expected {v}, found {state[key].get(k)}")
-        elif key in PART2_KEYS:
-            if not _matches(fragment, state[key]):
-                misses.append(f"{key}: expected {fragment}, found {state[key]}")
-        elif key in ("forced_march_arrivals", "turn", "deployed", "ended"):
-            if state[key] != fragment:
-                misses.append(f"{key}: expected {fragment}, found {state[key]}")
-        elif key == "violations":
-            for army, rules in fragment.items():
-                found = [
-                    sorted(v["rule"] for v in e["data"].get("violations", []))
-                    for e in result["events"]
-                    if e["kind"] == "deployment-rejected" and e["data"].get("army") == army
-                ]
-                if sorted(rules) not in found:
-                    misses.append(
-                        f"violations of {army}: expected rules {sorted(rules)}, found {found}"
-                    )
-        elif key == "phases":
-            if result["phases"] != fragment:
-                misses.append(f"phases: expected {fragment}, found {result['phases']}")
-        elif key == "next_phase":
-            if result["next_phase"] != fragment:
-                misses.append(f"next phase: expected {fragment}, found {result['next_phase']}")
-        elif key == "events":
-            for want in fragment:
-                if not any(_matches(want, e) for e in result["events"]):
-                    misses.append(f"no event matches {want}")
-        elif key == "no_events":
-            for want in fragment:
-                found = [e for e in result["events"] if _matches(want, e)]
-                if found:
-                    misses.append(f"unexpected event {found[0]}")
-        elif key == "reports":
-            for want in fragment:
-                if not any(_matches(want, r) for r in result["reports"]):
-                    misses.append(f"no report matches {want}")
-        elif key == "report_count":
-            if len(result["reports"]) != fragment:
-                misses.append(f"expected {fragment} reports, found {len(result['reports'])}")
-        elif key == "rolls":
-            names = [r["name"] for r in result["rolls"]]
-            for name in fragment:
-                if name not in names:
-                    misses.append(f"no roll named {name!r} (rolls: {names})")
-        else:
-            misses.append(f"unknown expectation {key!r}")
-    return misses
+    """Every expectation of ``scenario.expect`` the outcome misses, as sentences ([] if none);
+    a fixed roll the run did not use up is a miss too (its name or its list is wrong)."""
+    found = misses(scenario.expect, outcome_to_dict(outcome))
+    for item in outcome.unused_dice:
+        found.append(unused_dice_text(item))
+    return found
+
+
+def unused_dice_text(item: dict[str, Any]) -> str:
+    """What is wrong with a fixed roll the run did not use up (``Dice.unused``)."""
+    if item["used"] == 0:
+        return f"dice[{item['name']!r}] is fixed but the roll was never made"
+    return (
+        f"dice[{item['name']!r}] fixes {item['fixed']} rolls but the roll was made "
+        f"{item['used']} time(s)"
+    )

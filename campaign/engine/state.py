@@ -415,132 +415,176 @@ def state_to_dict(state: State) -> dict[str, Any]:
 
 
 class StateError(ValueError):
-    """A state document could not be read; the message names the problem."""
+    """A state document could not be read. ``path`` says where in the document (for instance
+    ``leaders.daun.hex``; empty for the document itself), ``problem`` what is wrong there."""
+
+    def __init__(self, problem: str, path: str = ""):
+        super().__init__(f"{path}: {problem}" if path else problem)
+        self.problem = problem
+        self.path = path
 
 
-def _record(cls: type, data: dict[str, Any], where: str, **extra: Any) -> Any:
-    known = {f.name for f in dataclasses.fields(cls)}
-    values = {**extra, **data}
-    unknown = set(values) - known
-    if unknown:
-        raise StateError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-    if "army" in values:
+# What a scenario writer is told when a field is missing or of the wrong kind.
+_HINTS = {
+    "hex": 'a hex id "CCRR", such as "0503"',
+    "city": 'a city name as the map spells it, such as "Glatz"',
+    "army": "an army: " + ", ".join(a.value for a in Army),
+    "held_by": "an army: " + ", ".join(a.value for a in Army),
+    "points": "a whole number of points",
+}
+_KINDS = {"int": "a whole number", "bool": "true or false", "str": "a string"}
+
+
+def _join(path: str, name: str | int) -> str:
+    if isinstance(name, int):
+        return f"{path}[{name}]"
+    return f"{path}.{name}" if path else name
+
+
+def _value(kind: str, value: Any, path: str) -> Any:
+    """``value`` read as the annotation ``kind`` of a state field (a string, as annotations are
+    under ``from __future__ import annotations``)."""
+    name = path.rsplit(".", 1)[-1]
+    if kind in _KINDS:
+        python = {"int": int, "bool": bool, "str": str}[kind]
+        if not isinstance(value, python) or (kind == "int" and isinstance(value, bool)):
+            raise StateError(f"{value!r} is not {_HINTS.get(name, _KINDS[kind])}", path)
+        return value
+    if kind in ("Army", "Phase"):
         try:
-            values["army"] = Army.parse(values["army"])
+            return (Army if kind == "Army" else Phase).parse(value)
         except ValueError as exc:
-            raise StateError(f"{where}: {exc}") from None
-    if "held_by" in values:
-        values["held_by"] = Army.parse(values["held_by"])
-    try:
-        return cls(**values)
-    except TypeError as exc:
-        raise StateError(f"{where}: {exc}") from None
+            raise StateError(str(exc), path) from None
+    if kind.startswith("tuple["):
+        inner = kind[len("tuple[") : -1]
+        if not isinstance(value, list | tuple):
+            raise StateError(f"{value!r} is not a list", path)
+        if inner.endswith(", ..."):
+            return tuple(_value(inner[:-5], v, _join(path, i)) for i, v in enumerate(value))
+        kinds = [k.strip() for k in inner.split(",")]
+        if len(value) != len(kinds):
+            raise StateError(f"{value!r} is not a list of {len(kinds)} items", path)
+        return tuple(
+            _value(k, v, _join(path, i)) for i, (k, v) in enumerate(zip(kinds, value, strict=True))
+        )
+    if kind.startswith("dict[str, "):
+        inner = kind[len("dict[str, ") : -1]
+        if not isinstance(value, dict):
+            raise StateError(f"{value!r} is not an object", path)
+        return {str(k): _value(inner, v, _join(path, str(k))) for k, v in value.items()}
+    if kind in _RECORDS:
+        return _record(_RECORDS[kind], value, path)
+    return value
+
+
+def _record(cls: type, data: Any, path: str, **extra: Any) -> Any:
+    """One record of the state (a leader, a garrison, ...), every field checked by name and
+    kind; ``extra`` gives fields the document leaves implicit (a leader's key and army)."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    if not isinstance(data, dict):
+        raise StateError(f"{data!r} is not an object with the fields {', '.join(fields)}", path)
+    values = {**extra, **data}
+    unknown = set(values) - set(fields)
+    if unknown:
+        raise StateError(
+            f"unknown field(s) {', '.join(sorted(unknown))}; the fields are {', '.join(fields)}",
+            path,
+        )
+    for f in fields.values():
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        if required and f.name not in values:
+            hint = _HINTS.get(f.name, _KINDS.get(str(f.type), str(f.type)))
+            raise StateError(f"'{f.name}' is missing: {hint}", path)
+    return cls(**{k: _value(str(fields[k].type), v, _join(path, k)) for k, v in values.items()})
+
+
+_RECORDS: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        LeaderState,
+        Garrison,
+        SiegeTrain,
+        Captive,
+        Prisoners,
+        PendingBattle,
+        Retreat,
+        Withdrawal,
+        LeaderlessPoints,
+    )
+}
+
+
+def _keyed(data: Any, path: str) -> dict[str, Any]:
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise StateError(f"{data!r} is not an object", path)
+    return data
+
+
+def _army_map(data: Any, path: str, keys: bool = False) -> dict[str, Any]:
+    """An object whose values (or keys) are armies, written as their values."""
+    out = {}
+    for k, v in _keyed(data, path).items():
+        try:
+            if keys:
+                out[Army.parse(k).value] = _value("int", v, _join(path, k))
+            else:
+                out[str(k)] = Army.parse(v).value
+        except ValueError as exc:
+            raise StateError(str(exc), _join(path, k)) from None
+    return out
 
 
 def state_from_dict(data: dict[str, Any]) -> State:
     """Read a state document. Fields left out take their defaults, so scenario files may write
     a leader as ``"frederick": {"hex": "0503", "points": 1000}`` (the army comes from the table
-    of section 14)."""
+    of section 14). A mistake raises ``StateError`` naming the field by its path."""
     if not isinstance(data, dict):
         raise StateError("a state is an object")
     fmt = data.get("format", STATE_FORMAT)
     if fmt != STATE_FORMAT:
-        raise StateError(f"state format {fmt!r} is not {STATE_FORMAT!r}")
-    known = {f.name for f in dataclasses.fields(State)} | {"format"}
-    unknown = set(data) - known
+        raise StateError(f"{fmt!r} is not {STATE_FORMAT!r}", "format")
+    fields = {f.name: f for f in dataclasses.fields(State)}
+    unknown = set(data) - set(fields) - {"format"}
     if unknown:
-        raise StateError(f"state: unknown field(s) {', '.join(sorted(unknown))}")
+        raise StateError(
+            f"unknown field(s) {', '.join(sorted(unknown))}; the fields are {', '.join(fields)}"
+        )
     leaders = []
-    for key, item in (data.get("leaders") or {}).items():
+    for key, item in _keyed(data.get("leaders"), "leaders").items():
+        path = _join("leaders", key)
         try:
             table = leader(key)
         except KeyError as exc:
-            raise StateError(f"state: {exc}") from None
+            raise StateError(exc.args[0], path) from None
         if table.key != key:
-            raise StateError(f"state: write the leader {key!r} as {table.key!r}")
-        leaders.append(
-            _record(LeaderState, dict(item), f"leader {key!r}", key=key, army=table.army.value)
-        )
-        if leaders[-1].army is not table.army:
-            raise StateError(f"leader {key!r} belongs to {table.army.value}")
-    try:
-        phase = Phase.parse(data.get("phase", Phase.DEPLOYMENT.value))
-    except ValueError as exc:
-        raise StateError(f"state: {exc}") from None
-    return State(
-        turn=int(data.get("turn", 1)),
-        phase=phase,
-        players=int(data.get("players", 5)),
-        army_points={
-            Army.parse(k).value: int(v) for k, v in (data.get("army_points") or {}).items()
-        },
-        leaders=tuple(leaders),
-        garrisons=tuple(
-            _record(Garrison, dict(g), f"garrison {i + 1}")
-            for i, g in enumerate(data.get("garrisons") or [])
-        ),
-        siege_trains=tuple(
-            _record(SiegeTrain, dict(t), f"siege train {tid!r}", id=tid)
-            for tid, t in (data.get("siege_trains") or {}).items()
-        ),
-        control={k: Army.parse(v).value for k, v in (data.get("control") or {}).items()},
-        initial_control={
-            k: Army.parse(v).value for k, v in (data.get("initial_control") or {}).items()
-        },
-        deployed=tuple(Army.parse(a) for a in data.get("deployed") or []),
-        marches={Army.parse(k).value: int(v) for k, v in (data.get("marches") or {}).items()},
-        forced_march_arrivals=tuple(
-            (str(h), Army.parse(a).value) for h, a in data.get("forced_march_arrivals") or []
-        ),
-        besieged_turns={k: int(v) for k, v in (data.get("besieged_turns") or {}).items()},
-        blockaded=tuple(data.get("blockaded") or []),
-        honors_pending=tuple(data.get("honors_pending") or []),
-        captives=tuple(_record(Captive, dict(c), "captive") for c in data.get("captives") or []),
-        prisoners=tuple(
-            _record(Prisoners, dict(p), "prisoners") for p in data.get("prisoners") or []
-        ),
-        killed=tuple(data.get("killed") or []),
-        victory_points={k: int(v) for k, v in (data.get("victory_points") or {}).items()},
-        surrendered=tuple(Army.parse(a) for a in data.get("surrendered") or []),
-        ended=bool(data.get("ended", False)),
-        pending_battles=tuple(
-            PendingBattle(str(b["id"]), str(b["hex"]), {k: int(v) for k, v in b["points"].items()})
-            for b in data.get("pending_battles") or []
-        ),
-        retreats=tuple(
-            Retreat(
-                str(r["hex"]),
-                str(r["kind"]),
-                int(r["mp"]),
-                tuple(r.get("leaders") or ()),
-                tuple(r.get("trains") or ()),
-            )
-            for r in data.get("retreats") or []
-        ),
-        withdrawals=tuple(
-            Withdrawal(
-                str(w["city"]),
-                Army.parse(w["army"]),
-                str(w.get("to_city", "")),
-                int(w.get("points", 0)),
-                tuple(w.get("leaders") or ()),
-                tuple(w.get("trains") or ()),
-                str(w.get("captor", "")),
-            )
-            for w in data.get("withdrawals") or []
-        ),
-        battle_hexes=tuple(data.get("battle_hexes") or []),
-        frederick_taken_by=str(data.get("frederick_taken_by", "")),
-        campaign_year=int(data.get("campaign_year", 1)),
-        british_aid_cut=bool(data.get("british_aid_cut", False)),
-        at_peace=tuple(Army.parse(a) for a in data.get("at_peace") or []),
-        changed_sides=tuple(Army.parse(a) for a in data.get("changed_sides") or []),
-        retired_leaders=tuple(data.get("retired_leaders") or []),
-        leaderless=tuple(
-            _record(LeaderlessPoints, dict(p), f"leaderless points {i + 1}")
-            for i, p in enumerate(data.get("leaderless") or [])
-        ),
+            raise StateError(f"write the leader {key!r} as {table.key!r}", path)
+        x = _record(LeaderState, item, path, key=key, army=table.army.value)
+        if x.army is not table.army:
+            raise StateError(f"{table.name} belongs to {table.army.value}", _join(path, "army"))
+        leaders.append(x)
+    trains = tuple(
+        _record(SiegeTrain, t, _join("siege_trains", tid), id=tid)
+        for tid, t in _keyed(data.get("siege_trains"), "siege_trains").items()
     )
+    special = {
+        "format": None,
+        "leaders": tuple(leaders),
+        "siege_trains": trains,
+        "army_points": _army_map(data.get("army_points"), "army_points", keys=True),
+        "marches": _army_map(data.get("marches"), "marches", keys=True),
+        "control": _army_map(data.get("control"), "control"),
+        "initial_control": _army_map(data.get("initial_control"), "initial_control"),
+    }
+    values = {
+        name: special[name] if name in special else _value(str(fields[name].type), v, name)
+        for name, v in data.items()
+        if name != "format" and v is not None
+    }
+    for name in ("leaders", "siege_trains"):
+        values[name] = special[name]
+    return State(**values)
 
 
 def iter_armies(state: State) -> Iterator[Army]:

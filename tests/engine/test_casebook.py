@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from campaign.engine.rollnames import read_roll_name
 from campaign.engine.scenario import (
     ScenarioError,
     check_expectations,
@@ -38,7 +39,9 @@ def test_case(path):
 def test_a_broken_scenario_names_its_problem(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"map": {"terrain": ["c c"]}, "state": {"leaders": {"daun": {"hex": "0909"}}}}')
-    with pytest.raises(ScenarioError, match="leader 'daun'.*not on the map"):
+    with pytest.raises(
+        ScenarioError, match=r"state\.leaders\.daun\.hex: hex '0909' is not on the map"
+    ):
         load_scenario(bad)
 
 
@@ -51,3 +54,17 @@ def test_every_roll_of_the_casebook_is_named_in_docs_dice():
     assert kinds >= {"march-allocation", "forced-march", "meeting"}
     missing = sorted(k for k in kinds if f"`{k}:" not in docs)
     assert not missing, f"docs/dice.md does not name: {missing}"
+
+
+def test_every_roll_of_the_casebook_reads_back_with_its_dice():
+    """The table of roll names (``rollnames``) knows every roll the engine makes, with the
+    number of dice it throws: a scenario may fix exactly those."""
+    seen = set()
+    for path in CASES:
+        scenario = load_scenario(path)
+        for roll in run_scenario(scenario).rolls:
+            name = read_roll_name(roll.name, scenario.settings, scenario.hexmap)
+            if not roll.fixed:
+                assert len(roll.dice) == name.dice, roll.name
+            seen.add(name.kind.kind)
+    assert seen >= {"march-allocation", "forced-march", "meeting", "siege", "rally"}

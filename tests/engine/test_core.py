@@ -6,7 +6,7 @@ import json
 import pytest
 
 from campaign.engine.armies import Alliance, Army, Seat, armies_of, seat_map, seats_in_play
-from campaign.engine.dice import Dice
+from campaign.engine.dice import Dice, DiceError
 from campaign.engine.events import Event, EventKind, event_from_dict, event_to_dict, private
 from campaign.engine.leaders import LEADERS, leader, leaders_of
 from campaign.engine.rulesettings import (
@@ -157,6 +157,24 @@ def test_dice_can_be_fixed_by_name_and_are_logged():
     assert all(r.fixed for r in d.log)
 
 
+def test_a_list_of_rolls_is_used_in_order_and_runs_out_loudly():
+    d = Dice("s", fixed={"rally:daun:t3": [2, 5], "siege:Torgau:t3": [[6, 6], [1, 2]]})
+    assert [d.roll("rally:daun:t3"), d.roll("rally:daun:t3")] == [2, 5]
+    assert d.roll_dice("siege:Torgau:t3", 2).dice == (6, 6)
+    assert d.unused() == [{"name": "siege:Torgau:t3", "fixed": 2, "used": 1}]
+    assert d.roll_dice("siege:Torgau:t3", 2).dice == (1, 2)
+    assert d.unused() == []
+    with pytest.raises(DiceError, match=r"^rally:daun:t3: 2 roll\(s\) fixed, but the engine rolls"):
+        d.roll("rally:daun:t3")
+
+
+def test_a_single_fixed_roll_holds_for_every_roll_of_its_name():
+    d = Dice("s", fixed={"forced-march:daun:t1": 4, "siege:Torgau:t3": [3, 4]})
+    assert [d.roll("forced-march:daun:t1") for _ in range(3)] == [4, 4, 4]
+    assert d.roll_dice("siege:Torgau:t3", 2).dice == d.roll_dice("siege:Torgau:t3", 2).dice
+    assert d.unused() == []
+
+
 def test_two_dice_are_two_dice():
     d = Dice("s")
     roll = d.roll_dice("siege:Dresden:t4", 2)
@@ -234,6 +252,14 @@ def test_the_state_reads_a_compact_scenario_form():
         ({"phase": "lunch"}, "not a phase"),
         ({"format": "dgk-state/9"}, "format"),
         ({"turnn": 3}, "unknown field"),
+        ({"leaders": {"daun": {"points": 100}}}, r"^leaders\.daun: 'hex' is missing: a hex id"),
+        ({"leaders": {"daun": {"hex": "0101", "points": "x"}}}, r"^leaders\.daun\.points: 'x'"),
+        ({"leaders": {"daun": {"hex": "0101", "inside": "yes"}}}, "inside: 'yes' is not true or"),
+        ({"garrisons": [{"city": "Glatz", "points": 9}]}, r"^garrisons\[0\]: 'army' is missing"),
+        ({"garrisons": [{"city": "Glatz", "army": "x", "points": 9}]}, r"garrisons\[0\]\.army"),
+        ({"control": {"Glatz": "ottoman"}}, r"^control\.Glatz: 'ottoman' is not an army"),
+        ({"turn": "3"}, r"^turn: '3' is not a whole number"),
+        ({"retreats": [{"hex": "0101", "kind": "rout"}]}, r"^retreats\[0\]: 'mp' is missing"),
     ],
 )
 def test_the_state_refuses_mistakes_by_name(data, message):

@@ -15,6 +15,7 @@ from campaign.engine.scenario import (
     load_scenario,
     outcome_to_dict,
     run_scenario,
+    unused_dice_text,
 )
 from campaign.engine.state import Phase
 
@@ -48,6 +49,8 @@ class Command(BaseCommand):
         except ScenarioError as exc:
             raise CommandError(str(exc)) from None
         result = outcome_to_dict(outcome)
+        for item in outcome.unused_dice:
+            self.stderr.write(f"warning: {unused_dice_text(item)}")
         if options["check"]:
             result["misses"] = check_expectations(scenario, outcome)
         self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
