@@ -67,12 +67,13 @@ class CampaignForm(forms.Form):
     press = forms.ChoiceField(
         choices=PRESS_CHOICES,
         initial="open",
+        required=False,
         label="Letters between seats",
         help_text="By courier, a letter arrives some phases after it is written, as the "
         "letters of the period travelled.",
     )
     courier_phases = forms.IntegerField(
-        min_value=1, max_value=12, initial=2, label="Phases a courier takes"
+        min_value=1, max_value=12, initial=2, required=False, label="Phases a courier takes"
     )
     press_moderated = forms.BooleanField(
         required=False,
@@ -179,7 +180,7 @@ class OptionsForm(forms.Form):
         help_text="Allies see each other's forces, garrisons, siege trains and reports as their "
         "owner does (never to order them). Off: an ally sees only what an enemy sees.",
     )
-    press = forms.ChoiceField(choices=PRESS_CHOICES, label="Letters between seats")
+    press = forms.ChoiceField(choices=PRESS_CHOICES, label="Letters between seats", required=False)
     courier_phases = forms.IntegerField(
         min_value=1, max_value=12, label="Phases a courier takes", required=False
     )

@@ -204,8 +204,8 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
                 options={
                     "allies_share": data["allies_share"],
                     "optional_rules": data["optional_rules"],
-                    "press": data["press"],
-                    "courier_phases": data["courier_phases"],
+                    "press": data["press"] or "open",
+                    "courier_phases": data["courier_phases"] or 2,
                     "press_moderated": data["press_moderated"],
                 },
                 deadline_policy=form.deadline_policy(),
@@ -344,7 +344,8 @@ def campaign_options(request: HttpRequest, code) -> HttpResponse:
         data, now = form.cleaned_data, timezone.now()
         changed = organiser.set_allies_share(campaign, request.user, data["allies_share"], now=now)
         phases = data["courier_phases"] or press.courier_phases(campaign)
-        changed |= organiser.set_press(campaign, request.user, data["press"], phases, now=now)
+        channel = data["press"] or press.channel(campaign)
+        changed |= organiser.set_press(campaign, request.user, channel, phases, now=now)
         if changed:
             messages.success(request, "Settings saved; the players are told in the log.")
     back = "campaign_setup" if request.POST.get("next") == "setup" else "organiser_board"
