@@ -24,9 +24,8 @@ from campaign.engine.armies import Army
 from campaign.engine.rulesettings import RuleSettings, settings_from_dict
 from campaign.models import Campaign, PhaseWindow, Seat, StateVersion, WindowStatus
 from campaign.projection import View
-from campaign.services import knowledge
+from campaign.services import gameplay, knowledge
 from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, replaced_on
-from maps.core.loader import DEFAULT_MAP, MapError, load_map
 from orders.models import OrderSheet
 
 
@@ -104,10 +103,7 @@ def _settings(campaign: Campaign) -> RuleSettings:
 
 
 def _hexmap(campaign: Campaign):
-    try:
-        return load_map(campaign.map_name or DEFAULT_MAP)
-    except (MapError, OSError):
-        return None
+    return gameplay.load_campaign_map(campaign.map_name)
 
 
 def _window(campaign: Campaign) -> PhaseWindow | None:

@@ -1,95 +1,72 @@
-"""The seat's map picture of one version, and the umpire's (moving to the worker: issue 12)."""
+"""The map pictures of the player pages: a seat's picture of one version, and the umpire's.
+
+Drawn once by the worker (``maps.pictures``, docs/map-pictures.md), never here: the view serves
+the file from disk with the version's cache headers, or, while it is not there yet, asks for it
+(``maps.picture_queue``) and answers 202 with a small "being drawn" picture that no one caches,
+and ``Retry-After``.
+"""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.views.decorators.http import require_GET
 
-from campaign.projection import View, map_counters
-from maps.core.hexgrid import HexIdError, parse_hex_id
-from maps.overlay import ARMY_COLOURS
-from orders.access import (
-    _access,
-    _hexmap,
-    _umpire_access,
-    _umpire_view,
-    _version,
-    _view,
-    version_cache_headers,
-)
+from campaign.models import Seat, StateVersion
+from maps.picture_queue import ask_for_picture
+from maps.pictures import picture_name, picture_path
+from orders.access import _access, _hexmap, _umpire_access, _version, version_cache_headers
 
-DEFAULT = ("#888888", "#ffffff")
+RETRY_AFTER = 10  # seconds: about the time the worker takes to draw a picture of a large map
+BEING_DRAWN = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="90" viewBox="0 0 640 90">'
+    '<rect width="640" height="90" fill="#e4e2de" stroke="#96907a"/>'
+    '<text x="320" y="40" font-family="sans-serif" font-size="20" text-anchor="middle" '
+    'fill="#191919">The map is being drawn.</text>'
+    '<text x="320" y="66" font-family="sans-serif" font-size="15" text-anchor="middle" '
+    'fill="#191919">Reload the page in a few seconds to see it.</text></svg>'
+)
 
 
 @login_required
 @require_GET
 def map_image(request: HttpRequest, code, number: int) -> HttpResponse:
     """The seat's map of one version as a PNG, drawn only from the seat's view. Versions never
-    change, so the image is cached by (version, seat) for as long as the browser likes."""
+    change, so the picture is cached by (version, seat) for as long as the browser likes."""
     access = _access(request, code)
     version = _version(access.campaign, number)
     if version is None:
         return HttpResponse(status=404)
-    headers = version_cache_headers(
-        request,
-        version,
-        f"{access.seat.code}:{access.seat.armies}:"
-        f"{(access.campaign.options or {}).get('allies_share')}",
-    )
-    if request.headers.get("If-None-Match") == headers["ETag"]:
-        return HttpResponseNotModified(headers=headers)
-    hexmap = _hexmap(access.campaign)
-    if hexmap is None:
+    if _hexmap(access.campaign) is None:
         return HttpResponse("The campaign map could not be loaded.", status=503)
-    png = render_png(_view(access, version), hexmap)
-    return HttpResponse(png, content_type="image/png", headers=headers)
-
-
-def render_png(view: View, hexmap) -> bytes:
-    """Draw the view on the map with the map core's renderer. Its overlays are made only from
-    ``map_counters(view)``, so the image holds nothing the view does not."""
-    from maps.core import render
-
-    overlays = []
-    stacks: dict[str, int] = {}
-    hexes = []
-    for c in map_counters(view, hexmap):
-        try:
-            h = parse_hex_id(c.hex)
-        except HexIdError:
-            continue
-        hexes.append(h)
-        if c.kind == "report":
-            overlays.append(render.Note(h, c.label))
-            continue
-        stack = stacks.get(c.hex, 0)
-        stacks[c.hex] = stack + 1
-        overlays.append(
-            render.Counter(
-                h, c.name or c.label, *ARMY_COLOURS.get(c.army.value, DEFAULT), stack,
-            )
-        )  # fmt: skip
-        if c.points is not None or c.flags:
-            known = " ".join(x for x in (str(c.points or ""), "".join(c.flags)) if x)
-            overlays.append(render.Note(h, known))
-    region = None
-    if hexes:
-        from maps.core.hexgrid import axial_to_offset
-
-        cols, rows = zip(*(axial_to_offset(h) for h in hexes), strict=True)
-        region = render.Region(min(cols) - 3, min(rows) - 3, max(cols) + 5, max(rows) + 5)
-    return render.render_png(hexmap, region=region, overlays=overlays)
+    return _picture(request, version, access.seat)
 
 
 @login_required
 @require_GET
 def umpire_map(request: HttpRequest, code, number: int) -> HttpResponse:
+    """The whole map with every force, for the non-playing umpire."""
     access = _umpire_access(request, code)
     version = _version(access.campaign, number)
-    hexmap = _hexmap(access.campaign)
-    if version is None or hexmap is None:
+    if version is None or _hexmap(access.campaign) is None:
         return HttpResponse(status=404)
-    headers = version_cache_headers(request, version, "umpire")
-    png = render_png(_umpire_view(access, version), hexmap)
-    return HttpResponse(png, content_type="image/png", headers=headers)
+    version.campaign = access.campaign
+    return _picture(request, version, None)
+
+
+def _picture(request: HttpRequest, version: StateVersion, seat: Seat | None) -> HttpResponse:
+    """The stored picture (or 304), else ask for it and say it is being drawn."""
+    headers = version_cache_headers(request, version, picture_name(seat))
+    if request.headers.get("If-None-Match") == headers["ETag"]:
+        return HttpResponseNotModified(headers=headers)
+    try:
+        handle = picture_path(version, seat).open("rb")
+    except OSError:
+        ask_for_picture(version, seat)
+        return HttpResponse(
+            BEING_DRAWN,
+            status=202,
+            content_type="image/svg+xml",
+            headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"},
+        )
+    return FileResponse(handle, content_type="image/png", headers=headers)
