@@ -190,8 +190,9 @@ def _draw_pieces(
         rows = math.ceil(len(stack) / columns)
         cell_w = max(w for w, _ in boxes) + 2
         cell_h = max(h for _, h in boxes) + 2
-        x0 = cx - cell_w * min(columns, len(stack)) / 2
-        y0 = cy - s * 0.45 - cell_h * rows
+        block_w = cell_w * min(columns, len(stack))
+        x0 = _inside(cx - block_w / 2, block_w + s * 0.6, board.width)  # room for the flags
+        y0 = _inside(cy - s * 0.45 - cell_h * rows, cell_h * rows + s * 0.3, board.height)
         for i, (p, (w, bh)) in enumerate(zip(stack, boxes, strict=True)):
             col, row = i % columns, i // columns
             bx = x0 + col * cell_w + (cell_w - w) / 2
@@ -200,19 +201,27 @@ def _draw_pieces(
     for h, stack in left.items():
         # A garrison is inside the walls: its chit stands left of the fortress, the name right.
         cx, cy = frame.centre(h)
-        x1 = cx - s * 0.62
-        for p in stack:
-            w, bh = _box_size(d, p, s, name_font, points_font)
+        boxes = [_box_size(d, p, s, name_font, points_font) for p in stack]
+        block_w = sum(w + 2 for w, _ in boxes)
+        x1 = _inside(cx - s * 0.62 - block_w, block_w, board.width) + block_w
+        for p, (w, bh) in zip(stack, boxes, strict=True):
             _draw_piece(d, p, (x1 - w, cy - bh / 2, x1, cy + bh / 2), *fonts)
             x1 -= w + 2
     remark_font = font(max(8, round(s * 0.46)), bold=True)
     for r in remarks:
         if r.hex in shown:
             cx, cy = frame.centre(r.hex)
+            w = d.textlength(r.text, font=remark_font) + 4
             d.text(
-                (cx, cy + s * 0.95), r.text, font=remark_font, fill=REPORT, anchor="mt",
-                stroke_width=2, stroke_fill=(255, 255, 255),
+                (_inside(cx - w / 2, w, board.width) + w / 2, cy + s * 0.95), r.text,
+                font=remark_font, fill=REPORT, anchor="mt", stroke_width=2,
+                stroke_fill=(255, 255, 255),
             )  # fmt: skip
+
+
+def _inside(start: float, length: float, limit: float) -> float:
+    """``start`` moved so that ``length`` pixels from it stay within [2, limit - 2]."""
+    return max(2.0, min(start, limit - 2 - length))
 
 
 def _box_size(d: ImageDraw.ImageDraw, p: Piece, s: float, name_font, points_font):
