@@ -23,8 +23,10 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.engine.armies import ADJECTIVES, Army
+from campaign.engine.marches import marches_allowed
+from campaign.engine.orders import unit_army
 from campaign.engine.rulesettings import RuleSettings
-from campaign.engine.state import Phase, state_from_dict
+from campaign.engine.state import LeaderState, Phase, state_from_dict
 from campaign.models import PhaseWindow, Seat, StateVersion, WindowStatus
 from campaign.projection import (
     Relation,
@@ -33,6 +35,9 @@ from campaign.projection import (
     view_to_dict,
 )
 from campaign.services import gameplay
+from campaign.services.battles import battles_for_seat
+from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
+from campaign.services.resolution import queue_resolution
 from maps.tapmap import map_svg
 from orders.access import (
     Access,
@@ -146,8 +151,6 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def dashboard(request: HttpRequest, code) -> HttpResponse:
-    from campaign.services.battles import battles_for_seat
-
     access = _access(request, code)
     version = _version(access.campaign)
     ctx = _common(access, version)
@@ -308,9 +311,6 @@ def _orders_context(request: HttpRequest, access: Access, **extra) -> dict:
 
 def _marches_allowed(view: View, unit: str, settings: RuleSettings) -> int:
     """How many marches the unit may be given (6.2.2, 6.2.5), by the engine's rule."""
-    from campaign.engine.marches import marches_allowed
-    from campaign.engine.state import LeaderState
-
     x = view.leader(unit)
     if x is None:
         return settings.marches_per_siege_train
@@ -321,8 +321,6 @@ def _marches_allowed(view: View, unit: str, settings: RuleSettings) -> int:
 
 def _marches_given(view: View, orders: list[dict]) -> list[tuple[str, int, int]]:
     """Per march pool (6.2.1): (army, marches allocated this turn, marches given in the draft)."""
-    from campaign.engine.orders import unit_army
-
     given: dict[str, int] = {}
     for o in orders:
         army = unit_army(str(o.get("unit", "")))
@@ -405,8 +403,6 @@ def _save_draft(sheet: OrderSheet, draft: dict, access: Access) -> None:
     sheet.updated = timezone.now()
     sheet.save(update_fields=["draft", "updated"])
     if access.behalf:
-        from campaign.services.organiser import mark_entered
-
         mark_entered(sheet, access.user, now=sheet.updated)
 
 
@@ -594,8 +590,6 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     )
     target = reverse("orders:dashboard", args=[code])
     if changed and access.behalf:
-        from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
-
         mark_entered(sheet, access.user, now=timezone.now(), submitted=True)
         messages.success(request, f"The orders of the {access.seat.label} are submitted.")
         request.session[BEHALF_SESSION_KEY] = [
@@ -637,8 +631,6 @@ def unready(request: HttpRequest, code) -> HttpResponse:
 def _after_ready(window: PhaseWindow) -> None:
     """Ask for the phase to resolve once this commits; the service resolves it only when every
     awaited seat is ready (or the deadline has passed)."""
-    from campaign.services.resolution import queue_resolution
-
     queue_resolution(window.id)
 
 
