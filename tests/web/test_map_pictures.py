@@ -103,6 +103,19 @@ def test_a_resolution_asks_for_every_seats_picture(marching, renders):
     assert not any(pictures.wanted_dir().iterdir())
 
 
+def test_without_a_broker_the_page_leaves_a_note_for_runperiodic(
+    marching, player, renders, django_capture_on_commit_callbacks
+):
+    prussia = seat(marching, "prussia")
+    first = marching.versions.get(number=0)  # no resolution asked for this one
+    note = pictures.wanted_dir() / f"{first.id}-{prussia.id}"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client_for(player).get(url("map", prussia, 0)).status_code == 202
+    assert note.is_file() and renders == []
+    draw_wanted_map_pictures.delay()
+    assert renders and pictures.picture_path(first, prussia).is_file() and not note.exists()
+
+
 def test_with_a_broker_the_page_queues_the_task_once(
     marching, player, renders, settings, django_capture_on_commit_callbacks
 ):
