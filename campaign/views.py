@@ -1,7 +1,8 @@
 """Site-wide views (the home page, /healthz), and the campaign set-up and organiser pages.
 
 Access is checked in the private helpers ``_organiser_campaign``, ``_member_campaign`` and
-``_own_seat``, which raise PermissionDenied; the player's own pages are in orders.views.
+``_own_seat``, which raise PermissionDenied; the player's own pages are in ``orders`` (who may
+open them: ``orders.access``).
 """
 
 import secrets

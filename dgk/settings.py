@@ -212,6 +212,9 @@ STORAGES = {
 # The map widget's tile pyramid (docs/map-widget.md): written by `manage.py rendertiles` (or the
 # worker), read by maps.tile_views; one folder per map file and drawing, never changed in place.
 MAP_TILES_DIR = Path(os.getenv("MAP_TILES_DIR", "") or BASE_DIR / "var" / "tiles")
+# Each seat's map picture of each state version (docs/map-pictures.md): drawn once by the worker
+# (maps.pictures), served by orders.picture_views; a version's pictures never change.
+MAP_PICTURES_DIR = Path(os.getenv("MAP_PICTURES_DIR", "") or BASE_DIR / "var" / "pictures")
 
 # In development (and tests) WhiteNoise serves from the source folders, without collectstatic.
 WHITENOISE_AUTOREFRESH = DEBUG
@@ -319,6 +322,8 @@ PERIODIC_TASKS = {
     "campaign.tasks.send_reminders": envint("REMINDER_SECONDS", "300", minimum=1),
     # Daily digests go out when a seat's last is a day old: checking every 15 minutes is enough.
     "campaign.tasks.send_digests": envint("DIGEST_SECONDS", "900", minimum=1),
+    # Without a broker the web only leaves notes for the map pictures it wants; this draws them.
+    "maps.tasks.draw_wanted_map_pictures": envint("PICTURE_SECONDS", "10", minimum=1),
 }
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()

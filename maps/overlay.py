@@ -40,7 +40,7 @@ ARMY_COLOURS = {
 }
 
 
-def _short(c) -> str:
+def short_label(c) -> str:
     """The few letters on a counter: a leader's name, "Gar" a garrison, "T1" siege train 1."""
     if c.kind == "garrison":
         return "Gar"
@@ -73,7 +73,7 @@ def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> l
             "army": c.army.value,
             "relation": c.relation.value,
             "label": c.label,
-            "short": _short(c),
+            "short": short_label(c),
             "flags": "".join(c.flags),
             "inside": c.inside,
         }

@@ -24,26 +24,22 @@ from campaign.projection import Relation
 from maps import overlay
 from maps.core.hexgrid import hex_id
 from maps.core.tiles import grid_of
-from orders.forms import enemy_hexes, march_preview
-from orders.models import OrderSheet
-from orders.views import (
-    ORDER_PHASES,
+from orders.access import (
     _access,
-    _deployment_context,
     _hexmap,
-    _items,
-    _read_deployment,
     _settings,
     _sheet,
     _umpire_access,
     _umpire_view,
-    _unit_position,
-    _units,
     _version,
     _view,
     _window,
     version_cache_headers,
 )
+from orders.deploy_views import _deployment_context, _read_deployment
+from orders.forms import enemy_hexes, march_preview
+from orders.models import OrderSheet
+from orders.views import ORDER_PHASES, _items, _unit_position, _units
 
 
 @login_required

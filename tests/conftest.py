@@ -12,9 +12,12 @@
   ``.ci/run``), when they fail instead.
 - ``pure`` tests (engine, map core) must not use the database; the module sets
   ``pytestmark = pytest.mark.pure`` itself.
+- Map pictures (and the notes asking for them) go to a temporary folder of the run, never to
+  ``var/``; a worker subprocess is told it through ``MAP_PICTURES_DIR``.
 """
 
 import os
+import shutil
 import socket
 import tempfile
 from pathlib import Path
@@ -29,6 +32,7 @@ _SUFFIX = f"p{os.getpid()}"
 # on a disk, the file costs the suite about a third more time.
 _SQLITE_DIR = Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path(tempfile.gettempdir())
 _SQLITE_TEST_FILE = _SQLITE_DIR / f"dgk-test-{_SUFFIX}.sqlite3"
+_PICTURES_DIR = Path(tempfile.gettempdir()) / f"dgk-test-pictures-{_SUFFIX}"
 
 
 def broker_reachable(url: str = TEST_BROKER_URL, timeout: float = 1.0) -> bool:
@@ -85,6 +89,13 @@ def _force_eager_tasks() -> None:
     app.conf.task_eager_propagates = True
 
 
+def _pictures_in_a_temporary_folder() -> None:
+    from django.conf import settings
+
+    os.environ["MAP_PICTURES_DIR"] = str(_PICTURES_DIR)
+    settings.MAP_PICTURES_DIR = _PICTURES_DIR
+
+
 def _fast_password_hashing() -> None:
     from django.conf import settings
 
@@ -95,6 +106,7 @@ def _fast_password_hashing() -> None:
 def pytest_configure(config: pytest.Config) -> None:
     _set_test_database_names()
     _force_eager_tasks()
+    _pictures_in_a_temporary_folder()
     _fast_password_hashing()
 
 
@@ -154,6 +166,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     for suffix in ("", "-journal", "-wal", "-shm"):
         path = Path(f"{_SQLITE_TEST_FILE}{suffix}")
         path.unlink(missing_ok=True)
+    shutil.rmtree(_PICTURES_DIR, ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

@@ -7,7 +7,8 @@ conditional update (0 rows: another worker got there first), reads the ready ord
 inserts the new state version and its events, runs the automatic phases that follow straight
 through, and opens the next window with its deadline. All of it is one transaction: a crash
 leaves no half-written state, and the unique (campaign, number) of state versions makes a
-duplicate resolution fail to insert. Emails are queued only when the transaction commits.
+duplicate resolution fail to insert. Emails, and the seats' map pictures of the new version
+(``maps.picture_queue``), are queued only when the transaction commits.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from campaign.models import (
     Event as EventRow,
 )
 from campaign.services import deadlines, gameplay
+from maps.picture_queue import queue_pictures
 
 logger = logging.getLogger(__name__)
 
@@ -211,6 +213,7 @@ def resolve_due_phase(
         from campaign.services import email
 
         email.queue_after_resolution(version.campaign_id, notices)
+        queue_pictures(version.campaign)
     return version
 
 

@@ -26,6 +26,7 @@ from campaign.models import (
 from campaign.services import deadlines, gameplay
 from campaign.services import email as mail
 from campaign.services.organiser import log
+from maps.picture_queue import queue_pictures
 
 
 class SetupError(ValueError):
@@ -256,6 +257,7 @@ def start_campaign(campaign: Campaign, actor, *, now: datetime) -> StateVersion:
         now=now,
     )
     mail.queue_after_resolution(campaign.id, notices)
+    queue_pictures(campaign)
     return version
 
 

@@ -289,6 +289,36 @@ class _Canvas:
         )
 
 
+@dataclass(frozen=True)
+class Frame:
+    """Where ``render_map`` puts the hexes: their corner radius, the shift of hex centres from
+    ``hex_to_pixel`` and the image size (so overlays drawn later land on the right hexes)."""
+
+    size: float
+    dx: float
+    dy: float
+    width: int
+    height: int
+
+    def centre(self, h: Hex) -> tuple[float, float]:
+        x, y = hex_to_pixel(h, self.size)
+        return x + self.dx, y + self.dy
+
+
+def frame_of(hexes: Sequence[Hex], hex_size: float, margin: float = 1.2) -> Frame:
+    """The frame of ``hexes`` drawn with ``hex_size``, ``margin`` hex sizes round them."""
+    s = float(hex_size)
+    xs, ys = zip(*(hex_to_pixel(h, s) for h in hexes), strict=True)
+    m = s * margin
+    return Frame(
+        s,
+        -min(xs) + m,
+        -min(ys) + m,
+        int(max(xs) - min(xs) + 2 * m),
+        int(max(ys) - min(ys) + 2 * m),
+    )
+
+
 def render_map(
     hexmap: HexMap,
     *,
@@ -298,12 +328,15 @@ def render_map(
     labels: bool = True,
     overlays: Sequence[Overlay] = (),
     background: tuple[int, int, int] | None = None,
+    margin: float = 1.2,
 ) -> Image.Image:
     """Draw the map (or a region of it) and the overlays; returns an RGB image.
 
     ``hex_size`` is the corner radius of a hex in pixels (a hex is ``hex_size * 1.73`` wide).
     ``background`` paints what lies outside the map's hexes (default: sea blue; the tiles of the
-    map widget use ``NEUTRAL``).
+    map widget and the seat pictures use ``NEUTRAL``); ``margin`` is its width round the hexes,
+    in hex sizes (``frame_of``). City names never run off the image: one that would is set on
+    the other side of its symbol.
     """
     if isinstance(region, str):
         region = Region.parse(region, hexmap)
@@ -311,14 +344,9 @@ def render_map(
     if not hexes:
         raise ValueError("the region holds no hex of the map")
     wanted = set(hexes)
-    s = float(hex_size)
-    xs, ys = zip(*(hex_to_pixel(h, s) for h in hexes), strict=True)
-    margin = s * 1.2
-    dx, dy = -min(xs) + margin, -min(ys) + margin
-    width = int(max(xs) - min(xs) + 2 * margin)
-    height = int(max(ys) - min(ys) + 2 * margin)
-    image = Image.new("RGB", (width, height), background or TERRAIN_FILL[Terrain.SEA])
-    c = _Canvas(image, ImageDraw.Draw(image), s, dx, dy)
+    f = frame_of(hexes, hex_size, margin)
+    image = Image.new("RGB", (f.width, f.height), background or TERRAIN_FILL[Terrain.SEA])
+    c = _Canvas(image, ImageDraw.Draw(image), f.size, f.dx, f.dy)
 
     _draw_terrain(c, hexmap, hexes)
     _draw_borders(c, hexmap, hexes, wanted)
@@ -398,9 +426,22 @@ def _dashed(draw: ImageDraw.ImageDraw, a, b, colour, width: int) -> None:
         )
 
 
+def river_width(s: float, major: bool) -> int:
+    """The width in pixels of a major or minor river for hexes of corner radius ``s``."""
+    return max(3, int(s * 0.32)) if major else max(2, int(s * 0.2))
+
+
+def road_width(s: float) -> int:
+    return max(2, int(s * 0.14))
+
+
+def bridge_width(s: float) -> int:
+    return max(2, int(s * 0.18))
+
+
 def _draw_rivers(c: _Canvas, hexmap: HexMap, wanted: set[Hex]) -> None:
-    major = max(3, int(c.size * 0.32))
-    minor = max(2, int(c.size * 0.2))
+    major = river_width(c.size, True)
+    minor = river_width(c.size, False)
     for course in hexmap.river_courses:
         width = major if course.river is River.MAJOR else minor
         for side in course.sides:
@@ -412,7 +453,7 @@ def _draw_rivers(c: _Canvas, hexmap: HexMap, wanted: set[Hex]) -> None:
             r = width / 2
             for x, y in (a, b):  # round joints
                 c.draw.ellipse([x - r, y - r, x + r, y + r], fill=RIVER)
-    bar = max(2, int(c.size * 0.18))
+    bar = bridge_width(c.size)
     for side in hexmap.bridges:
         h, d = side
         if h not in wanted and neighbour(h, d) not in wanted:
@@ -428,7 +469,7 @@ def _draw_rivers(c: _Canvas, hexmap: HexMap, wanted: set[Hex]) -> None:
 
 
 def _draw_roads(c: _Canvas, hexmap: HexMap, wanted: set[Hex]) -> None:
-    width = max(2, int(c.size * 0.14))
+    width = road_width(c.size)
     for road in hexmap.roads:
         for a, b in zip(road.hexes, road.hexes[1:], strict=False):
             if a in wanted or b in wanted:
@@ -462,10 +503,12 @@ def _bastion_outline(cx: float, cy: float, r: float, bastions: int) -> list:
     return out
 
 
-def _draw_city_symbol(c: _Canvas, size: CitySize, fortress: bool, bastions: int, cx, cy) -> None:
-    s = c.size
+def draw_city_symbol(
+    d: ImageDraw.ImageDraw, s: float, size: CitySize, fortress: bool, bastions: int, cx, cy
+) -> None:
+    """The City Chart's symbol of a city (2.3.1) at (cx, cy) for hexes of corner radius ``s``,
+    with a bastioned outline for a fortress (also drawn in the map pictures' legends)."""
     r = s * 0.34
-    d = c.draw
     if fortress:
         d.polygon(_bastion_outline(cx, cy, s * 0.62, bastions), fill=(255, 255, 255), outline=INK)
         d.polygon(_bastion_outline(cx, cy, s * 0.62, bastions), outline=INK)
@@ -504,18 +547,20 @@ def _draw_cities(c: _Canvas, hexmap: HexMap, wanted: set[Hex], labels: bool) -> 
         if city.hex not in wanted:
             continue
         cx, cy = c.centre(city.hex)
-        _draw_city_symbol(c, city.size, city.fortress, city.bastions, cx, cy)
+        draw_city_symbol(c.draw, c.size, city.size, city.fortress, city.bastions, cx, cy)
         if not labels:
             continue
         f = big if city.size in (CitySize.CIRCLED_STAR, CitySize.STAR) else small
-        x, y, anchor = _label_place(c, hexmap, city.hex, cx, cy)
+        vp = f"{city.vp} VP {city.bastions} b" if city.fortress else ""
+        width = max(c.draw.textlength(city.name, font=f), c.draw.textlength(vp, font=tiny))
+        x, y, anchor = _label_place(c, hexmap, city.hex, cx, cy, width)
         c.draw.text(
             (x, y), city.name, font=f, fill=INK, anchor=anchor, stroke_width=2, stroke_fill=HALO
         )
-        if city.fortress:
+        if vp:
             c.draw.text(
                 (x, y + c.size * 0.62),
-                f"{city.vp} VP {city.bastions} b",
+                vp,
                 font=tiny,
                 fill=(90, 40, 40),
                 anchor=anchor,
@@ -524,14 +569,18 @@ def _draw_cities(c: _Canvas, hexmap: HexMap, wanted: set[Hex], labels: bool) -> 
             )
 
 
-def _label_place(c: _Canvas, hexmap: HexMap, h: Hex, cx: float, cy: float):
-    """Right of the symbol unless a city stands in the next hex East; then left, then below."""
+def _label_place(c: _Canvas, hexmap: HexMap, h: Hex, cx: float, cy: float, width: float):
+    """Right of the symbol unless a city stands in the next hex East or the name would run off
+    the image; then left, then below (kept inside the image)."""
     s = c.size
-    if hexmap.city_at(neighbour(h, 4)) is None:
+    right_fits = cx + s * 0.7 + width + 2 <= c.image.width
+    left_fits = cx - s * 0.7 - width - 2 >= 0
+    if right_fits and (hexmap.city_at(neighbour(h, 4)) is None or not left_fits):
         return cx + s * 0.7, cy, "lm"
-    if hexmap.city_at(neighbour(h, 1)) is None:
+    if left_fits and (hexmap.city_at(neighbour(h, 1)) is None or not right_fits):
         return cx - s * 0.7, cy, "rm"
-    return cx, cy + s * 0.75, "mt"
+    x = min(max(cx, width / 2 + 2), c.image.width - width / 2 - 2)
+    return x, cy + s * 0.75, "mt"
 
 
 def _draw_overlays(c: _Canvas, overlays: Sequence[Overlay], wanted: set[Hex]) -> None:
@@ -616,12 +665,18 @@ def _rgba(colour) -> tuple:
 __all__ = [
     "Arrow",
     "Counter",
+    "Frame",
     "Highlight",
     "Note",
     "Overlay",
     "Region",
     "area_highlights",
+    "bridge_width",
+    "draw_city_symbol",
+    "frame_of",
     "hex_of_latlon",
     "render_map",
     "render_png",
+    "river_width",
+    "road_width",
 ]

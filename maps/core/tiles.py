@@ -38,7 +38,7 @@ BASE_HEX = 8.0
 ZOOMS = (-1, 0, 1, 2)  # hexes of corner radius 4, 8, 16 and 32 px
 HEX_IDS_FROM = 2  # hex ids are printed from this zoom on (13 px type)
 LABELS_FROM = 0  # city names from this zoom on
-RENDER_VERSION = "1"  # bump when the drawing changes: new tile URLs, old caches ignored
+RENDER_VERSION = "2"  # bump when the drawing changes: new tile URLs, old caches ignored
 PALETTE = 96  # colours per tile (palette PNGs are a third of the size of RGB ones)
 
 

@@ -14,9 +14,14 @@ import uuid
 import pytest
 from celery import Celery
 from django.conf import settings
+from django.utils import timezone
 
+from campaign.engine.armies import Army
 from campaign.models import Heartbeat
+from campaign.services import setup
+from maps.pictures import picture_path
 from tests.conftest import TEST_BROKER_URL, broker_reachable, database_url_for_subprocess
+from tests.web.test_play_fixtures import ARMY_POINTS, write_map
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -81,4 +86,32 @@ def test_a_task_sent_through_redis_is_run_by_the_worker(worker_queue):
             f"(exit code {worker.poll()}); its log:\n{log.read_text()}"
         )
     assert beat.eager is False, "the task ran eagerly, not in the worker"
+    sender.close()
+
+
+def test_the_worker_draws_a_seats_map_picture(worker_queue, organiser, tmp_path):
+    """The web asks, the worker draws (docs/map-pictures.md): the task sent through Redis
+    writes the seat's picture where the site serves it from."""
+    queue, worker, log = worker_queue
+    campaign = setup.create_campaign(
+        organiser, name="Worker 1757", players=5, now=timezone.now(),
+        army_points=dict(ARMY_POINTS),
+        rule_settings={"leaders": dict.fromkeys((a.value for a in Army), 1)},
+        map_name=write_map(tmp_path),
+    )  # fmt: skip
+    setup.start_campaign(campaign, organiser, now=timezone.now())
+    version = campaign.latest_version()
+    prussia = campaign.seats.get(power="prussia")
+    path = picture_path(version, prussia)
+    assert not path.exists()
+    sender = Celery("dgk-test-sender", broker=TEST_BROKER_URL, set_as_current=False)
+
+    sender.send_task("maps.tasks.draw_map_picture", args=[version.id, prussia.id], queue=queue)
+
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not path.is_file() and time.monotonic() < deadline and worker.poll() is None:
+        time.sleep(0.2)
+    if not path.is_file():
+        pytest.fail(f"no picture within {WAIT_SECONDS}s; the worker's log:\n{log.read_text()}")
+    assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     sender.close()

@@ -16,6 +16,7 @@ from campaign.services import battles as battle_service
 from campaign.services import fairdice, setup
 from campaign.services import organiser as tools
 from campaign.services.resolution import resolve_due_phase
+from maps.tasks import draw_map_picture
 from tests.web.conftest import make_user
 from tests.web.test_battles import (  # noqa: F401 (fixtures)
     battle,
@@ -211,13 +212,18 @@ def test_a_map_picture_after_a_roll_back_is_not_the_cached_one(campaign, organis
     window = campaign.open_window()
     resolve_due_phase(window.id, now=window.deadline)
     first = campaign.latest_version()
+    draw_map_picture.delay(first.id, prussia.id)  # the worker's part
     c = client_for(player)
     before = c.get(url("map", prussia, first.number), {"v": first.id})
+    assert before.status_code == 200
     tools.roll_back(campaign, organiser, now=now)
     window = campaign.open_window()
     resolve_due_phase(window.id, now=window.deadline)
     again = campaign.versions.get(number=first.number)
     assert again.id != first.id
+    assert c.get(url("map", prussia, again.number)).status_code == 202  # not the old picture
+    draw_map_picture.delay(again.id, prussia.id)
     after = c.get(url("map", prussia, again.number))
+    assert after.status_code == 200
     assert after["ETag"] != before["ETag"] and "no-cache" in after["Cache-Control"]
     assert "immutable" in before["Cache-Control"]

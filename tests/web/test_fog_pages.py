@@ -8,10 +8,13 @@ the Prussian player's own pages do (so these tests can fail).
 
 import copy
 import json
+import shutil
 
 import pytest
 
 from campaign.models import StateVersion
+from maps.pictures import picture_path
+from maps.tasks import draw_map_picture, draw_wanted_map_pictures
 from tests.web.test_play_fixtures import (
     MARKERS,
     client_for,
@@ -79,35 +82,44 @@ def test_a_sharing_ally_sees_them_and_an_enemy_still_does_not(deployed):
         assert "31017" not in text, what
 
 
-def test_the_enemy_map_image_does_not_change_with_the_secrets(deployed, other):
+def _picture(s, version) -> bytes:
+    """The seat's picture of ``version`` as the worker draws it (the task, run eagerly)."""
+    shutil.rmtree(picture_path(version, s).parent, ignore_errors=True)
+    assert draw_map_picture.delay(version.id, s.id).get()
+    return picture_path(version, s).read_bytes()
+
+
+def test_the_enemy_map_picture_does_not_change_with_the_secrets(deployed):
     austria = seat(deployed, "austria")
     prussia = seat(deployed, "prussia")
     latest = deployed.latest_version()
-    before = client_for(other).get(url("map", austria, latest.number)).content
-    own_before = client_for(prussia.user).get(url("map", prussia, latest.number)).content
+    before, own_before = _picture(austria, latest), _picture(prussia, latest)
     state = copy.deepcopy(latest.state)
     state["leaders"]["frederick"]["points"] = 12345
     for g in state["garrisons"]:
         if g["city"] == "Berlin":
             g["points"] = 321
     StateVersion.objects.filter(id=latest.id).update(state=state)
-    after = client_for(other).get(url("map", austria, latest.number)).content
-    own_after = client_for(prussia.user).get(url("map", prussia, latest.number)).content
+    latest.refresh_from_db()
+    after, own_after = _picture(austria, latest), _picture(prussia, latest)
     assert before[:8] == b"\x89PNG\r\n\x1a\n"
     assert before == after
     assert own_before != own_after  # the owner's counters carry the points
 
 
-def test_the_map_image_is_cached_by_version_and_seat(deployed, other):
+def test_the_map_picture_is_cached_by_version_and_seat(deployed, other):
     austria = seat(deployed, "austria")
     latest = deployed.latest_version()
+    draw_wanted_map_pictures.delay()  # the resolution asked for every seat's picture
     c = client_for(other)
     r = c.get(url("map", austria, latest.number), {"v": latest.id})
+    assert r.status_code == 200 and r["Content-Type"] == "image/png"
     assert "immutable" in r["Cache-Control"] and "private" in r["Cache-Control"]
     again = c.get(url("map", austria, latest.number), HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 304
     prussia = seat(deployed, "prussia")
     theirs = client_for(prussia.user).get(url("map", prussia, latest.number))
+    assert theirs.status_code == 200
     assert theirs["ETag"] != r["ETag"]
 
 

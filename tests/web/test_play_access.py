@@ -83,7 +83,10 @@ def _client(people, who: str) -> Client:
 def test_reading_a_seat_page(rules_campaign, people, who, name, args):
     prussia = seat(rules_campaign, "prussia")
     r = _client(people, who).get(reverse(f"orders:{name}", args=[prussia.code, *args]))
-    assert r.status_code == READ_EXPECTED[who], (who, name)
+    expected = READ_EXPECTED[who]
+    if name == "map" and expected == 200:
+        expected = 202  # the worker has not drawn the picture yet (test_map_pictures.py)
+    assert r.status_code == expected, (who, name)
     if who == "anonymous":
         assert r["Location"].startswith(settings.LOGIN_URL)
 
@@ -144,7 +147,10 @@ UMPIRE_EXPECTED = {
 @pytest.mark.parametrize(("name", "args"), [("umpire", ()), ("umpire_map", (0,))])
 def test_only_the_non_playing_umpire_sees_everything(rules_campaign, people, who, name, args):
     r = _client(people, who).get(reverse(f"orders:{name}", args=[rules_campaign.code, *args]))
-    assert r.status_code == UMPIRE_EXPECTED[who], (who, name)
+    expected = UMPIRE_EXPECTED[who]
+    if name == "umpire_map" and expected == 200:
+        expected = 202  # not drawn yet
+    assert r.status_code == expected, (who, name)
 
 
 def test_a_playing_organiser_is_no_umpire(rules_campaign, organiser):

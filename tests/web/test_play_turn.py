@@ -4,6 +4,7 @@
 import pytest
 
 from campaign.models import StateVersion
+from maps.tasks import draw_wanted_map_pictures
 from orders.models import OrderSheet
 from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     FREDERICK_POINTS,
@@ -112,6 +113,7 @@ def test_a_whole_turn_through_the_web(
     # The report tells the Prussian player what happened, the map follows the version.
     page = c.get(url("report_version", prussia, window.version.number + 1)).content.decode()
     assert "Frederick" in page
+    draw_wanted_map_pictures.delay()  # the worker draws what the resolution asked for
     img = c.get(url("map", prussia, latest.number))
     assert img.status_code == 200 and img["Content-Type"] == "image/png"
     history = c.get(url("history", prussia)).content.decode()

@@ -1,0 +1,70 @@
+"""What an audience knows of one state version: its ``View``, read from the database.
+
+The projection (``campaign.projection``) decides the fog of war; this module only reads what it
+needs from the database, so the player pages (``orders.access``) and the map pictures drawn by
+the worker (``maps.pictures``) show one and the same view of a version for a seat.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from campaign.engine.events import EventKind
+from campaign.engine.state import state_from_dict
+from campaign.models import Event, Seat, StateVersion
+from campaign.projection import View, Viewer, project
+
+
+def seat_viewer(seat: Seat) -> Viewer:
+    """The seat as an audience: its armies, and its allies' secrets when the campaign shares
+    them (``allies_share``)."""
+    return Viewer.for_armies(
+        seat.armies,
+        allies_share=bool((seat.campaign.options or {}).get("allies_share", False)),
+        label=seat.label,
+    )
+
+
+def seat_view(seat: Seat, version: StateVersion, *, all_turns: bool = False) -> View:
+    """The seat's view of ``version``: its state, the events up to it (with the reports they
+    carry) and this turn's dice. Three queries whatever the number of forces.
+
+    Pages read the events of this turn and the last (and every reconnaissance report, for the
+    map); ``all_turns`` reads the whole campaign (the handover page)."""
+    events = Event.objects.filter(
+        campaign_id=version.campaign_id, version__number__lte=version.number
+    )
+    if not all_turns:
+        events = events.filter(
+            Q(version__turn__gte=version.turn - 1) | Q(kind=EventKind.RECONNAISSANCE.value)
+        )
+    events = (
+        events.select_related("version")
+        .only("rule", "kind", "text", "public", "armies", "data", "version__turn")
+        .order_by("version__number", "seq")
+    )
+    rolls = []
+    for v in StateVersion.objects.filter(
+        campaign_id=version.campaign_id, turn=version.turn, number__lte=version.number
+    ).only("rolls"):
+        rolls.extend(v.rolls or [])
+    return project(state_from_dict(version.state), seat_viewer(seat), events=events, rolls=rolls)
+
+
+def umpire_view(version: StateVersion) -> View:
+    """Everything, for the non-playing umpire: every force with its points, every garrison and
+    siege train, every event and roll of this turn and the last."""
+    events = (
+        Event.objects.filter(
+            campaign_id=version.campaign_id,
+            version__number__lte=version.number,
+            version__turn__gte=version.turn - 1,
+        )
+        .select_related("version")
+        .only("rule", "kind", "text", "public", "armies", "data", "version__turn")
+        .order_by("version__number", "seq")
+    )
+    return project(
+        state_from_dict(version.state), Viewer.umpire_view(), events=events,
+        rolls=version.rolls or [],
+    )  # fmt: skip

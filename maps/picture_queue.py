@@ -1,0 +1,55 @@
+"""Asking for map pictures: pages and the resolution service ask, the worker draws
+(``maps.pictures``, docs/map-pictures.md).
+
+With a broker, the task goes to the worker when the transaction commits, once per picture in
+ten minutes (a cache key) however many pages ask. Without one, tasks run eagerly in the process
+that queues them, so a note is left instead for ``draw_wanted_map_pictures``, which
+``manage.py runperiodic`` runs in its own process. Either way no web request draws a picture.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+from campaign.models import Campaign, Seat, StateVersion
+from campaign.services.gameplay import load_campaign_map
+from maps.pictures import mark_wanted, picture_path
+from maps.tasks import draw_map_picture
+
+QUEUED_FOR = 600  # seconds a queued picture is not queued again
+
+
+def ask_for_picture(version: StateVersion, seat: Seat | None) -> None:
+    """Have the worker draw the picture of ``version`` for ``seat`` (None: the umpire) unless
+    it is on disk already."""
+    path = picture_path(version, seat)
+    if path.is_file():
+        return
+    version_id, seat_id = version.id, seat.id if seat is not None else None
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        transaction.on_commit(lambda: mark_wanted(version_id, seat_id), robust=True)
+        return
+    key = "maps:picture-queued:" + hashlib.sha256(str(path).encode()).hexdigest()[:32]
+    if cache.add(key, 1, timeout=QUEUED_FOR):
+        # Robust: with the broker down the page still answers; the next ask after the cache
+        # key expires queues it again.
+        transaction.on_commit(lambda: draw_map_picture.delay(version_id, seat_id), robust=True)
+
+
+def queue_pictures(campaign: Campaign) -> None:
+    """After a phase resolves (or the campaign starts): every playing seat's picture of the
+    latest version, and the umpire's when the organiser does not play."""
+    version = campaign.latest_version()
+    if version is None or load_campaign_map(campaign.map_name) is None:
+        return
+    version.campaign = campaign
+    for seat in campaign.seats.filter(reserve=False):
+        if seat.armies:
+            seat.campaign = campaign
+            ask_for_picture(version, seat)
+    if campaign.umpire_sees_all:
+        ask_for_picture(version, None)

@@ -1,0 +1,136 @@
+"""Who may open a seat's pages, and what they show: the access checks and the loading shared by
+the player's pages (``orders.views``, ``orders.deploy_views``, ``orders.widget_views``,
+``orders.picture_views``).
+
+URLs carry the seat's public ``code``. Who may open them (``_access``):
+- the seat's own player: everything, and may write orders while the phase is open;
+- the campaign's organiser when a non-playing umpire: every seat's pages, read-only;
+- the campaign's organiser entering a seat's orders on its player's behalf (orders sent by
+  email or on paper; begun from the status board, kept in the session): that seat's pages,
+  writing as the player would; every sheet so saved is marked and logged as such;
+- anyone else (another seat, an ally, an outsider): 403; anonymous visitors go to the login.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+
+from campaign.engine.armies import Army
+from campaign.engine.rulesettings import RuleSettings, settings_from_dict
+from campaign.models import Campaign, PhaseWindow, Seat, StateVersion, WindowStatus
+from campaign.projection import View
+from campaign.services import gameplay, knowledge
+from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, replaced_on
+from orders.models import OrderSheet
+
+
+@dataclass
+class Access:
+    seat: Seat
+    campaign: Campaign
+    own: bool  # may write: the seat's own player, or the organiser on the player's behalf
+    views: dict = field(default_factory=dict)  # the views made in this request
+    behalf: bool = False  # the organiser entering the orders on the player's behalf
+    user: object = None
+
+
+def on_behalf(request: HttpRequest, seat: Seat) -> bool:
+    """Whether the signed-in organiser is entering this seat's orders on its player's behalf:
+    begun from the board (kept in the session) for the phase open now, not yet submitted."""
+    return (
+        seat.campaign.organiser_id == request.user.id
+        and str(seat.code) in request.session.get(BEHALF_SESSION_KEY, [])
+        and behalf_open(seat)
+    )
+
+
+def _access(request: HttpRequest, code, *, write: bool = False) -> Access:
+    seat = get_object_or_404(Seat.objects.select_related("campaign"), code=code)
+    campaign = seat.campaign
+    if seat.user_id is not None and seat.user_id == request.user.id:
+        return Access(seat, campaign, own=True, user=request.user)
+    if on_behalf(request, seat):
+        return Access(seat, campaign, own=True, behalf=True, user=request.user)
+    if campaign.organiser_id == request.user.id and campaign.umpire_sees_all and not write:
+        return Access(seat, campaign, own=False)
+    replaced = replaced_on(seat, request.user)
+    if replaced is not None:
+        raise PermissionDenied(
+            f"The organiser gave the {seat.label} of {campaign.name} to another player on "
+            f"{replaced:%d %B %Y}: its pages are theirs now. Ask the organiser if this is wrong."
+        )
+    raise PermissionDenied("These are another player's pages.")
+
+
+def _umpire_access(request: HttpRequest, code) -> Access:
+    """Only a non-playing organiser is the umpire, who sees everything."""
+    campaign = get_object_or_404(Campaign, code=code)
+    if campaign.organiser_id != request.user.id or not campaign.umpire_sees_all:
+        raise PermissionDenied("Only the campaign's non-playing umpire sees everything.")
+    seat = Seat(campaign=campaign, label="umpire", armies=[a.value for a in Army])
+    return Access(seat, campaign, own=False)
+
+
+# --- loading what a page shows ----------------------------------------------------------------
+
+
+def _version(campaign: Campaign, number: int | None = None) -> StateVersion | None:
+    versions = StateVersion.objects.filter(campaign=campaign)
+    if number is None:
+        return versions.order_by("-number").first()
+    return versions.filter(number=number).first()
+
+
+def _view(access: Access, version: StateVersion, *, all_turns: bool = False) -> View:
+    """The seat's view of ``version`` (``knowledge.seat_view``), made once per request."""
+    key = (version.number, all_turns)
+    if key not in access.views:
+        access.views[key] = knowledge.seat_view(access.seat, version, all_turns=all_turns)
+    return access.views[key]
+
+
+def _umpire_view(access: Access, version: StateVersion) -> View:
+    return knowledge.umpire_view(version)
+
+
+def _settings(campaign: Campaign) -> RuleSettings:
+    return settings_from_dict(campaign.rule_settings)
+
+
+def _hexmap(campaign: Campaign):
+    return gameplay.load_campaign_map(campaign.map_name)
+
+
+def _window(campaign: Campaign) -> PhaseWindow | None:
+    return (
+        PhaseWindow.objects.filter(campaign=campaign, status=WindowStatus.OPEN)
+        .order_by("-id")
+        .first()
+    )
+
+
+def _sheet(access: Access, window: PhaseWindow | None) -> OrderSheet | None:
+    if window is None or not window.owes(access.seat):
+        return None
+    if not access.own:
+        return OrderSheet.objects.filter(window=window, seat=access.seat).first()
+    sheet, _ = OrderSheet.objects.get_or_create(
+        window=window, seat=access.seat, defaults={"campaign": access.campaign}
+    )
+    return sheet
+
+
+def version_cache_headers(request: HttpRequest, version, stamp: str) -> dict[str, str]:
+    """Cache headers for a document drawn from one state version. A roll back deletes version
+    N and a later resolution makes a new one with the same number, so the ETag holds the
+    version's own id, and only a URL that names that id (``?v=<id>``) is cached as immutable;
+    any other is revalidated."""
+    etag = '"' + hashlib.sha256(f"{version.id}:{stamp}".encode()).hexdigest()[:32] + '"'
+    fixed = request.GET.get("v") == str(version.id)
+    cache = "private, max-age=31536000, immutable" if fixed else "private, no-cache"
+    return {"ETag": etag, "Cache-Control": cache}
