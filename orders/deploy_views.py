@@ -18,9 +18,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from campaign.engine.armies import Army
-from campaign.engine.deployment import check_deployment, may_deploy_in
+from campaign.engine.deployment import may_deploy_in
 from campaign.engine.leaders import leader
-from campaign.engine.orders import Deployment, OrderError, deployment_from_dict
 from campaign.engine.state import state_from_dict
 from campaign.projection import View
 from maps.core.hexgrid import (
@@ -34,6 +33,7 @@ from maps.core.hexgrid import (
 from maps.overlay import ARMY_COLOURS
 from maps.tapmap import map_svg
 from orders.access import Access, _access, _hexmap, _settings, _version
+from orders.deploy_checks import army_problems, read_deployment
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
 from orders.models import OrderSheet
 from orders.views import _common, _locked, _save_draft, _writable_sheet, writes_orders
@@ -55,18 +55,7 @@ def _deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
     for army_value in access.seat.armies:
         army = Army.parse(army_value)
         spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
-        deployment, problems = _read_deployment(army, spec)
-        if hexmap is not None and not problems:
-            others = {}
-            for other in access.seat.armies:
-                if other != army.value and isinstance(dep.get(other), dict):
-                    others[Army.parse(other)], _ = _read_deployment(Army.parse(other), dep[other])
-            problems = [
-                f"({v.rule}) {v.text}"
-                for v in check_deployment(
-                    deployment, hexmap, settings, state.army_points.get(army.value), others
-                )
-            ]
+        deployment, problems = army_problems(access.seat.armies, army, dep, state, hexmap, settings)
         placed_points = sum(p for _k, _h, p, _i in deployment.leaders) + sum(
             p for _c, p in deployment.garrisons
         )
@@ -152,7 +141,7 @@ def _deploymap_svg(
     others = {}
     for other in access.seat.armies:
         if other != army.value and isinstance(dep.get(other), dict):
-            others[Army.parse(other)], _ = _read_deployment(Army.parse(other), dep[other])
+            others[Army.parse(other)], _ = read_deployment(Army.parse(other), dep[other])
 
     def allowed(h) -> bool:
         return may_deploy_in(army, h, hexmap, others=others, fortress=hexmap.fortress_at(h))
@@ -238,13 +227,6 @@ def _train_spec(spec: dict, tid: str) -> dict:
     if isinstance(value, str):
         return {"hex": value}
     return value if isinstance(value, dict) else {}
-
-
-def _read_deployment(army: Army, spec: dict) -> tuple[Deployment, list[str]]:
-    try:
-        return deployment_from_dict(army.value, spec), []
-    except (OrderError, ValueError, KeyError, TypeError) as exc:
-        return Deployment(army), [f"The draft cannot be read: {exc}"]
 
 
 @login_required

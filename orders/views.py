@@ -52,6 +52,7 @@ from orders.access import (
     _window,
 )
 from orders.checks import TRANSFERS, order_problems, problem_lines
+from orders.deploy_checks import deployment_problems
 from orders.forms import (
     BattleDecisionForm,
     ForcedMarchForm,
@@ -198,8 +199,13 @@ def _common(access: Access, version: StateVersion | None, *, all_turns: bool = F
 def _ready_problems(access: Access, window: PhaseWindow, sheet: OrderSheet) -> list[str]:
     """What keeps the seat's orders from Ready, without building the whole orders page."""
     version = window.version
-    view = _view(access, version)
     draft = sheet.draft if isinstance(sheet.draft, dict) else {}
+    if window.phase == Phase.DEPLOYMENT.value:
+        state = state_from_dict(version.state)
+        return deployment_problems(
+            access.seat.armies, draft, state, _hexmap(access.campaign), _settings(access.campaign)
+        )
+    view = _view(access, version)
     problems = _problems(
         version, view, _hexmap(access.campaign), _settings(access.campaign), draft, window.phase
     )
@@ -574,14 +580,16 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     sheet, _ = OrderSheet.objects.get_or_create(
         window=window, seat=access.seat, defaults={"campaign": access.campaign}
     )
-    if window.phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value):
+    checked = (Phase.DEPLOYMENT.value, Phase.MARCH.value, Phase.FORCED_MARCH.value)
+    if window.phase in checked:
         wrong = _ready_problems(access, window, sheet)
         if wrong:
             messages.error(
                 request,
                 "Not submitted: put these orders right (or remove them) first. " + " ".join(wrong),
             )
-            target = reverse("orders:orders", args=[code])
+            page = "orders:deploy" if window.phase == Phase.DEPLOYMENT.value else "orders:orders"
+            target = reverse(page, args=[code])
             if request.htmx:
                 return HttpResponseClientRedirect(target)
             return redirect(target)

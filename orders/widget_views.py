@@ -36,7 +36,8 @@ from orders.access import (
     _window,
     version_cache_headers,
 )
-from orders.deploy_views import _deployment_context, _read_deployment
+from orders.deploy_checks import read_deployment
+from orders.deploy_views import _deployment_context
 from orders.forms import enemy_hexes, march_preview
 from orders.models import OrderSheet
 from orders.views import ORDER_PHASES, _items, _unit_position, _units
@@ -142,7 +143,7 @@ def _deploy_layer(request, access, hexmap, grid, sheet) -> dict:
         others = {}
         for other in access.seat.armies:
             if other != value and isinstance(dep.get(other), dict):
-                others[Army.parse(other)], _ = _read_deployment(Army.parse(other), dep[other])
+                others[Army.parse(other)], _ = read_deployment(Army.parse(other), dep[other])
         allowed[value] = [
             hex_id(h)
             for h in hexmap.hexes

@@ -33,6 +33,9 @@ RHINE = "Rhine"
 class Violation:
     rule: str
     text: str
+    # Another seat's secret deployment may still put it right (the French garrisoning an Empire
+    # fortress West of the Rhine, 3.2.4): a seat is told, but not kept from submitting.
+    others_may_cover: bool = False
 
 
 def west_of_rhine(hexmap: HexMap) -> frozenset[Hex]:
@@ -249,12 +252,20 @@ def check_deployment(
             continue
         if _held_by_other(city, others, settings, hexmap):
             continue
+        hint = ""
+        french_may = army is Army.EMPIRE and city.hex in west_of_rhine(hexmap)
+        if french_may:
+            hint = (
+                " It lies West of the Rhine: French points may garrison it instead (3.2.4), "
+                "so agree it with the French player if the Empire's points do not reach."
+            )
         v.append(
             Violation(
                 "3.2.3",
                 f"{city.name} must be garrisoned by at least "
                 f"{settings.min_garrison_points} {ADJECTIVES[army]} points "
-                f"(it has {own}).",
+                f"(it has {own}).{hint}",
+                others_may_cover=french_may and Army.FRANCE not in others,
             )
         )
 
