@@ -26,6 +26,7 @@ from typing import Any
 from campaign.engine import victory
 from campaign.engine.armies import ADJECTIVES, Alliance, Army
 from campaign.engine.attrition import share_loss
+from campaign.engine.contingents import BUYS as CONTINGENTS
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
 from campaign.engine.garrisons import room
@@ -48,15 +49,9 @@ from maps.core.model import HexMap
 
 MONTHS = ("April", "May", "June", "July", "August", "September", "October", "November", "December")
 
-# 9: what each country's points may buy on the tabletop.
+# 9: what each country's points may buy on the tabletop (campaign.engine.contingents).
 BUYS: dict[Army, tuple[str, ...]] = {
-    Army.AUSTRIA: ("Austrian",),
-    Army.EMPIRE: ("Imperial", "Saxon", "Bavarian", "Wurttemburger", "other Reichsarmee units"),
-    Army.FRANCE: ("French",),
-    Army.HANOVER: ("Hanoverian", "British", "Hessian", "other units allied to Hanover"),
-    Army.PRUSSIA: ("Prussian",),
-    Army.RUSSIA: ("Russian",),
-    Army.SWEDEN: ("Swedish",),
+    army: tuple(n.label for n in contingents) for army, contingents in CONTINGENTS.items()
 }
 
 

@@ -451,12 +451,18 @@ def _suggestions(budget: forces.SideBudget, unit_costs: str) -> list[dict[str, A
     out = []
     for army in budget.armies:
         oob = forces.suggest_order_of_battle(army, costs)
+        bought: dict[tuple[Army, forces.Nationality], int] = {}
+        for unit, count in oob.units:
+            key = (army.army, unit.nationality)
+            bought[key] = bought.get(key, 0) + unit.cost * count
         out.append(
             {
                 "army": ADJECTIVES[army.army],
                 "lines": oob.lines(),
                 "spent": oob.spent,
                 "left": oob.left,
+                # the suggestion obeys 9 as any purchase must (never shown wrong)
+                "problems": forces.check_purchase(budget, bought),
             }
         )
     return out

@@ -21,97 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
 
 from campaign.engine.armies import ADJECTIVES, Army
-
-
-class Nationality(Enum):
-    """The contingents a side may field on the tabletop (9)."""
-
-    AUSTRIAN = "austrian"
-    FRENCH = "french"
-    PRUSSIAN = "prussian"
-    RUSSIAN = "russian"
-    SWEDISH = "swedish"
-    HANOVERIAN = "hanoverian"
-    BRITISH = "british"
-    HESSIAN = "hessian"
-    BRUNSWICKER = "brunswicker"
-    HANOVER_ALLIED = "hanover-allied"
-    IMPERIAL = "imperial"
-    SAXON = "saxon"
-    BAVARIAN = "bavarian"
-    WURTTEMBURGER = "wurttemburger"
-    REICHSARMEE = "reichsarmee"
-
-    @property
-    def label(self) -> str:
-        return _LABELS.get(self, self.value.capitalize())
-
-    @classmethod
-    def parse(cls, text: str) -> Nationality:
-        key = str(text).strip().lower().replace("ü", "u").replace("_", "-")
-        key = _ALIASES.get(key, key)
-        for n in cls:
-            if key in (n.value, n.label.lower()):
-                return n
-        names = ", ".join(n.label for n in cls)
-        raise ValueError(f"{text!r} is not a contingent; the contingents are: {names}")
-
-
-_LABELS = {
-    Nationality.HANOVER_ALLIED: "other units allied to Hanover",
-    Nationality.REICHSARMEE: "other Reichsarmee units",
-}
-_ALIASES = {
-    "imperials": "imperial",
-    "empire": "imperial",
-    "reichsarmee units": "reichsarmee",
-    "other reichsarmee": "reichsarmee",
-    "wurttemberger": "wurttemburger",
-    "wurttemberg": "wurttemburger",
-    "wurttemburg": "wurttemburger",
-    "brunswick": "brunswicker",
-    "hanover allied": "hanover-allied",
-    "allied": "hanover-allied",
-    "other allied": "hanover-allied",
-    "austria": "austrian",
-    "france": "french",
-    "prussia": "prussian",
-    "russia": "russian",
-    "sweden": "swedish",
-    "hanover": "hanoverian",
-    "britain": "british",
-    "hesse": "hessian",
-    "hesse-kassel": "hessian",
-    "saxony": "saxon",
-    "bavaria": "bavarian",
-}
-
-# 9: what each army's points may buy, its own country first.
-BUYS: dict[Army, tuple[Nationality, ...]] = {
-    Army.AUSTRIA: (Nationality.AUSTRIAN,),
-    Army.EMPIRE: (
-        Nationality.IMPERIAL,
-        Nationality.SAXON,
-        Nationality.BAVARIAN,
-        Nationality.WURTTEMBURGER,
-        Nationality.REICHSARMEE,
-    ),
-    Army.FRANCE: (Nationality.FRENCH,),
-    Army.HANOVER: (
-        Nationality.HANOVERIAN,
-        Nationality.BRITISH,
-        Nationality.HESSIAN,
-        Nationality.BRUNSWICKER,
-        Nationality.HANOVER_ALLIED,
-    ),
-    Army.PRUSSIA: (Nationality.PRUSSIAN,),
-    Army.RUSSIA: (Nationality.RUSSIAN,),
-    Army.SWEDEN: (Nationality.SWEDISH,),
-}
+from campaign.engine.contingents import BUYS, Nationality
 
 DEFAULT_BRITISH_SHARE = Fraction(1, 4)
 
