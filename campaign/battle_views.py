@@ -107,6 +107,12 @@ class ResultForm(forms.Form):
                     min_value=0,
                     initial=0,
                 )
+                self.fields[f"prisoners_{army}"] = forms.IntegerField(
+                    label=f"of which {army.capitalize()} points taken prisoner (13.2)",
+                    min_value=0,
+                    initial=0,
+                    required=False,
+                )
             leaders += [(x["leader"], x["name"]) for x in side.get("leaders", [])]
         self.fields["killed"] = forms.MultipleChoiceField(
             choices=leaders, required=False, widget=forms.CheckboxSelectMultiple
@@ -124,6 +130,11 @@ class ResultForm(forms.Form):
                 name[5:]: value
                 for name, value in data.items()
                 if name.startswith("loss_") and value is not None
+            },
+            "prisoners": {
+                name[10:]: value
+                for name, value in data.items()
+                if name.startswith("prisoners_") and value
             },
             "killed": data.get("killed") or [],
             "captured": data.get("captured") or [],
@@ -212,6 +223,23 @@ def chronicle(request: HttpRequest, code) -> HttpResponse:
     )
 
 
+def _initial(entry, exact: bool) -> dict:
+    """The result form's fields from an entered result (nothing when the reader may not know
+    its losses)."""
+    result = entry.result if entry is not None and exact else {}
+    if not result:
+        return {}
+    initial = {
+        "loser": result.get("loser"),
+        "outcome": result.get("outcome"),
+        "killed": result.get("killed", []),
+        "captured": result.get("captured", []),
+    }
+    initial.update({f"loss_{a}": p for a, p in (result.get("losses") or {}).items()})
+    initial.update({f"prisoners_{a}": p for a, p in (result.get("prisoners") or {}).items()})
+    return initial
+
+
 def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) -> dict:
     audience = viewer[0] if viewer else None
     seat = viewer[1] if viewer else None
@@ -232,7 +260,11 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
         "result_lines": service.describe_result(battle, battle.result, exact=exact),
         "pending_entry": service.pending_entry(battle),
         "entries": service.entry_history(battle, exact=exact),
-        "result_form": ResultForm(battle, audience=audience),
+        # Filled in from the entry waiting for an answer (the settle form starts from what the
+        # players entered), where this reader may know its losses.
+        "result_form": ResultForm(
+            battle, audience=audience, initial=_initial(service.latest_entry(battle), exact)
+        ),
         # The quick resolution's steps carry the strengths of both sides (SPI): for the sides
         # and the umpire; an organiser who plays reads the outcome only.
         "quick_steps": (battle.quick_record or {}).get("steps", []) if audience else [],

@@ -641,6 +641,14 @@ def pending_entry(battle: Battle) -> ResultEntry | None:
     return battle.entries.filter(voided__isnull=True, answer="").order_by("-number").first()
 
 
+def latest_entry(battle: Battle) -> ResultEntry | None:
+    """The result the players last entered, while it waits for an answer or is disputed: the
+    organiser's settle form starts from it."""
+    if battle.status not in (BattleStatus.ENTERED, BattleStatus.DISPUTED):
+        return None
+    return battle.entries.filter(voided__isnull=True).order_by("-number").first()
+
+
 def entry_history(battle: Battle, *, exact: bool = True) -> list[dict[str, Any]]:
     """Every entry of the result, oldest first, described for the battle page (the losses
     only when ``exact``, as ``describe_result``)."""

@@ -161,3 +161,22 @@ def test_a_side_retires_only_where_the_rules_let_it(battle, player, other):
     post(client_for(other), "enter", battle, FIRST)  # the Prussians retiring: allowed
     battle.refresh_from_db()
     assert battle.status == BattleStatus.ENTERED
+
+
+def test_the_settle_form_starts_from_the_disputed_entry_and_takes_prisoners(
+    battle, player, other, organiser
+):
+    post(client_for(player), "enter", battle, {**SECOND, "loss_austria": 1200,
+                                               "prisoners_austria": 300})  # fmt: skip
+    entry = ResultEntry.objects.get()
+    assert entry.result["prisoners"] == {"austria": 300}
+    post(client_for(other), "dispute", battle, {"reason": "Fewer taken", "entry": 1})
+    text = page(client_for(organiser), "battle", battle).content.decode()
+    assert 'name="loss_austria" value="1200"' in text
+    assert 'name="prisoners_austria" value="300"' in text
+    assert 'value="defeated" checked' in text or 'value="defeated" selected' in text
+    # prisoners are a part of the losses, never more (13.2)
+    post(client_for(organiser), "settle", battle, {**SECOND, "loss_austria": 100,
+                                                    "prisoners_austria": 300})  # fmt: skip
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.DISPUTED
