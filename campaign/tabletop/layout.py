@@ -260,6 +260,7 @@ def generate(request: TableRequest) -> TableLayout:
     long, short = (float(f) * 12 for f in request.table_feet)
     width, depth = (short, long) if portrait else (long, short)
     table = _Table(width, depth, rng)
+    table.zones = [_zone_box(d, width, depth) for d in deployments]
 
     for run in _river_runs(request.rivers):
         table.add_river(run)
@@ -283,6 +284,17 @@ def generate(request: TableRequest) -> TableLayout:
         seed=request.seed,
         notes=tuple(table.notes),
     )
+
+
+def _zone_box(d: Deployment, width: float, depth: float) -> tuple[float, float, float, float]:
+    """The deployment zone along its edge: x0, y0, x1, y1 (North is y = 0)."""
+    if d.edge is Edge.WEST:
+        return (0.0, 0.0, d.zone, depth)
+    if d.edge is Edge.EAST:
+        return (width - d.zone, 0.0, width, depth)
+    if d.edge is Edge.NORTH:
+        return (0.0, 0.0, width, d.zone)
+    return (0.0, depth - d.zone, width, depth)
 
 
 def _check_direction(d: int) -> None:
@@ -357,6 +369,22 @@ class _Table:
         self.taken: list[tuple[float, float, float, float]] = []  # x0, y0, x1, y1
         self.numbers: dict[FeatureKind, int] = {}
         self.scale = math.sqrt(width * depth / (72 * 48))
+        self.zones: list[tuple[float, float, float, float]] = []  # the deployment zones
+
+    def _in_zone(self, x: float, y: float, margin: float) -> bool:
+        return any(
+            x0 - margin < x < x1 + margin and y0 - margin < y < y1 + margin
+            for x0, y0, x1, y1 in self.zones
+        )
+
+    def _room_to_zones(self, x: float, y: float) -> float:
+        """How far the point lies from the nearest deployment zone."""
+        far = math.inf
+        for x0, y0, x1, y1 in self.zones:
+            dx = max(x0 - x, 0.0, x - x1)
+            dy = max(y0 - y, 0.0, y - y1)
+            far = min(far, math.hypot(dx, dy))
+        return far
 
     # ---- rivers -------------------------------------------------------------------------
     def add_river(self, run: list[RiverSide]) -> None:
@@ -373,9 +401,11 @@ class _Table:
             start = (centres[0][0] - far * t[0], centres[0][1] - far * t[1])
             end = (centres[0][0] + far * t[0], centres[0][1] + far * t[1])
         else:
+            # Both ends run on outwards, away from the run (t0 points from the second
+            # hexside's centre to the first): a river never turns back on itself.
             t0 = _along(first, centres[1], centres[0])
             t1 = _along(last, centres[-2], centres[-1])
-            start = (centres[0][0] - far * t0[0], centres[0][1] - far * t0[1])
+            start = (centres[0][0] + far * t0[0], centres[0][1] + far * t0[1])
             end = (centres[-1][0] + far * t1[0], centres[-1][1] + far * t1[1])
         path = _meander([start, *centres, end], self.rng, self.width, self.depth)
         major = any(r.river is River.MAJOR for r in run)
@@ -425,6 +455,8 @@ class _Table:
                 x, y = cx + i * sx, cy + j * sy
                 if not (bw < x < self.width - bw and bh < y < self.depth - bh):
                     continue
+                if self._in_zone(x, y, max(bw, bh) + (3.5 if city.fortress else 0.5)):
+                    continue  # a town (and its walls) stays out of the deployment zones
                 if any(_near_path((x, y), p, w / 2 + max(bw, bh)) for p, w in self.rivers):
                     continue
                 plots.append((math.hypot(i * sx, j * sy * 1.3), x, y))
@@ -439,8 +471,9 @@ class _Table:
         box = (min(xs) - bw, min(ys) - bh, max(xs) + bw, max(ys) + bh)
         if city.fortress:
             bastions = city.size.bastions or 4
-            r = max(box[2] - box[0], box[3] - box[1]) / 2 + 3.0
             mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            # The walls round the houses, but never reaching into a deployment zone.
+            r = min(max(box[2] - box[0], box[3] - box[1]) / 2 + 3.0, self._room_to_zones(mx, my))
             outline = _bastion_trace(mx, my, r, bastions)
             label = f"{city.name} fortress, {bastions} bastions (the garrison fights no battle, 11)"
             self.features.append(_area_feature(FeatureKind.FORTRESS, outline, label))
