@@ -32,10 +32,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from campaign.tabletop import geometry
 from maps.core.hexgrid import DIRECTION_NAMES
 from maps.core.model import CitySize, River, Terrain
 
-Point = tuple[float, float]
+Point = geometry.Point
 
 DEPLOYMENT_ZONE = 12.0
 """Inches from a side's edge in which it deploys (a common miniatures convention; the rulebook
@@ -403,17 +404,21 @@ class _Table:
         else:
             # Both ends run on outwards, away from the run (t0 points from the second
             # hexside's centre to the first): a river never turns back on itself.
-            t0 = _along(first, centres[1], centres[0])
-            t1 = _along(last, centres[-2], centres[-1])
+            t0 = geometry.along(first, centres[1], centres[0])
+            t1 = geometry.along(last, centres[-2], centres[-1])
             start = (centres[0][0] + far * t0[0], centres[0][1] + far * t0[1])
             end = (centres[-1][0] + far * t1[0], centres[-1][1] + far * t1[1])
-        path = _meander([start, *centres, end], self.rng, self.width, self.depth)
+        path = geometry.meander([start, *centres, end], self.rng, self.width, self.depth)
         major = any(r.river is River.MAJOR for r in run)
         kind = River.MAJOR if major else River.MINOR
         line_width = _RIVER_WIDTH[kind]
         sides = "-".join(DIRECTION_NAMES[r.direction] for r in run)
         label = f"{kind.value.capitalize()} river ({sides} hexside{'s' if len(run) > 1 else ''})"
-        pieces = [p for p in _clip_polyline(path, self.width, self.depth) if _length(p) >= 6]
+        pieces = [
+            p
+            for p in geometry.clip_polyline(path, self.width, self.depth)
+            if geometry.length(p) >= 6
+        ]
         for piece in pieces:
             feature = _line_feature(FeatureKind.RIVER, piece, label, line_width)
             self.features.append(feature)
@@ -429,10 +434,10 @@ class _Table:
     ) -> None:
         kinds = [FeatureKind.BRIDGE] * bridges + [FeatureKind.FORD] * fords
         self.rng.shuffle(kinds)
-        total = _length(path)
+        total = geometry.length(path)
         for i, kind in enumerate(kinds):
             at = total * (i + 1) / (len(kinds) + 1) + self.rng.uniform(-2, 2)
-            (px, py), (tx, ty) = _point_at(path, at)
+            (px, py), (tx, ty) = geometry.point_at(path, at)
             half = line_width / 2 + 1.0
             ends = ((px - ty * half, py + tx * half), (px + ty * half, py - tx * half))
             width = 2.0 if kind is FeatureKind.BRIDGE else 3.0
@@ -457,7 +462,7 @@ class _Table:
                     continue
                 if self._in_zone(x, y, max(bw, bh) + (3.5 if city.fortress else 0.5)):
                     continue  # a town (and its walls) stays out of the deployment zones
-                if any(_near_path((x, y), p, w / 2 + max(bw, bh)) for p, w in self.rivers):
+                if any(geometry.near_path((x, y), p, w / 2 + max(bw, bh)) for p, w in self.rivers):
                     continue
                 plots.append((math.hypot(i * sx, j * sy * 1.3), x, y))
         plots.sort()
@@ -474,7 +479,7 @@ class _Table:
             mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             # The walls round the houses, but never reaching into a deployment zone.
             r = min(max(box[2] - box[0], box[3] - box[1]) / 2 + 3.0, self._room_to_zones(mx, my))
-            outline = _bastion_trace(mx, my, r, bastions)
+            outline = geometry.bastion_trace(mx, my, r, bastions)
             label = f"{city.name} fortress, {bastions} bastions (the garrison fights no battle, 11)"
             self.features.append(_area_feature(FeatureKind.FORTRESS, outline, label))
             box = (mx - r, my - r, mx + r, my + r)
@@ -537,9 +542,9 @@ class _Table:
             x, y = spot
             number = self._next_number(kind)
             if kind is FeatureKind.HILL:
-                outline = _ellipse(x, y, rx, ry, self.rng.uniform(0, math.pi))
+                outline = geometry.ellipse(x, y, rx, ry, self.rng.uniform(0, math.pi))
             else:
-                outline = _blob(self.rng, x, y, rx, ry)
+                outline = geometry.blob(self.rng, x, y, rx, ry)
             label = f"{kind.value.capitalize()} {number}"
             self.features.append(_area_feature(kind, outline, label))
             self.taken.append((x - rx - 0.5, y - ry - 0.5, x + rx + 0.5, y + ry + 0.5))
@@ -553,6 +558,7 @@ class _Table:
         along = self.width if edge in (Edge.NORTH, Edge.SOUTH) else self.depth
         room = along - 4.0
         remaining = float(side.field_works)
+        blocked = 0.0
         row = 0
         while remaining > 1e-9:
             line = min(remaining, room)
@@ -563,13 +569,44 @@ class _Table:
             while done < line - 1e-9:
                 section = min(FIELD_WORKS_SECTION, line - done)
                 a, b = start + done, start + done + section
-                path = _edge_line(edge, stand_off, a, b, self.width, self.depth)
-                label = f"{side.name} field works"
-                self.features.append(_line_feature(FeatureKind.FIELD_WORKS, path, label, 1.0))
+                # Works stand on dry, open ground: off rivers and out of woods (a little
+                # nearer or further from the edge if they must).
+                for shift in (0.0, -1.5, 1.5, -3.0, 3.0):
+                    path = _edge_line(edge, stand_off + shift, a, b, self.width, self.depth)
+                    if self._open_ground(path):
+                        label = f"{side.name} field works"
+                        self.features.append(
+                            _line_feature(FeatureKind.FIELD_WORKS, path, label, 1.0)
+                        )
+                        break
+                else:
+                    blocked += section
                 done += section
             remaining -= line
             row += 1
         self.notes.append(f'{side.name}: {side.field_works}" of field works (9.4).')
+        if blocked:
+            self.notes.append(
+                f'{side.name}: {blocked:g}" of its works found no open ground along its front '
+                "(rivers, woods): lay them where both players agree."
+            )
+
+    def _open_ground(self, path: Sequence[Point]) -> bool:
+        """No river within reach of the line and no wood under it (sampled every half inch)."""
+        steps = max(2, math.ceil(2 * math.dist(path[0], path[-1])))
+        samples = [
+            (
+                path[0][0] + (path[-1][0] - path[0][0]) * i / steps,
+                path[0][1] + (path[-1][1] - path[0][1]) * i / steps,
+            )
+            for i in range(steps + 1)
+        ]
+        if any(
+            geometry.near_path(q, river, w / 2 + 1.0) for river, w in self.rivers for q in samples
+        ):
+            return False
+        woods = [f for f in self.features if f.kind is FeatureKind.WOOD]
+        return not any(geometry.inside(q, wood.points) for wood in woods for q in samples)
 
     # ---- helpers -------------------------------------------------------------------------
     def _next_number(self, kind: FeatureKind) -> int:
@@ -591,184 +628,12 @@ class _Table:
             if x + half_w > self.width or y + half_h > self.depth:
                 continue
             box = (x - half_w, y - half_h, x + half_w, y + half_h)
-            if any(_overlap(box, t) for t in self.taken):
+            if any(geometry.overlap(box, t) for t in self.taken):
                 continue
-            if any(_box_near_path(box, path, w / 2 + 1.0) for path, w in self.rivers):
+            if any(geometry.box_near_path(box, path, w / 2 + 1.0) for path, w in self.rivers):
                 continue
             return (round(x, 1), round(y, 1))
         return None
-
-
-def _along(u: Point, frm: Point, to: Point) -> Point:
-    """The perpendicular of ``u`` that points the way from ``frm`` to ``to``."""
-    t = (-u[1], u[0])
-    if t[0] * (to[0] - frm[0]) + t[1] * (to[1] - frm[1]) < 0:
-        t = (u[1], -u[0])
-    return t
-
-
-def _meander(points: list[Point], rng: random.Random, width: float, depth: float) -> list[Point]:
-    """Break the course into short reaches and bend each a little."""
-    out: list[Point] = [points[0]]
-    for a, b in zip(points, points[1:], strict=False):
-        length = math.dist(a, b)
-        steps = max(1, min(60, int(length / 6)))
-        tx, ty = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-        for i in range(1, steps + 1):
-            f = i / steps
-            x, y = a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
-            if i < steps:
-                bend = rng.uniform(-1.5, 1.5)
-                x, y = x - ty * bend, y + tx * bend
-            out.append((x, y))
-    return out
-
-
-def _clip_polyline(path: Sequence[Point], width: float, depth: float) -> list[list[Point]]:
-    """The parts of ``path`` that lie on the table."""
-    pieces: list[list[Point]] = []
-    current: list[Point] = []
-    for a, b in zip(path, path[1:], strict=False):
-        clipped = clip_segment(a, b, (0.0, 0.0, width, depth))
-        if clipped is None:
-            if current:
-                pieces.append(current)
-                current = []
-            continue
-        p, q = clipped
-        if current and math.dist(current[-1], p) < 1e-6:
-            current.append(q)
-        else:
-            if current:
-                pieces.append(current)
-            current = [p, q]
-    if current:
-        pieces.append(current)
-    return [[(round(x, 2), round(y, 2)) for x, y in piece] for piece in pieces]
-
-
-def clip_segment(
-    a: Point, b: Point, box: tuple[float, float, float, float]
-) -> tuple[Point, Point] | None:
-    """Liang-Barsky clipping of the segment a-b to the box (x0, y0, x1, y1); None if outside.
-
-    >>> clip_segment((-6.0, 12.0), (84.0, 12.0), (0.0, 0.0, 72.0, 48.0))
-    ((0.0, 12.0), (72.0, 12.0))
-    """
-    x0, y0, x1, y1 = box
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
-        if abs(p) < 1e-12:
-            if q < 0:
-                return None
-            continue
-        t = q / p
-        if p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 > t1:
-            return None
-    return (a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy)
-
-
-def _length(path: Sequence[Point]) -> float:
-    return sum(math.dist(a, b) for a, b in zip(path, path[1:], strict=False))
-
-
-def _point_at(path: Sequence[Point], at: float) -> tuple[Point, Point]:
-    """The point ``at`` inches along ``path`` and the unit direction of the path there."""
-    at = max(0.0, at)
-    for a, b in zip(path, path[1:], strict=False):
-        step = math.dist(a, b)
-        if step <= 0:
-            continue
-        if at <= step:
-            f = at / step
-            return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f), (
-                (b[0] - a[0]) / step,
-                (b[1] - a[1]) / step,
-            )
-        at -= step
-    a, b = path[-2], path[-1]
-    step = math.dist(a, b) or 1.0
-    return b, ((b[0] - a[0]) / step, (b[1] - a[1]) / step)
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _segment_distance(p: Point, a: Point, b: Point) -> float:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length2 = dx * dx + dy * dy
-    if length2 == 0:
-        return math.dist(p, a)
-    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
-    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
-
-
-def _near_path(p: Point, path: Sequence[Point], gap: float) -> bool:
-    return any(_segment_distance(p, a, b) <= gap for a, b in zip(path, path[1:], strict=False))
-
-
-def _box_near_path(
-    box: tuple[float, float, float, float], path: Sequence[Point], gap: float
-) -> bool:
-    """Whether the path passes within ``gap`` of the box."""
-    x0, y0, x1, y1 = box
-    for a, b in zip(path, path[1:], strict=False):
-        if max(a[0], b[0]) < x0 - gap or min(a[0], b[0]) > x1 + gap:
-            continue
-        if max(a[1], b[1]) < y0 - gap or min(a[1], b[1]) > y1 + gap:
-            continue
-        # The segment near the box: sample it; a point within the box (grown by gap) is a hit.
-        steps = max(2, int(math.dist(a, b) / 1.0))
-        for i in range(steps + 1):
-            x = a[0] + (b[0] - a[0]) * i / steps
-            y = a[1] + (b[1] - a[1]) * i / steps
-            if x0 - gap <= x <= x1 + gap and y0 - gap <= y <= y1 + gap:
-                return True
-    return False
-
-
-def _ellipse(cx: float, cy: float, rx: float, ry: float, tilt: float, n: int = 28) -> list[Point]:
-    ct, st = math.cos(tilt), math.sin(tilt)
-    out = []
-    for i in range(n):
-        a = 2 * math.pi * i / n
-        x, y = rx * math.cos(a), ry * math.sin(a)
-        out.append((cx + x * ct - y * st, cy + x * st + y * ct))
-    return _fit(out, rx, ry, cx, cy)
-
-
-def _blob(rng: random.Random, cx: float, cy: float, rx: float, ry: float) -> list[Point]:
-    n = 12
-    out = []
-    for i in range(n):
-        a = 2 * math.pi * i / n
-        f = rng.uniform(0.75, 1.0)
-        out.append((cx + rx * f * math.cos(a), cy + ry * f * math.sin(a)))
-    return out
-
-
-def _fit(points: list[Point], rx: float, ry: float, cx: float, cy: float) -> list[Point]:
-    """Squeeze a tilted outline back into the box it was placed in."""
-    xs = [abs(x - cx) for x, _ in points]
-    ys = [abs(y - cy) for _, y in points]
-    fx, fy = min(1.0, rx / max(xs)), min(1.0, ry / max(ys))
-    return [(cx + (x - cx) * fx, cy + (y - cy) * fy) for x, y in points]
-
-
-def _bastion_trace(cx: float, cy: float, r: float, bastions: int) -> list[Point]:
-    """A star-shaped trace with one point per bastion (2.3.4)."""
-    out = []
-    for i in range(bastions * 2):
-        a = math.pi * i / bastions - math.pi / 2
-        radius = r * (1.0 if i % 2 == 0 else 0.82)
-        out.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
-    return out
 
 
 def _edge_line(

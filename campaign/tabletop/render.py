@@ -26,7 +26,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from campaign.engine.dice import short_code
-from campaign.tabletop.layout import Edge, Feature, FeatureKind, TableLayout, clip_segment
+from campaign.tabletop.geometry import clip_segment
+from campaign.tabletop.layout import Edge, Feature, FeatureKind, TableLayout
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 MARGIN_LEFT = 70

@@ -138,3 +138,59 @@ def test_fortresses_and_towns_stay_out_of_the_deployment_zones():
                     bad.append(f"{request.seed} {f.label} in the {d.edge.value} zone")
                     break
     assert not bad, f"{len(bad)} in a deployment zone, e.g. {bad[:5]}"
+
+
+def works_battles() -> list[TableRequest]:
+    """River battles where both sides have field works (9.4): 24" and 36"."""
+    return [
+        TableRequest(
+            terrain=b.terrain,
+            sides=(
+                TableSide("prussian", b.sides[0].came_from, field_works=24),
+                TableSide("austrian", b.sides[1].came_from, field_works=36),
+            ),
+            rivers=b.rivers,
+            seed=b.seed,
+        )
+        for b in BATTLES
+    ]
+
+
+def inside(p, outline) -> bool:
+    x, y = p
+    hit = False
+    for (x0, y0), (x1, y1) in zip(outline, [*outline[1:], outline[0]], strict=True):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            hit = not hit
+    return hit
+
+
+def distance_to(p, path) -> float:
+    best = math.inf
+    for a, b in zip(path, path[1:], strict=False):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        if dx == dy == 0:
+            best = min(best, math.dist(p, a))
+            continue
+        t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+        best = min(best, math.dist(p, (a[0] + t * dx, a[1] + t * dy)))
+    return best
+
+
+def test_field_works_stand_off_rivers_and_out_of_woods():
+    bad = []
+    laid = 0
+    for request in works_battles():
+        layout = generate(request)
+        rivers = layout.of_kind(FeatureKind.RIVER)
+        woods = layout.of_kind(FeatureKind.WOOD)
+        for works in layout.of_kind(FeatureKind.FIELD_WORKS):
+            laid += 1
+            (ax, ay), (bx, by) = works.points[0], works.points[-1]
+            samples = [(ax + (bx - ax) * i / 12, ay + (by - ay) * i / 12) for i in range(13)]
+            if any(distance_to(q, r.points) < r.line_width / 2 for r in rivers for q in samples):
+                bad.append(f"{request.seed}: works across a river")
+            if any(inside(q, w.points) for w in woods for q in samples):
+                bad.append(f"{request.seed}: works in a wood")
+    assert laid > 1000
+    assert not bad, f"{len(bad)} works on water or in woods, e.g. {bad[:5]}"
