@@ -471,6 +471,30 @@ def _suggestions(budget: forces.SideBudget, unit_costs: str) -> list[dict[str, A
 # ---- results ------------------------------------------------------------------------------------
 
 
+def _army_points(
+    given, what: str, present: dict[str, int], ceiling, too_many, problems: list[str]
+) -> dict[str, int]:
+    """Points per army from a result form (losses, prisoners): whole, not negative, of an army
+    that fought, at most ``ceiling(army)``; each problem in plain words, added to ``problems``."""
+    out: dict[str, int] = {}
+    for army, raw in (given or {}).items():
+        label = ADJECTIVES.get(Army(army), army) if army in present else army
+        try:
+            points = int(raw or 0)
+        except (TypeError, ValueError):
+            problems.append(f"{label} {what} must be a whole number of points.")
+            continue
+        if army not in present:
+            problems.append(f"No {army} force fought in this battle.")
+        elif points < 0:
+            problems.append(f"{label} {what} cannot be negative.")
+        elif points > ceiling(army):
+            problems.append(too_many(label, points, army))
+        elif points:
+            out[army] = points
+    return out
+
+
 def _retire_problems(setup: dict[str, Any], loser: str, outcome: str) -> list[str]:
     """A side retires only if the rules let every force of it (10.1, 10.1.1, 11.3). Battles set
     up before this was recorded (no ``may_retire``) are taken as allowed."""
@@ -506,41 +530,22 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
         for s in setup["sides"].values()
         for a, v in s.get("points_by_country", {}).items()
     }
-    losses: dict[str, int] = {}
-    for army, raw in (data.get("losses") or {}).items():
-        label = ADJECTIVES.get(Army(army), army) if army in present else army
-        try:
-            points = int(raw or 0)
-        except (TypeError, ValueError):
-            problems.append(f"{label} losses must be a whole number of points.")
-            continue
-        if army not in present:
-            problems.append(f"No {army} force fought in this battle.")
-        elif points < 0:
-            problems.append(f"{label} losses cannot be negative.")
-        elif points > present[army]:
-            present_text = f"the {present[army]}" if informed else "the points"
-            problems.append(
-                f"{label} losses of {points} points are more than {present_text} present."
-            )
-        elif points:
-            losses[army] = points
-    prisoners: dict[str, int] = {}
-    for army, raw in (data.get("prisoners") or {}).items():
-        label = ADJECTIVES.get(Army(army), army) if army in present else army
-        try:
-            points = int(raw or 0)
-        except (TypeError, ValueError):
-            problems.append(f"{label} prisoners must be a whole number of points.")
-            continue
-        if army not in present:
-            problems.append(f"No {army} force fought in this battle.")
-        elif points < 0:
-            problems.append(f"{label} prisoners cannot be negative.")
-        elif points > losses.get(army, 0):
-            problems.append(f"{label} prisoners are a part of its losses (13.2): at most those.")
-        elif points:
-            prisoners[army] = points
+
+    def too_many_losses(label: str, points: int, army: str) -> str:
+        present_text = f"the {present[army]}" if informed else "the points"
+        return f"{label} losses of {points} points are more than {present_text} present."
+
+    losses = _army_points(
+        data.get("losses"), "losses", present, present.__getitem__, too_many_losses, problems
+    )
+    prisoners = _army_points(
+        data.get("prisoners"),
+        "prisoners",
+        present,
+        lambda army: losses.get(army, 0),
+        lambda label, _p, _a: f"{label} prisoners are a part of its losses (13.2): at most those.",
+        problems,
+    )
     leaders_present = {
         x["leader"]: x["name"] for s in setup["sides"].values() for x in s.get("leaders", [])
     }
