@@ -15,7 +15,7 @@ from campaign.forms import LetterForm
 from campaign.models import Campaign, Seat
 from campaign.press.models import Channel
 from campaign.services import press
-from campaign.services.organiser import replaced_on
+from campaign.services.organiser import not_yours
 
 
 def _writer(request: HttpRequest, code) -> Seat:
@@ -24,13 +24,7 @@ def _writer(request: HttpRequest, code) -> Seat:
     seat = get_object_or_404(Seat.objects.select_related("campaign"), code=code)
     if seat.user_id is not None and seat.user_id == request.user.id:
         return seat
-    replaced = replaced_on(seat, request.user)
-    if replaced is not None:
-        raise PermissionDenied(
-            f"The organiser gave the {seat.label} of {seat.campaign.name} to another player on "
-            f"{replaced:%d %B %Y}: its letters are theirs now."
-        )
-    raise PermissionDenied("These are another player's letters.")
+    raise PermissionDenied(not_yours(seat, request.user, "letters"))
 
 
 @login_required

@@ -25,7 +25,7 @@ from campaign.engine.rulesettings import RuleSettings, settings_from_dict
 from campaign.models import Campaign, PhaseWindow, Seat, StateVersion, WindowStatus
 from campaign.projection import View
 from campaign.services import gameplay, knowledge
-from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, replaced_on
+from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, not_yours
 from orders.models import OrderSheet
 
 
@@ -58,13 +58,7 @@ def _access(request: HttpRequest, code, *, write: bool = False) -> Access:
         return Access(seat, campaign, own=True, behalf=True, user=request.user)
     if campaign.organiser_id == request.user.id and campaign.umpire_sees_all and not write:
         return Access(seat, campaign, own=False)
-    replaced = replaced_on(seat, request.user)
-    if replaced is not None:
-        raise PermissionDenied(
-            f"The organiser gave the {seat.label} of {campaign.name} to another player on "
-            f"{replaced:%d %B %Y}: its pages are theirs now. Ask the organiser if this is wrong."
-        )
-    raise PermissionDenied("These are another player's pages.")
+    raise PermissionDenied(not_yours(seat, request.user))
 
 
 def _umpire_access(request: HttpRequest, code) -> Access:

@@ -519,6 +519,18 @@ def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):
     return resolve_due_phase(window.id, now=now, force=True)
 
 
+def not_yours(seat: Seat, user, what: str = "pages") -> str:
+    """Why ``user`` may not open the seat's ``what``: given to another player on a date (the
+    seat's former player), or simply another player's."""
+    replaced = replaced_on(seat, user)
+    if replaced is not None:
+        return (
+            f"The organiser gave the {seat.label} of {seat.campaign.name} to another player on "
+            f"{replaced:%d %B %Y}: its {what} are theirs now. Ask the organiser if this is wrong."
+        )
+    return f"These are another player's {what}."
+
+
 def replaced_on(seat: Seat, user) -> datetime | None:
     """When ``user`` was replaced at ``seat`` (for the page that tells them why they may no
     longer open it), or None."""
