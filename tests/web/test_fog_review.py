@@ -36,11 +36,13 @@ from tests.web.test_play_fixtures import without_noise as _without_codes
 pytestmark = pytest.mark.django_db
 
 _TIMES = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(\+\d\d:\d\d|Z)?")
+# Hashes and codes (the dice commitment, table codes): random hex whose digits could hold a marker.
+_HEX = re.compile(r"\b(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b")
 
 
 def without_noise(text: str) -> str:
     """A page without its codes, CSRF tokens and timestamps, whose digits could hold a marker."""
-    return _TIMES.sub("", _without_codes(text))
+    return _HEX.sub("", _TIMES.sub("", _without_codes(text)))
 
 
 def seat_pages(campaign, power: str, client=None) -> list[tuple[str, str]]:

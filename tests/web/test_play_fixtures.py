@@ -170,6 +170,7 @@ def deploy_everyone(campaign: Campaign, capture) -> None:
 
 _NOISE = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # public codes in URLs
+    r"|\b(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b"  # hashes and codes: the dice commitment, tables
     r"|csrfmiddlewaretoken\" value=\"[^\"]*\"|X-CSRFToken\": \"[^\"]*\""
 )
 
