@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from selenium.webdriver.support.ui import WebDriverWait
 
 from campaign.services import press
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
@@ -80,6 +81,13 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
             sign_in(browser, live_server, user)
         for name, target in targets:
             browser.get(live_server.url + target)
+            # a page with the map: its layer drawn before the screenshot
+            WebDriverWait(browser, 20).until(
+                lambda d: d.execute_script(
+                    "const w = document.getElementById('mapwidget');"
+                    "return !w || (w.dataset.version && !w.dataset.loading);"
+                )
+            )
             width, inner = fits(browser)
             browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
             if width > inner:
