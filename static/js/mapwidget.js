@@ -333,9 +333,11 @@
   Widget.prototype.drawCounter = function (c) {
     var self = this;
     if (c.kind === "report") {
+      // above the counters of its hex (never hidden under a stack); taps pass through it
       L.marker(ll(c.xy), {
         interactive: false,
         keyboard: false,
+        zIndexOffset: 1000,
         icon: L.divIcon({ className: "mw-report", iconSize: [0, 0], html: "<span>" + esc(c.label) + "</span>" }),
       }).addTo(this.layers.counters);
       return;
