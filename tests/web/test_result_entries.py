@@ -172,6 +172,10 @@ def test_the_settle_form_starts_from_the_disputed_entry_and_takes_prisoners(
     assert entry.result["prisoners"] == {"austria": 300}
     post(client_for(other), "dispute", battle, {"reason": "Fewer taken", "entry": 1})
     text = page(client_for(organiser), "battle", battle).content.decode()
+    # the organiser reads the entry and the dispute side by side
+    both = text.split('class="side-by-side"')[1].split("Settle it below")[0]
+    assert "Entered: entry 1" in both and "Fewer taken" in both
+    assert "The austrian alliance was defeated outright" in both
     assert 'name="loss_austria" value="1200"' in text
     assert 'name="prisoners_austria" value="300"' in text
     assert 'value="defeated" checked' in text or 'value="defeated" selected' in text
