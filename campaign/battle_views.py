@@ -24,6 +24,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaign import asking
 from campaign.battles.models import Battle, BattleStatus
 from campaign.models import Campaign
 from campaign.services import battles as service
@@ -384,7 +385,7 @@ def _act(request: HttpRequest, battle: Battle, action, success: str) -> HttpResp
 def _asked(request: HttpRequest, battle: Battle, question: str, effects: list[str]):
     """None once the organiser has said yes (with a reason); else the page that asks, which
     carries the posted fields through the question."""
-    if request.POST.get("confirmed") == "yes":
+    if asking.said_yes(request):
         return None
     hidden = [
         (name, value)
@@ -392,22 +393,15 @@ def _asked(request: HttpRequest, battle: Battle, question: str, effects: list[st
         if name not in ("csrfmiddlewaretoken", "confirmed", "reason")
         for value in values
     ]
-    return render(
+    return asking.ask(
         request,
-        "campaign/confirm.html",
-        {
-            "campaign": battle.campaign,
-            "question": question,
-            "effects": effects,
-            "post_url": request.path,
-            "hidden": hidden,
-            "back_url": reverse("battles:battle", args=[battle.campaign.code, battle.code]),
-        },
+        battle.campaign,
+        question,
+        effects,
+        request.path,
+        hidden=hidden,
+        back_url=reverse("battles:battle", args=[battle.campaign.code, battle.code]),
     )
-
-
-def _why(request: HttpRequest) -> str:
-    return request.POST.get("reason", "").strip()[:300]
 
 
 def _entry(request: HttpRequest) -> int | None:
@@ -500,7 +494,11 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
         request,
         battle,
         lambda: service.settle_result(
-            battle, request.user, form.result_data(), now=timezone.now(), reason=_why(request)
+            battle,
+            request.user,
+            form.result_data(),
+            now=timezone.now(),
+            reason=asking.reason(request),
         ),
         "Result settled.",
     )
@@ -533,7 +531,7 @@ def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
         request,
         battle,
         lambda: service.quick_resolve(
-            battle, request.user, attacker=attacker, now=timezone.now(), why=_why(request)
+            battle, request.user, attacker=attacker, now=timezone.now(), why=asking.reason(request)
         ),
         "Resolved with the quick resolution: not fought on the table.",
     )

@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from campaign import asking
 from campaign.engine.armies import Army
 from campaign.engine.leaders import leaders_of
 from campaign.engine.rulesettings import settings_from_dict
@@ -371,19 +372,16 @@ def _confirmed_tool(
     ``confirmed=yes`` and a reason (for the log the players read), the tool itself. ``hidden``
     carries the tool's own fields (hours, the new player...) through the question."""
     campaign = _organiser_campaign(request, code)
-    if request.method == "POST" and request.POST.get("confirmed") == "yes":
-        why = request.POST.get("reason", "").strip()[:300]
+    if asking.said_yes(request):
+        why = asking.reason(request)
         return _tool(request, code, lambda c: action(c, why), success)
-    return render(
+    return asking.ask(
         request,
-        "campaign/confirm.html",
-        {
-            "campaign": campaign,
-            "question": question,
-            "effects": effects,
-            "post_url": reverse(name, args=[campaign.code, *args]),
-            "hidden": sorted((hidden or {}).items()),
-        },
+        campaign,
+        question,
+        effects,
+        reverse(name, args=[campaign.code, *args]),
+        hidden=sorted((hidden or {}).items()),
     )
 
 
@@ -554,25 +552,20 @@ def enter_orders_on_behalf(request: HttpRequest, code, seat_code) -> HttpRespons
     if request.POST.get("stop"):
         request.session[organiser.BEHALF_SESSION_KEY] = seats
         target = reverse("organiser_board", args=[campaign.code])
-    elif request.POST.get("confirmed") != "yes":
-        return render(
+    elif not asking.said_yes(request):
+        return asking.ask(
             request,
-            "campaign/confirm.html",
-            {
-                "campaign": campaign,
-                "question": f"Enter the orders of the {seat.label} on its player's behalf?",
-                "effects": [
-                    f"You open the {seat.label}'s own order pages and see what its forces know.",
-                    "Every sheet you save is marked as entered by the organiser.",
-                    "The log tells every player, with your reason (say who sent the orders, "
-                    "and how).",
-                ],
-                "post_url": reverse("enter_orders_on_behalf", args=[campaign.code, seat.code]),
-                "hidden": [],
-            },
+            campaign,
+            f"Enter the orders of the {seat.label} on its player's behalf?",
+            [
+                f"You open the {seat.label}'s own order pages and see what its forces know.",
+                "Every sheet you save is marked as entered by the organiser.",
+                "The log tells every player, with your reason (say who sent the orders, and how).",
+            ],
+            reverse("enter_orders_on_behalf", args=[campaign.code, seat.code]),
         )
     else:
-        why = request.POST.get("reason", "").strip()[:300]
+        why = asking.reason(request)
         try:
             window = organiser.begin_on_behalf(
                 campaign, request.user, seat, now=timezone.now(), reason=why
