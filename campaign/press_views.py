@@ -44,7 +44,7 @@ def letters(request: HttpRequest, code) -> HttpResponse:
             except press.LetterRefused as exc:
                 form.add_error(None, str(exc))
             else:
-                left = press.phases_left(sent.letter, campaign)
+                left = press.phases_left(sent.letter, press.latest_number(campaign))
                 messages.success(
                     request,
                     "Letter delivered."
@@ -54,7 +54,8 @@ def letters(request: HttpRequest, code) -> HttpResponse:
                 )
                 return redirect("letters", seat.code)
         status = 400
-    sent_letters = [(x, press.phases_left(x, campaign)) for x in press.sent_by(seat)]
+    number = press.latest_number(campaign)  # read once: every letter arrives by it
+    sent_letters = [(x, press.phases_left(x, number)) for x in press.sent_by(seat)]
     ctx = {
         "seat": seat,
         "campaign": campaign,
@@ -63,9 +64,9 @@ def letters(request: HttpRequest, code) -> HttpResponse:
         "form": form,
         "off": press.channel(campaign) == Channel.OFF,
         "how": press.channel_words(campaign),
-        "received": list(press.received(seat)),
+        "received": list(press.received(seat, number)),
         "sent": sent_letters,
-        "in_transit": press.in_transit_to(seat),
+        "in_transit": press.in_transit_to(seat, number),
     }
     return render(request, "press/letters.html", ctx, status=status)
 

@@ -221,9 +221,7 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         if kind not in seat.email_kinds and kind not in always:
             return None
         if kind in ("phase-opened", "phase-resolved", "campaign-over", "digest"):
-            latest_number = (
-                seat.campaign.versions.order_by("-number").values_list("number", flat=True).first()
-            )
+            latest_number = press.latest_number(seat.campaign)
             if latest_number is not None:
                 ctx["letters"] = press.mailed_with(seat, ids.get("since"), latest_number)
                 ctx["letters_link"] = _url("letters", seat.code)

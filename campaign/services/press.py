@@ -71,6 +71,11 @@ def addressees(seat: Seat) -> QuerySet[Seat]:
     return Seat.objects.filter(campaign_id=seat.campaign_id, reserve=False).exclude(id=seat.id)
 
 
+def latest_number(campaign: Campaign) -> int | None:
+    """The number of the campaign's latest state version: letters arrive by it."""
+    return _latest_number(campaign)
+
+
 def _latest_number(campaign: Campaign) -> int | None:
     return (
         StateVersion.objects.filter(campaign=campaign)
@@ -133,16 +138,15 @@ def send(sender: Seat, recipient_ids, body: str, *, now: datetime) -> Sent:
     return Sent(letter, arrives_now=delay == 0)
 
 
-def _arrived(campaign: Campaign) -> Q:
-    number = _latest_number(campaign)
+def _arrived(number: int | None) -> Q:
     return Q(arrives_version__lte=-1 if number is None else number)
 
 
-def received(seat: Seat) -> QuerySet[Letter]:
-    """The letters that have reached the seat, newest first."""
+def received(seat: Seat, number: int | None) -> QuerySet[Letter]:
+    """The letters that have reached the seat by version ``number``, newest first."""
     return (
         Letter.objects.filter(recipients=seat)
-        .filter(_arrived(seat.campaign))
+        .filter(_arrived(number))
         .select_related("sender")
         .prefetch_related("recipients")
     )
@@ -152,9 +156,9 @@ def sent_by(seat: Seat) -> QuerySet[Letter]:
     return Letter.objects.filter(sender=seat).prefetch_related("recipients")
 
 
-def in_transit_to(seat: Seat) -> int:
+def in_transit_to(seat: Seat, number: int | None) -> int:
     """How many letters are on their way to the seat: never who wrote them or what."""
-    return Letter.objects.filter(recipients=seat).exclude(_arrived(seat.campaign)).count()
+    return Letter.objects.filter(recipients=seat).exclude(_arrived(number)).count()
 
 
 def all_letters(campaign: Campaign) -> QuerySet[Letter]:
@@ -177,7 +181,6 @@ def mailed_with(seat: Seat, since_version: int | None, latest: int) -> list[Lett
     return list(rows.select_related("sender").order_by("sent", "id"))
 
 
-def phases_left(letter: Letter, campaign: Campaign) -> int:
-    """Phases until a letter arrives (0 when it has)."""
-    number = _latest_number(campaign) or 0
-    return max(letter.arrives_version - number, 0)
+def phases_left(letter: Letter, number: int | None) -> int:
+    """Phases until a letter arrives, at version ``number`` (0 when it has)."""
+    return max(letter.arrives_version - (number or 0), 0)
