@@ -11,7 +11,8 @@ import pytest
 from django.urls import reverse
 from selenium.webdriver.support.ui import WebDriverWait
 
-from campaign.services import press
+from campaign.services import battles, press
+from campaign.services.email import preferences_token
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
 from tests.web.conftest import ally, now, organiser, other, player  # noqa: F401
 from tests.web.test_battles import battle, battle_map, campaign  # noqa: F401
@@ -57,6 +58,8 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
             ("dice", reverse("campaign_dice", args=[campaign.code])),
             ("log", reverse("action_log", args=[campaign.code])),
             ("battle-umpire", reverse("battles:battle", args=[campaign.code, battle.code])),
+            ("new-campaign", reverse("new_campaign")),
+            ("confirm-pause", reverse("pause", args=[campaign.code])),
         ],
         player: [
             ("dashboard", reverse("orders:dashboard", args=[prussia.code])),
@@ -66,8 +69,13 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
             ("battle", reverse("battles:battle", args=[campaign.code, battle.code])),
             ("error-403", reverse("orders:dashboard", args=[austria.code])),
             ("letters", reverse("letters", args=[prussia.code])),
+            ("seat-settings", reverse("seat_settings", args=[prussia.code])),
         ],
         None: [
+            (
+                "email-preferences",
+                reverse("email_preferences", args=[preferences_token(prussia.id)]),
+            ),
             ("sign-in", reverse("login")),
             ("password-reset", reverse("password_reset")),
             ("error-404", "/no-such-page/"),
@@ -76,23 +84,40 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     wide = []
     for user, targets in pages.items():
-        browser.delete_all_cookies()
-        if user is not None:
-            sign_in(browser, live_server, user)
-        for name, target in targets:
-            browser.get(live_server.url + target)
-            # a page with the map: its layer drawn before the screenshot
-            WebDriverWait(browser, 20).until(
-                lambda d: d.execute_script(
-                    "const w = document.getElementById('mapwidget');"
-                    "return !w || (w.dataset.version && !w.dataset.loading);"
-                )
-            )
-            width, inner = fits(browser)
-            browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
-            if width > inner:
-                wide.append(f"{name}: {width} px wide on a {inner} px screen")
-            cut = browser.execute_script(CUT_OFF)
-            if cut:
-                wide.append(f"{name}: cut off at the right edge: {cut[:3]}")
+        look_at(browser, live_server, user, targets, wide)
+    # a disputed result, as the organiser settles it: the entry and the dispute side by side
+    entered = battles.enter_result(
+        battle, prussia, {"loser": "austrian", "outcome": "defeated",
+                          "losses": {"prussia": 150, "austria": 600}}, now=campaign.created,
+    )  # fmt: skip
+    battles.dispute_result(entered, austria, 1, "We lost 400, not 600.", now=campaign.created)
+    target = reverse("battles:battle", args=[campaign.code, battle.code])
+    look_at(browser, live_server, organiser, [("battle-disputed", target)], wide)
+    both = browser.find_element("css selector", ".side-by-side")
+    assert "We lost 400, not 600." in both.text
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", both)
+    browser.save_screenshot(str(SCREENSHOTS / "battle-disputed.png"))
     assert not wide, wide
+
+
+def look_at(browser, live_server, user, targets, wide: list[str]) -> None:
+    """Open each page as ``user`` at 390 px, take its screenshot, note what does not fit."""
+    browser.delete_all_cookies()
+    if user is not None:
+        sign_in(browser, live_server, user)
+    for name, target in targets:
+        browser.get(live_server.url + target)
+        # a page with the map: its layer drawn before the screenshot
+        WebDriverWait(browser, 20).until(
+            lambda d: d.execute_script(
+                "const w = document.getElementById('mapwidget');"
+                "return !w || (w.dataset.version && !w.dataset.loading);"
+            )
+        )
+        width, inner = fits(browser)
+        browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+        if width > inner:
+            wide.append(f"{name}: {width} px wide on a {inner} px screen")
+        cut = browser.execute_script(CUT_OFF)
+        if cut:
+            wide.append(f"{name}: cut off at the right edge: {cut[:3]}")
