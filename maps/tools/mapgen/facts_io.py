@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,8 @@ class Facts:
     relief: dict[str, Any]
     anchors: dict[str, list[Any]]
     places: dict[str, tuple[float, float]]
+    # crossings at cities of a major river where the period had no bridge (bridges.toml [[city]])
+    city_crossings: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def city_names(self) -> set[str]:
@@ -51,15 +53,17 @@ def read_facts(facts_dir: Path = FACTS_DIR) -> Facts:
     if (facts_dir / "places.toml").exists():
         for ref, entry in read_toml("places.toml", facts_dir).get("places", {}).items():
             places[ref] = (float(entry["lat"]), float(entry["lon"]))
+    crossings = read_toml("bridges.toml", facts_dir)
     return Facts(
         cities=read_toml("cities.toml", facts_dir)["cities"],
         rivers=read_toml("rivers.toml", facts_dir)["river"],
         roads=read_toml("roads.toml", facts_dir)["roads"],
-        bridges=read_toml("bridges.toml", facts_dir)["bridges"],
+        bridges=crossings["bridges"],
         marshes=read_toml("marshes.toml", facts_dir)["marsh"],
         relief=read_toml("relief.toml", facts_dir),
         anchors=read_toml("areas.toml", facts_dir)["anchors"],
         places=places,
+        city_crossings=crossings.get("city", []),
     )
 
 

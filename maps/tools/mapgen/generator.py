@@ -22,7 +22,7 @@ import math
 import os
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import util
 from pathlib import Path
 
@@ -52,6 +52,10 @@ from maps.tools.mapgen.geo import (
     read_topojson,
     topo_polygons,
 )
+from maps.tools.mapgen.state import Build, city_hex, hex_on
+from maps.tools.mapgen.ways import build_bridges, build_roads
+
+__all__ = ["Build", "build", "build_bridges", "build_roads", "dump", "main", "to_json"]
 
 REPO = Path(__file__).resolve().parents[3]
 DEFAULT_OUT = REPO / "maps" / "data" / "central_europe_1756.json"
@@ -134,28 +138,6 @@ class Sources:
         for label, path in (("land", self.land), ("lakes", self.lakes), ("relief", self.relief)):
             out[label] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         return out
-
-
-@dataclass
-class Build:
-    """Everything the generator decides, kept for the report and the tests."""
-
-    grid: Grid
-    proj: Projection
-    terrain: dict[Hex, str] = field(default_factory=dict)
-    area: dict[Hex, str] = field(default_factory=dict)
-    cities: list[dict] = field(default_factory=list)
-    rivers: list[dict] = field(default_factory=list)
-    river_sides: dict[Side, tuple[str, str]] = field(default_factory=dict)
-    bridges: set[Side] = field(default_factory=set)
-    roads: list[dict] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def xy(self, lat: float, lon: float) -> Point:
-        return self.proj.forward(lat, lon)
-
-    def land(self, h: Hex) -> bool:
-        return self.terrain.get(h, "s") in "cmr"
 
 
 # --- masks ---------------------------------------------------------------------------------------
@@ -241,6 +223,11 @@ def build_terrain(b: Build, facts: Facts, sources: Sources) -> None:
         else:
             b.terrain[h] = "c"
 
+    for forced in water.get("force", []):
+        for lat, lon in forced["at"]:
+            h = b.grid.hex_at(*b.xy(lat, lon))
+            if b.grid.contains(h):
+                b.terrain[h] = forced["terrain"]
     for rng in facts.relief.get("range", []):
         if not rng.get("force"):
             continue
@@ -374,13 +361,6 @@ def _nearest_free(b: Build, h: Hex, xy: Point, taken: dict[Hex, str]) -> Hex:
     if not options:
         raise SystemExit(f"no free land hex next to {hex_id(h)}")
     return min(options, key=lambda n: (math.dist(b.grid.hex_centre(n), xy), n))
-
-
-def city_hex(b: Build, name: str) -> Hex | None:
-    for c in b.cities:
-        if c["name"] == name:
-            return c["_hex"]
-    return None
 
 
 # --- rivers --------------------------------------------------------------------------------------
@@ -546,7 +526,7 @@ def build_rivers(b: Build, facts: Facts) -> None:
         for ref in river["points"]:
             if isinstance(ref, str) and ref in city_names:
                 h = city_hex(b, ref)
-                if h is not None and b.grid.contains(h) and not _hex_on(b, h, name):
+                if h is not None and b.grid.contains(h) and not hex_on(b, h, name):
                     b.notes.append(f"{ref} ({hex_id(h)}) is not on the {name}")
 
 
@@ -595,144 +575,6 @@ def _touch_end_cities(b: Build, refs: list, walk: list[Vertex], names: set[str])
         if extra:
             walk = [extra[0], *walk] if at_start else [*walk, extra[0]]
     return walk
-
-
-def _hex_on(b: Build, h: Hex, river: str) -> bool:
-    return any(b.river_sides.get(side_key(h, d), ("",))[0] == river for d in DIRECTIONS) or any(
-        side in run["sides"]
-        for run in b.rivers
-        if run["name"] == river
-        for side in (side_key(h, d) for d in DIRECTIONS)
-    )
-
-
-def _sides_of_river(b: Build, h: Hex, river: str) -> list[Side]:
-    out = []
-    for d in DIRECTIONS:
-        side = side_key(h, d)
-        for run in b.rivers:
-            if run["name"] == river and side in run["sides"]:
-                out.append(side)
-                break
-    return out
-
-
-# --- bridges -------------------------------------------------------------------------------------
-
-
-def _side_midpoint(b: Build, side: Side) -> Point:
-    u, v = side_vertices(side)
-    (x1, y1), (x2, y2) = b.grid.vertex_xy(u), b.grid.vertex_xy(v)
-    return ((x1 + x2) / 2, (y1 + y2) / 2)
-
-
-def build_bridges(b: Build, facts: Facts) -> None:
-    majors = sorted({r["name"] for r in b.rivers if r["class"] == "major"})
-    for city in b.cities:
-        h = city["_hex"]
-        for river in majors:
-            sides = _sides_of_river(b, h, river)
-            if sides:
-                best = min(sides, key=lambda s: (math.dist(_side_midpoint(b, s), city["_xy"]), s))
-                b.bridges.add(best)
-    for bridge in facts.bridges:
-        p = b.xy(*facts.locate(bridge["at"]))
-        h = b.grid.hex_at(*p)
-        candidates = []
-        for n in [h, *(neighbour(h, d) for d in DIRECTIONS)]:
-            candidates.extend(_sides_of_river(b, n, bridge["river"]))
-        if not candidates:
-            b.notes.append(f"bridge at {bridge['at']}: the {bridge['river']} is not near")
-            continue
-        b.bridges.add(min(candidates, key=lambda s: (math.dist(_side_midpoint(b, s), p), s)))
-
-
-# --- roads ---------------------------------------------------------------------------------------
-
-_TERRAIN_COST = {"c": 2.0, "m": 3.0, "r": 4.0}
-
-
-def _road_path(b: Build, start: Hex, goal: Hex) -> list[Hex] | None:
-    """Cheapest line of hexes for a road: terrain costs, minor rivers +2, major rivers only at a
-    bridge, water impassable (the Terrain Effects Chart, used here to lay the road)."""
-    goal_xy = b.grid.hex_centre(goal)
-    frontier = [(0.0, 0, start)]
-    came: dict[Hex, Hex | None] = {start: None}
-    cost = {start: 0.0}
-    counter = 0
-    while frontier:
-        _, _, h = heapq.heappop(frontier)
-        if h == goal:
-            path = [h]
-            while came[path[-1]] is not None:
-                path.append(came[path[-1]])
-            return path[::-1]
-        for d in DIRECTIONS:
-            n = neighbour(h, d)
-            if not b.grid.contains(n) or not b.land(n):
-                continue
-            step = _TERRAIN_COST[b.terrain[n]]
-            side = side_key(h, d)
-            river = b.river_sides.get(side)
-            if river and side not in b.bridges:
-                if river[1] == "major":
-                    continue
-                step += 2.0
-            c = cost[h] + step
-            if n not in cost or c < cost[n] - 1e-9:
-                cost[n] = c
-                came[n] = h
-                counter += 1
-                est = math.dist(b.grid.hex_centre(n), goal_xy) / HEX_KM * 2.0
-                heapq.heappush(frontier, (c + est, counter, n))
-    return None
-
-
-def _land_hex_near(b: Build, p: Point) -> Hex:
-    h = b.grid.hex_at(*p)
-    if b.grid.contains(h) and b.land(h):
-        return h
-    options = [neighbour(h, d) for d in DIRECTIONS]
-    options = [n for n in options if b.grid.contains(n) and b.land(n)]
-    return min(options, key=lambda n: (math.dist(b.grid.hex_centre(n), p), n))
-
-
-def build_roads(b: Build, facts: Facts) -> None:
-    for road in facts.roads:
-        hexes: list[Hex] = []
-        for ref in road["via"]:
-            h = city_hex(b, ref) if isinstance(ref, str) else None
-            if h is None:
-                h = _land_hex_near(b, b.xy(*facts.locate(ref)))
-            if not b.grid.contains(h):
-                continue
-            if not hexes:
-                hexes.append(h)
-                continue
-            if h == hexes[-1]:
-                continue
-            path = _road_path(b, hexes[-1], h)
-            if path is None:
-                b.notes.append(f"road {road['name']}: no way from {hex_id(hexes[-1])} to {ref}")
-                continue
-            hexes.extend(path[1:])
-        # cut loops (a road that doubles back on itself between two towns)
-        clean: list[Hex] = []
-        for h in hexes:
-            if h in clean:
-                clean = clean[: clean.index(h) + 1]
-            else:
-                clean.append(h)
-        if len(clean) >= 2:
-            b.roads.append({"name": road["name"], "hexes": clean})
-    # where a road crosses a river beside a city, the city's bridge carries it (minor rivers too)
-    city_hexes = {c["_hex"] for c in b.cities}
-    for road in b.roads:
-        for a, c in zip(road["hexes"], road["hexes"][1:], strict=False):
-            d = next(d for d in DIRECTIONS if neighbour(a, d) == c)
-            side = side_key(a, d)
-            if side in b.river_sides and (a in city_hexes or c in city_hexes):
-                b.bridges.add(side)
 
 
 # --- output --------------------------------------------------------------------------------------
