@@ -23,6 +23,7 @@ round trip, as it is). Needs /usr/bin/chromium and chromedriver.
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 import sys
@@ -37,7 +38,7 @@ os.environ["DATABASE_URL"] = f"sqlite:///{WORK / 'db.sqlite3'}"
 # As deployed: DEBUG off, static files collected, compressed and named by their hash (WhiteNoise)
 os.environ["DEBUG"] = "0"
 os.environ.setdefault("SECRET_KEY", "bench-only")
-os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost"
+os.environ["ALLOWED_HOSTS"] = "127.0.0.1,localhost,testserver"
 os.environ["MAP_TILES_DIR"] = str(WORK / "tiles")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dgk.settings")
 
@@ -119,6 +120,12 @@ def main() -> None:
     client = Client()
     client.force_login(seat.user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    for query in ("", "?unit=frederick"):
+        answer = client.get(f"/play/{seat.code}/map/overlay.json{query}")
+        assert answer.status_code == 200, answer.status_code
+        layer = answer.content
+        print(f"the seat's layer{query and ' with Frederick reach'}: {len(layer) / 1024:.1f} KB, "
+              f"gzip {len(gzip.compress(layer)) / 1024:.1f} KB (embedded in the page)")  # fmt: skip
 
     server = ThreadedWSGIServer(("127.0.0.1", 0), Quiet)
     server.set_app(get_wsgi_application())
