@@ -54,7 +54,7 @@ def main() -> None:
         print(f"opening view (zoom 2, 390x523): {len(tiles)} tiles, {opening / 1024:.0f} KB")
     static = ROOT / "static"
     for name in ("vendor/leaflet/leaflet.js", "vendor/leaflet/leaflet.css", "js/mapwidget.js",
-                 "css/mapwidget.css"):  # fmt: skip
+                 "css/play.css"):  # fmt: skip
         data = (static / name).read_bytes()
         print(f"{name}: {len(data) / 1024:.1f} KB, gzip {len(gzip.compress(data)) / 1024:.1f} KB")
 

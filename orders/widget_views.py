@@ -47,27 +47,54 @@ from orders.views import ORDER_PHASES, _items, _unit_position, _units
 @require_GET
 def map_overlay(request: HttpRequest, code) -> HttpResponse:
     access = _access(request, code)
+    layer = seat_layer(request, access, request.GET.get("unit", ""))
+    if layer is None:
+        return JsonResponse({"error": "the campaign has no map yet"}, status=404)
+    etag, make = layer
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified(headers=headers)
+    body = json.dumps(make(), separators=(",", ":"))
+    return HttpResponse(body, content_type="application/json", headers=headers)
+
+
+def inline_layer(request: HttpRequest, access) -> dict | None:
+    """The seat's layer as the page that shows the widget embeds it (``seatmap`` tag): the same
+    document as ``overlay.json`` for the page's own ``?unit=``, so the map draws the seat's
+    forces without a second round trip (docs/map-widget.md, "Figures")."""
+    layer = seat_layer(request, access, request.GET.get("unit", ""))
+    return None if layer is None else layer[1]()
+
+
+def seat_layer(request: HttpRequest, access, unit: str):
+    """``(etag, make)`` for the seat's layer now (``make()`` builds the document), or None when
+    the campaign has no map or state yet. The ETag is keyed by (version, seat, phase, unit,
+    draft time, ready), so a reload after a swap that changed nothing is a ``304``."""
     version = _version(access.campaign)
     hexmap = _hexmap(access.campaign)
     if version is None or hexmap is None:
-        return JsonResponse({"error": "the campaign has no map yet"}, status=404)
+        return None
     window = _window(access.campaign)
     sheet = _sheet(access, window)
     phase = window.phase if window is not None and sheet is not None else ""
     phase = phase if phase in ORDER_PHASES else ""
-    forced = phase == Phase.FORCED_MARCH.value
-    kind = "forced_march" if forced else "march"
-    unit = request.GET.get("unit", "")[:40]
+    unit = unit[:40]
     updated = sheet.updated.isoformat() if sheet is not None and sheet.updated else ""
     stamp = (
         f"{access.campaign.code}:{version.id}:{access.seat.code}:{access.own}:{phase}:"
         f"{unit}:{updated}:{sheet is not None and sheet.ready}"
     )
     etag = '"' + hashlib.sha256(stamp.encode()).hexdigest()[:32] + '"'
-    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-    if request.headers.get("If-None-Match") == etag:
-        return HttpResponseNotModified(headers=headers)
 
+    def make() -> dict:
+        return _layer(request, access, version, hexmap, window, sheet, phase, unit)
+
+    return etag, make
+
+
+def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict:
+    forced = phase == Phase.FORCED_MARCH.value
+    kind = "forced_march" if forced else "march"
     view = _view(access, version)
     grid = grid_of(hexmap)
     settings = _settings(access.campaign)
@@ -127,8 +154,7 @@ def map_overlay(request: HttpRequest, code) -> HttpResponse:
         data["deploy"] = _deploy_layer(request, access, hexmap, grid, sheet)
         data["phase"] = "deployment"
         data["focus"] = [overlay.hex_xy(grid, h) for h in _deploy_focus(data["deploy"])]
-    body = json.dumps(data, separators=(",", ":"))
-    return HttpResponse(body, content_type="application/json", headers=headers)
+    return data
 
 
 def _deploy_layer(request, access, hexmap, grid, sheet) -> dict:

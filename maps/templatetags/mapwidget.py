@@ -11,12 +11,30 @@ from __future__ import annotations
 import json
 
 from django import template
+from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.html import format_html
 
 from maps.core.loader import DEFAULT_MAP, MapError, load_map
 from maps.tiles import ask_for_tiles, widget_grid
 
 register = template.Library()
+
+
+@register.simple_tag
+def map_widget_assets() -> str:
+    """For the ``<head>`` of a page with the widget: Leaflet's style sheet (render-blocking, so
+    the map never shows unstyled, but fetched in the same first wave as the site's own; the
+    widget's own rules are in play.css, one request less), and
+    Leaflet and the widget as ``async`` scripts, so the page (the orders list, Ready) is usable
+    at DOMContentLoaded without waiting for them; mapwidget.js waits for Leaflet itself."""
+    return format_html(
+        '<link rel="stylesheet" href="{}">'
+        '<script src="{}" async id="leaflet-js"></script><script src="{}" async></script>',
+        static("vendor/leaflet/leaflet.css"),
+        static("vendor/leaflet/leaflet.js"),
+        static("js/mapwidget.js"),
+    )
 
 
 @register.inclusion_tag("maps/_widget.html")

@@ -9,6 +9,12 @@
  * cost; tap one and the march is saved through the orders page's own endpoint (save_march) with
  * htmx, which swaps #play (the list of orders) as a typed order would. After every htmx swap the
  * overlay is read again, so the map and the list stay in step.
+ *
+ * Loading (docs/map-widget.md, "Figures"): Leaflet and this file are async scripts, so the page's
+ * own forms are usable at DOMContentLoaded whatever they do; this file waits for Leaflet. The
+ * first layer is the one the page embeds (#mapwidget-data), so the map asks nothing of the
+ * server but its tiles. It marks performance entries "mapwidget:layer" (the seat's layer drawn)
+ * and "mapwidget:tiles" (the tiles of the first view loaded) for bench/map_widget_page_bench.py.
  */
 (function () {
   "use strict";
@@ -124,7 +130,7 @@
       maxBounds: bounds.pad(0.25),
       maxBoundsViscosity: 0.8,
     });
-    L.tileLayer(g.tiles, {
+    var tiles = L.tileLayer(g.tiles, {
       bounds: bounds,
       tileSize: 256,
       noWrap: true,
@@ -133,6 +139,10 @@
       minZoom: g.minZoom - 1,
       maxZoom: g.maxNativeZoom + 1,
     }).addTo(this.map);
+    tiles.once("load", function () {
+      el.dataset.tiles = "1";
+      mark("mapwidget:tiles");
+    });
     this.bounds = bounds; // no view until the overlay says where the seat's forces are: no tiles
     this.layers = {
       supply: L.layerGroup().addTo(this.map),
@@ -196,6 +206,17 @@
 
   Widget.prototype.load = function () {
     var self = this;
+    var embedded = document.getElementById("mapwidget-data");
+    if (embedded) {
+      // the page's own layer, once: later loads ask the server (the draft may have changed)
+      embedded.parentNode.removeChild(embedded);
+      try {
+        this.take(JSON.parse(embedded.textContent));
+        return;
+      } catch (e) {
+        /* fall through to the request */
+      }
+    }
     var url = this.el.dataset.overlay + (this.unit ? "?unit=" + encodeURIComponent(this.unit) : "");
     if (this.mode === "history") {
       url = this.el.dataset.history + (this.version ? "?version=" + this.version : "");
@@ -209,11 +230,7 @@
         return r.json();
       })
       .then(function (data) {
-        self.data = data;
-        self.centre();
-        self.draw();
-        self.el.dataset.loading = "";
-        self.el.dataset.version = String(data.version);
+        self.take(data);
       })
       .catch(function (err) {
         self.el.dataset.loading = "";
@@ -223,6 +240,17 @@
         }
         self.say(err.message);
       });
+  };
+
+  Widget.prototype.take = function (data) {
+    this.data = data;
+    this.centre();
+    this.draw();
+    this.el.dataset.loading = "";
+    if (!this.el.dataset.version) {
+      mark("mapwidget:layer");
+    }
+    this.el.dataset.version = String(data.version);
   };
 
   Widget.prototype.draw = function () {
@@ -591,10 +619,25 @@
     });
   };
 
+  function mark(name) {
+    if (window.performance && performance.mark) {
+      performance.mark(name);
+    }
+  }
+
+  /* Both scripts are async: whichever comes second starts the widget. */
   function start() {
     var el = document.getElementById("mapwidget");
-    if (el && window.L && !el._widget) {
+    if (!el || el._widget) {
+      return;
+    }
+    if (window.L) {
       el._widget = new Widget(el);
+      return;
+    }
+    var leaflet = document.getElementById("leaflet-js");
+    if (leaflet) {
+      leaflet.addEventListener("load", start);
     }
   }
 

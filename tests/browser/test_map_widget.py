@@ -117,7 +117,8 @@ return out;
 
 
 def wait_idle(wait):
-    """The widget has drawn its layer; and the page does not scroll sideways at 390 px."""
+    """The widget has drawn its layer; the page does not scroll sideways at 390 px and shows no
+    template comment."""
     wait.until(
         lambda d: d.execute_script(
             "const m = document.getElementById('mapwidget');"
@@ -126,6 +127,8 @@ def wait_idle(wait):
     )
     width = wait._driver.execute_script("return document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide"
+    source = wait._driver.page_source
+    assert "{#" not in source and "#}" not in source, "a template comment shows on the page"
 
 
 FREE_REACH = """

@@ -1,6 +1,7 @@
 # ruff: noqa: F811 (pytest fixtures imported from other test modules)
-"""Every page an organiser or a player opens fits a 390 px phone: no sideways scrolling
-(issues 12 and 13). Screenshots at 390x844 go to docs/screenshots/ (committed; look at them).
+"""Every page an organiser or a player opens fits a 390 px phone: no sideways scrolling, no
+template comment shown, and on a page with the map every force of the seat is tappable (issues 12
+and 13). Screenshots at 390x844 go to docs/screenshots/ (committed; look at them).
 
 The campaign is the battle of ``test_battles`` (a small map), the battle still pending.
 """
@@ -13,6 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from campaign.services import battles, press
 from campaign.services.email import preferences_token
+from tests.browser.test_map_widget import EVERY_ONE
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
 from tests.web.conftest import ally, now, organiser, other, player  # noqa: F401
 from tests.web.test_battles import battle, battle_map, campaign  # noqa: F401
@@ -121,3 +123,12 @@ def look_at(browser, live_server, user, targets, wide: list[str]) -> None:
         cut = browser.execute_script(CUT_OFF)
         if cut:
             wide.append(f"{name}: cut off at the right edge: {cut[:3]}")
+        source = browser.page_source
+        if "{#" in source or "#}" in source:
+            wide.append(f"{name}: a template comment shows on the page")
+        if browser.find_elements("id", "mapwidget"):
+            # every force of the seat on the map is its own button, seen and not covered
+            counters = browser.execute_script(EVERY_ONE)
+            hidden = [c for c in counters if not (c["visible"] and c["own"])]
+            if hidden:
+                wide.append(f"{name}: forces not tappable on the map: {hidden[:3]}")

@@ -117,6 +117,35 @@ def test_the_orders_page_carries_the_widget_without_inline_script(marching, play
     assert "<script>" not in page and "{#" not in page
 
 
+def embedded(page: str) -> dict:
+    """The seat's layer the page embeds for the widget (``#mapwidget-data``)."""
+    start = page.index('<script id="mapwidget-data" type="application/json">')
+    body = page[page.index(">", start) + 1 : page.index("</script>", start)]
+    return json.loads(body)
+
+
+def test_the_page_embeds_the_seats_layer_as_overlay_json_gives_it(marching, player, other):
+    prussia, austria = seat(marching, "prussia"), seat(marching, "austria")
+    c = client_for(player)
+    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
+    page = c.get(url("orders", prussia), {"unit": "frederick"}).content.decode()
+    _, data = overlay(c, prussia, unit="frederick")
+    assert embedded(page) == data  # the draft's arrow and Frederick's reach, no request needed
+    assert data["orders"] and data["reach"]["unit"] == "frederick"
+    # the map's scripts never hold up the page's own: async, in the head, no inline script
+    head = page[: page.index("</head>")]
+    assert 'leaflet.js" async' in head and 'mapwidget.js" async' in head
+    assert "<script>" not in page
+    # the other seat's page embeds its own layer, with none of Prussia's points
+    theirs = client_for(other).get(url("orders", austria)).content.decode()
+    assert embedded(theirs) == overlay(client_for(other), austria)[1]
+    assert str(FREDERICK_POINTS) not in theirs
+    # the dashboard embeds it too; an htmx swap of the list does not carry it again
+    assert embedded(c.get(url("dashboard", prussia)).content.decode())["version"] == data["version"]
+    swap = c.get(url("orders", prussia), {"unit": "frederick"}, HTTP_HX_REQUEST="true")
+    assert "mapwidget-data" not in swap.content.decode()
+
+
 def test_tiles_are_served_from_the_disk_cache_with_long_cache_headers(settings, tmp_path, client):
     settings.MAP_TILES_DIR = tmp_path
     hexmap = load_map("central_europe_1756")
