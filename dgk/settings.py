@@ -306,6 +306,30 @@ if CELERY_TASK_ALWAYS_EAGER:
     # its default AMQP server on localhost.
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
+
+# The cache: what each seat sees of each state version (campaign/services/viewcache.py).
+# CACHE_URL, else the Redis broker's URL: every web process and the worker share it; with no
+# Redis, each process keeps its own in local memory. See docs/performance.md.
+CACHE_URL = envurl(
+    "CACHE_URL",
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+    ("redis", "rediss", "locmem"),
+)
+if CACHE_URL.startswith("redis"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "dgk",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
