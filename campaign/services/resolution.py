@@ -314,22 +314,15 @@ def due_window_ids(now: datetime) -> list[int]:
     due = set(live.filter(deadline__lte=now).values_list("id", flat=True))
     ready: dict[int, set[str]] = {}
     owing: dict[int, list[str]] = {}
-    for window_id, code, owed in (
-        OrderSheet.objects.filter(ready=True, window__in=live.exclude(id__in=due))
-        .values_list("window_id", "seat__code", "window__owing")
-        .iterator()
-    ):
+    for window_id, code, owed in OrderSheet.objects.filter(
+        ready=True, window__in=live.exclude(id__in=due)
+    ).values_list("window_id", "seat__code", "window__owing"):
         ready.setdefault(window_id, set()).add(str(code))
         owing[window_id] = owed or []
-    # Only windows whose owed seats are ready or absent may be due (seats found by code).
+    # Only windows whose owed seats are ready or absent may be due (the absent are few).
     missing = {w: set(owing[w]) - codes for w, codes in ready.items()}
     absent = (
-        {
-            str(code)
-            for code in Seat.objects.filter(
-                code__in=set().union(*missing.values()), absent_until__gt=now
-            ).values_list("code", flat=True)
-        }
+        {str(c) for c in Seat.objects.filter(absent_until__gt=now).values_list("code", flat=True)}
         if any(missing.values())
         else set()
     )
