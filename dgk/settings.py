@@ -102,9 +102,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages compressed (a phone on a slow line: docs/map-widget.md, "Figures"); static files
-    # come compressed from WhiteNoise already. Django adds random bytes against BREACH.
-    "django.middleware.gzip.GZipMiddleware",
+    # Pages, fragments and JSON gzipped, text only; static files come compressed from
+    # WhiteNoise already. BREACH: see docs/performance.md ("Compression").
+    "dgk.compression.TextGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -309,6 +309,30 @@ if CELERY_TASK_ALWAYS_EAGER:
     # its default AMQP server on localhost.
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
+
+# The cache: what each seat sees of each state version (campaign/services/viewcache.py).
+# CACHE_URL, else the Redis broker's URL: every web process and the worker share it; with no
+# Redis, each process keeps its own in local memory. See docs/performance.md.
+CACHE_URL = envurl(
+    "CACHE_URL",
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+    ("redis", "rediss", "locmem"),
+)
+if CACHE_URL.startswith("redis"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "dgk",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE

@@ -24,7 +24,7 @@ from campaign.engine.armies import Army
 from campaign.engine.rulesettings import RuleSettings, settings_from_dict
 from campaign.models import Campaign, PhaseWindow, Seat, StateVersion, WindowStatus
 from campaign.projection import View
-from campaign.services import gameplay, knowledge
+from campaign.services import gameplay, viewcache
 from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, not_yours
 from orders.models import OrderSheet
 
@@ -74,22 +74,25 @@ def _umpire_access(request: HttpRequest, code) -> Access:
 
 
 def _version(campaign: Campaign, number: int | None = None) -> StateVersion | None:
-    versions = StateVersion.objects.filter(campaign=campaign)
+    """The version (its JSON state deferred: pages read it decoded, from
+    ``viewcache.version_state``, or not at all when the seat's view is cached)."""
+    versions = StateVersion.objects.filter(campaign=campaign).defer("state", "orders")
     if number is None:
         return versions.order_by("-number").first()
     return versions.filter(number=number).first()
 
 
 def _view(access: Access, version: StateVersion, *, all_turns: bool = False) -> View:
-    """The seat's view of ``version`` (``knowledge.seat_view``), made once per request."""
+    """The seat's view of ``version`` (``knowledge.seat_view``), made once per (version, seat)
+    and kept in the cache (``viewcache``); read once per request."""
     key = (version.number, all_turns)
     if key not in access.views:
-        access.views[key] = knowledge.seat_view(access.seat, version, all_turns=all_turns)
+        access.views[key] = viewcache.seat_view(access.seat, version, all_turns=all_turns)
     return access.views[key]
 
 
 def _umpire_view(access: Access, version: StateVersion) -> View:
-    return knowledge.umpire_view(version)
+    return viewcache.umpire_view(version)
 
 
 def _settings(campaign: Campaign) -> RuleSettings:

@@ -20,8 +20,8 @@ from django.urls import reverse
 from campaign.engine.armies import Army
 from campaign.engine.deployment import may_deploy_in
 from campaign.engine.leaders import leader
-from campaign.engine.state import state_from_dict
 from campaign.projection import View
+from campaign.services import viewcache
 from maps.core.hexgrid import (
     HexIdError,
     axial_to_offset,
@@ -49,7 +49,7 @@ def _deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
     dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
     hexmap = _hexmap(access.campaign)
     settings = _settings(access.campaign)
-    state = state_from_dict(version.state)
+    state = viewcache.version_state(version)
     chosen = access.seat.leaders or {}
     armies = []
     for army_value in access.seat.armies:

@@ -26,7 +26,7 @@ from campaign.engine.armies import ADJECTIVES, Army
 from campaign.engine.marches import marches_allowed
 from campaign.engine.orders import unit_army
 from campaign.engine.rulesettings import RuleSettings
-from campaign.engine.state import LeaderState, Phase, state_from_dict
+from campaign.engine.state import LeaderState, Phase
 from campaign.models import PhaseWindow, Seat, StateVersion, WindowStatus
 from campaign.projection import (
     Relation,
@@ -34,7 +34,7 @@ from campaign.projection import (
     report_lines,
     view_to_dict,
 )
-from campaign.services import gameplay
+from campaign.services import gameplay, viewcache
 from campaign.services.battles import battles_for_seat
 from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
 from campaign.services.resolution import queue_resolution
@@ -201,7 +201,7 @@ def _ready_problems(access: Access, window: PhaseWindow, sheet: OrderSheet) -> l
     version = window.version
     draft = sheet.draft if isinstance(sheet.draft, dict) else {}
     if window.phase == Phase.DEPLOYMENT.value:
-        state = state_from_dict(version.state)
+        state = viewcache.version_state(version)
         return deployment_problems(
             access.seat.armies, draft, state, _hexmap(access.campaign), _settings(access.campaign)
         )
@@ -218,7 +218,7 @@ def _problems(version, view, hexmap, settings, draft: dict, phase: str) -> dict[
     if phase not in (Phase.MARCH.value, Phase.FORCED_MARCH.value):
         return {}
     kind = "forced_march" if phase == Phase.FORCED_MARCH.value else "march"
-    state = state_from_dict(version.state)
+    state = viewcache.version_state(version)
     return order_problems(state, view, hexmap, settings, draft, kind, _unit_position)
 
 

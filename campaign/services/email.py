@@ -20,10 +20,9 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaign.engine.state import state_from_dict
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
 from campaign.projection import Viewer, project, report_lines
-from campaign.services import deadlines, emailmodes, press
+from campaign.services import deadlines, emailmodes, press, viewcache
 
 logger = logging.getLogger(__name__)
 
@@ -155,28 +154,43 @@ def _events_since(campaign: Campaign, since_version: int | None) -> list[dict]:
     ]
 
 
-def has_own_news(seat: Seat, since_version: int | None) -> bool:
-    """Whether anything after ``since_version`` was addressed to the seat's own armies (not
-    only public news): a "phase resolved" email is sent only then."""
+def _own_news(seat: Seat, events: list[dict]) -> bool:
     armies = set(seat.armies)
-    return any(
-        e["audience"] != "public" and armies & set(e["audience"] or ())
-        for e in _events_since(seat.campaign, since_version)
+    return any(e["audience"] != "public" and armies & set(e["audience"] or ()) for e in events)
+
+
+def latest_version(campaign: Campaign) -> StateVersion | None:
+    """The campaign's latest version without its JSON state and orders: an email reads the
+    state decoded, once per version (``viewcache.version_state``)."""
+    return (
+        StateVersion.objects.filter(campaign=campaign)
+        .defer("state", "orders")
+        .order_by("-number")
+        .first()
     )
 
 
-def seat_report(seat: Seat, since_version: int | None) -> list[str]:
-    """The seat's report of the versions after ``since_version``, from its projection."""
+def seat_report(
+    seat: Seat,
+    since_version: int | None,
+    *,
+    latest: StateVersion | None = None,
+    events: list[dict] | None = None,
+) -> list[str]:
+    """The seat's report of the versions after ``since_version``, from its projection of the
+    latest version (its state decoded once for every seat, ``viewcache.version_state``)."""
     campaign = seat.campaign
-    latest = campaign.latest_version()
+    latest = latest or latest_version(campaign)
     if latest is None:
         return []
-    events = _events_since(campaign, since_version)
+    if events is None:
+        events = _events_since(campaign, since_version)
     viewer = Viewer.for_armies(
         seat.armies, allies_share=bool(campaign.options.get("allies_share")), label=seat.label
     )
     reports = list(latest.reports)
-    view = project(state_from_dict(latest.state), viewer, events=events, reports=reports)
+    state = viewcache.version_state(latest)
+    view = project(state, viewer, events=events, reports=reports)
     return report_lines(view)
 
 
@@ -193,6 +207,7 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     ctx: dict = {"kind": kind, "site_url": settings.SITE_URL}
     to: list[str] = []
     seat = None
+    latest: StateVersion | None = None
     if "seat_id" in ids:
         seat = Seat.objects.select_related("campaign", "user").filter(id=ids["seat_id"]).first()
         if seat is None:
@@ -220,27 +235,25 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         always = ("handover", "reseeded", "rolled-back", "digest")
         if kind not in seat.email_kinds and kind not in always:
             return None
-        if kind in ("phase-opened", "phase-resolved", "campaign-over", "digest"):
-            latest_number = press.latest_number(seat.campaign)
-            if latest_number is not None:
-                ctx["letters"] = press.mailed_with(seat, ids.get("since"), latest_number)
-                ctx["letters_link"] = _url("letters", seat.code)
+        latest = latest_version(seat.campaign)
+        mailed = ("phase-opened", "phase-resolved", "campaign-over", "digest")
+        if kind in mailed and latest is not None:
+            ctx["letters"] = press.mailed_with(seat, ids.get("since"), latest.number)
+            ctx["letters_link"] = _url("letters", seat.code)
         last_call = kind == "reminder" and deadlines.is_last_step(
             seat.campaign.reminders, ids.get("hours") or 0
         )
         if not emailmodes.allows(seat, kind, last_call=last_call, letters=bool(ctx.get("letters"))):
             return None  # the player chose fewer emails (every phase / only due / digest)
-        if (
-            kind == "phase-resolved"
-            and not ctx.get("letters")
-            and not has_own_news(seat, ids.get("since"))
-        ):
+        reported = ("phase-opened", "battle-pending", "phase-resolved", "campaign-over", "digest")
+        events = _events_since(seat.campaign, ids.get("since")) if kind in reported else []
+        if kind == "phase-resolved" and not ctx.get("letters") and not _own_news(seat, events):
             return None  # a phase that did nothing to this seat's forces: no email
         to = [_recipient(seat)] if _recipient(seat) else []
         ctx["link"] = _url("orders:dashboard", seat.code)
         ctx["settings_link"] = _url("seat_settings", seat.code)
-        if kind in ("phase-opened", "battle-pending", "phase-resolved", "campaign-over", "digest"):
-            ctx["report"] = seat_report(seat, ids.get("since"))
+        if kind in reported:
+            ctx["report"] = seat_report(seat, ids.get("since"), latest=latest, events=events)
         if kind == "handover":
             ctx["link"] = _url("orders:handover", seat.code)
         ctx["dice_link"] = _url("campaign_dice", seat.campaign.code)
@@ -252,7 +265,8 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         window = PhaseWindow.objects.filter(id=ids["window_id"]).first()
     else:
         window = campaign.open_window()
-    latest: StateVersion | None = campaign.latest_version()
+    if latest is None:
+        latest = latest_version(campaign)
     ctx.update(
         campaign=campaign,
         seat=seat,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from campaign.engine.events import EventKind
-from campaign.engine.state import state_from_dict
+from campaign.engine.state import State, state_from_dict
 from campaign.models import Event, Seat, StateVersion
 from campaign.projection import View, Viewer, project
 
@@ -25,9 +25,12 @@ def seat_viewer(seat: Seat) -> Viewer:
     )
 
 
-def seat_view(seat: Seat, version: StateVersion, *, all_turns: bool = False) -> View:
+def seat_view(
+    seat: Seat, version: StateVersion, *, all_turns: bool = False, state: State | None = None
+) -> View:
     """The seat's view of ``version``: its state, the events up to it (with the reports they
-    carry) and this turn's dice. Three queries whatever the number of forces.
+    carry) and this turn's dice. Three queries whatever the number of forces; ``state`` is the
+    version's decoded state when the caller has it (``viewcache.version_state``).
 
     Pages read the events of this turn and the last (and every reconnaissance report, for the
     map); ``all_turns`` reads the whole campaign (the handover page)."""
@@ -48,10 +51,11 @@ def seat_view(seat: Seat, version: StateVersion, *, all_turns: bool = False) -> 
         campaign_id=version.campaign_id, turn=version.turn, number__lte=version.number
     ).only("rolls"):
         rolls.extend(v.rolls or [])
-    return project(state_from_dict(version.state), seat_viewer(seat), events=events, rolls=rolls)
+    state = state if state is not None else state_from_dict(version.state)
+    return project(state, seat_viewer(seat), events=events, rolls=rolls)
 
 
-def umpire_view(version: StateVersion) -> View:
+def umpire_view(version: StateVersion, *, state: State | None = None) -> View:
     """Everything, for the non-playing umpire: every force with its points, every garrison and
     siege train, every event and roll of this turn and the last."""
     events = (
@@ -64,7 +68,8 @@ def umpire_view(version: StateVersion) -> View:
         .only("rule", "kind", "text", "public", "armies", "data", "version__turn")
         .order_by("version__number", "seq")
     )
+    state = state if state is not None else state_from_dict(version.state)
     return project(
-        state_from_dict(version.state), Viewer.umpire_view(), events=events,
+        state, Viewer.umpire_view(), events=events,
         rolls=version.rolls or [],
     )  # fmt: skip

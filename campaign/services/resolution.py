@@ -298,31 +298,51 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
 
 def due_window_ids(now: datetime) -> list[int]:
     """Open windows of running, unpaused campaigns that are due: deadline passed, or every
-    awaited seat ready (the sweep's query)."""
+    awaited seat ready (the sweep's query).
+
+    Its cost does not grow with the campaigns that are not due: the passed deadlines come from
+    the index on (status, deadline) (``window_due_idx``), and "every seat ready" is looked for
+    only among the windows that have a ready sheet, then only where the ready seats cover the
+    seats owed (absent players excepted), which is checked by ``is_due`` on those alone."""
     from orders.models import OrderSheet
 
-    windows = list(
-        PhaseWindow.objects.filter(
-            status=WindowStatus.OPEN,
-            campaign__status=CampaignStatus.RUNNING,
-            campaign__paused=False,
-        ).select_related("campaign")
+    live = PhaseWindow.objects.filter(
+        status=WindowStatus.OPEN,
+        campaign__status=CampaignStatus.RUNNING,
+        campaign__paused=False,
     )
-    if not windows:
-        return []
-    ready = {}
-    for window_id, seat_id in OrderSheet.objects.filter(window__in=windows, ready=True).values_list(
-        "window_id", "seat_id"
-    ):
-        ready.setdefault(window_id, set()).add(seat_id)
-    seats_of: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(campaign__in={w.campaign_id for w in windows}):
-        seats_of.setdefault(seat.campaign_id, []).append(seat)
-    return [
-        w.id
-        for w in windows
-        if is_due(w, seats_of.get(w.campaign_id, []), ready.get(w.id, set()), now)
-    ]
+    due = set(live.filter(deadline__lte=now).values_list("id", flat=True))
+    ready: dict[int, set[str]] = {}
+    owing: dict[int, list[str]] = {}
+    for window_id, code, owed in OrderSheet.objects.filter(
+        ready=True, window__in=live.exclude(id__in=due)
+    ).values_list("window_id", "seat__code", "window__owing"):
+        ready.setdefault(window_id, set()).add(str(code))
+        owing[window_id] = owed or []
+    # Only windows whose owed seats are ready or absent may be due (the absent are few).
+    missing = {w: set(owing[w]) - codes for w, codes in ready.items()}
+    absent = (
+        {str(c) for c in Seat.objects.filter(absent_until__gt=now).values_list("code", flat=True)}
+        if any(missing.values())
+        else set()
+    )
+    maybe = [w for w, codes in missing.items() if codes <= absent]
+    if maybe:
+        windows = list(PhaseWindow.objects.filter(id__in=maybe))
+        ready_ids: dict[int, set[int]] = {}
+        for window_id, seat_id in OrderSheet.objects.filter(
+            window__in=windows, ready=True
+        ).values_list("window_id", "seat_id"):
+            ready_ids.setdefault(window_id, set()).add(seat_id)
+        seats_of: dict[int, list[Seat]] = {}
+        for seat in Seat.objects.filter(campaign__in={w.campaign_id for w in windows}):
+            seats_of.setdefault(seat.campaign_id, []).append(seat)
+        due |= {
+            w.id
+            for w in windows
+            if is_due(w, seats_of.get(w.campaign_id, []), ready_ids.get(w.id, set()), now)
+        }
+    return sorted(due)
 
 
 def queue_resolution(window_id: int) -> None:

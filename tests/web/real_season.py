@@ -64,7 +64,7 @@ def play_real_season(
     if step:
         step("start", campaign)
     battles = 0
-    for _ in range(60):
+    for _ in range(20 * turns + 10):  # the windows that wait for players, with margin
         window = campaign.open_window()
         if window is None or window.turn > turns:
             break

@@ -1,0 +1,130 @@
+"""Bench: a whole season played through the services on PostgreSQL, emails included, against
+the same kind of season in the engine alone, measured in one run (so the ratio holds on a noisy
+machine).
+
+    .venv/bin/python bench/season_services_bench.py [--turns 18]
+        [--database postgres://postgres@127.0.0.1:5432/postgres]
+
+1. The engine alone: ``campaign.engine.autoplay.play_season`` on the bundled map (seven armies,
+   the tabletop stand-in for battles).
+2. The services: a scratch PostgreSQL database, a five-seat campaign on the bundled map played
+   by the automatic players (``tests/web/real_season.py``): every phase resolved by
+   ``resolve_due_phase``, battles settled by the quick resolution, every email built and sent
+   (to Django's in-memory outbox) as the worker would.
+
+Prints both times, the part spent building emails, and the ratio services / engine. The aim
+(issue 16): the services' season under 3 s, emails included, and under 6x the engine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def admin_sql(url: str, sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--turns", type=int, default=18)
+    parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/postgres")
+    args = parser.parse_args()
+    name = f"dgk_season_{uuid.uuid4().hex[:8]}"
+    admin_sql(args.database, f'CREATE DATABASE "{name}"')
+    os.environ.update(
+        DATABASE_URL=args.database.rsplit("/", 1)[0] + "/" + name,
+        DJANGO_SETTINGS_MODULE="dgk.settings",
+        CELERY_BROKER_URL="",
+        REDIS_URL="",
+        EMAIL_URL="console://",
+        LOG_LEVEL="WARNING",
+        DEBUG="0",
+        SECRET_KEY="bench-" + uuid.uuid4().hex,
+        ALLOWED_HOSTS="testserver,localhost",
+    )
+    try:
+        run(args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        admin_sql(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def run(args) -> None:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core import mail
+    from django.core.management import call_command
+    from django.test import TestCase
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    # Six accounts are made before the season; their password hashing is not the season's.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    mail.outbox = []
+    call_command("migrate", verbosity=0)
+
+    from campaign.engine.autoplay import play_season
+    from campaign.models import organisers_group
+    from campaign.services import email
+    from maps.core.loader import load_map
+    from tests.web.conftest import make_user
+    from tests.web.real_season import play_real_season
+
+    hexmap = load_map()
+    t0 = time.perf_counter()
+    season = play_season(hexmap, seed="season")
+    engine = time.perf_counter() - t0
+
+    spent = [0.0, 0]
+    deliver = email.deliver
+
+    def timed_deliver(kind, **ids):  # the bench's stopwatch around the real function
+        t = time.perf_counter()
+        try:
+            return deliver(kind, **ids)
+        finally:
+            spent[0] += time.perf_counter() - t
+            spent[1] += 1
+
+    email.deliver = timed_deliver
+    organiser = make_user("bench-organiser")
+    organiser.groups.add(organisers_group())
+    t0 = time.perf_counter()
+    campaign, battles = play_real_season(
+        organiser, TestCase.captureOnCommitCallbacks, turns=args.turns, name="Bench season",
+        prefix="bench",
+    )  # fmt: skip
+    services = time.perf_counter() - t0
+    latest = campaign.latest_version()
+    print(
+        f"engine alone: a season of {season.state.turn} turns, {season.resolutions} phase "
+        f"resolutions: {engine:.2f} s"
+    )
+    print(
+        f"through the services on PostgreSQL: {latest.turn} turns, {latest.number} versions, "
+        f"{battles} battles, {spent[1]} emails built ({len(mail.outbox)} sent): {services:.2f} s, "
+        f"of which emails {spent[0]:.2f} s"
+    )
+    print(
+        f"ratio services / engine: {services / engine:.1f}x (aim: <= 6x, and <= 3 s); "
+        f"emails / engine: {spent[0] / engine:.2f}x (aim: < 1x)"
+    )
+
+
+if __name__ == "__main__":
+    main()

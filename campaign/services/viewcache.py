@@ -1,0 +1,81 @@
+"""What a seat sees of a state version, computed once per (version, seat) and kept in Django's
+cache (Redis in production, local memory otherwise; see ``CACHES`` in the settings).
+
+A state version never changes once written, and neither do the events and dice rolls up to it,
+so a projection needs no invalidation: its key names the version's own row id (a roll back
+deletes version N and a later resolution writes a new N with a new id) and everything that
+chooses the audience (the seat, its armies, whether allies share, the whole history or the last
+two turns). Two seats never share a key, so no seat can be served another's secrets.
+
+The decoded engine state of a version is kept the same way, in this process only
+(``version_state``): the orders and deployment pages check a draft against it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from django.core.cache import cache
+
+from campaign.engine.state import State, state_from_dict
+from campaign.models import Seat, StateVersion
+from campaign.projection import View
+from campaign.services import knowledge
+
+# A week: a version is looked at while it is the latest, then rarely (history pages).
+TIMEOUT = 7 * 24 * 3600
+PREFIX = "dgk:view:1"  # the last number changes when View's shape does
+
+
+def _stamp(version: StateVersion) -> str:
+    """The version's row id and the moment it was written: a row id alone can come back after
+    a transaction is rolled back (SQLite's sequence is part of the transaction)."""
+    return f"{version.id}.{version.created.timestamp():.6f}"
+
+
+def view_key(seat: Seat, version: StateVersion, *, all_turns: bool = False) -> str:
+    """The cache key of ``seat``'s view of ``version``: every input that chooses what it
+    shows. The umpire's pages pass an unsaved seat holding every army ("umpire")."""
+    share = bool((seat.campaign.options or {}).get("allies_share", False))
+    armies = ",".join(sorted(seat.armies))
+    scope = "all" if all_turns else "recent"
+    return (
+        f"{PREFIX}:c{version.campaign_id}:v{_stamp(version)}:s{seat.id or seat.label}:{armies}"
+        f":share{int(share)}:{scope}"
+    )
+
+
+def umpire_key(version: StateVersion) -> str:
+    return f"{PREFIX}:c{version.campaign_id}:v{_stamp(version)}:umpire"
+
+
+def seat_view(seat: Seat, version: StateVersion, *, all_turns: bool = False) -> View:
+    """``knowledge.seat_view``, computed once per (version, seat) for every process."""
+    key = view_key(seat, version, all_turns=all_turns)
+    view = cache.get(key)
+    if view is None:
+        view = knowledge.seat_view(seat, version, all_turns=all_turns, state=version_state(version))
+        cache.set(key, view, TIMEOUT)
+    return view
+
+
+def umpire_view(version: StateVersion) -> View:
+    """``knowledge.umpire_view``, computed once per version."""
+    key = umpire_key(version)
+    view = cache.get(key)
+    if view is None:
+        view = knowledge.umpire_view(version, state=version_state(version))
+        cache.set(key, view, TIMEOUT)
+    return view
+
+
+@functools.lru_cache(maxsize=64)
+def _state(stamp: str, version_id: int) -> State:
+    return state_from_dict(StateVersion.objects.values_list("state", flat=True).get(id=version_id))
+
+
+def version_state(version: StateVersion) -> State:
+    """The engine's state of ``version``, decoded once per process (States are immutable).
+    The JSON is read only when this process has not decoded it yet, so pages load versions
+    with ``state`` deferred."""
+    return _state(_stamp(version), version.id)
