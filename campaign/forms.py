@@ -11,7 +11,7 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from campaign.engine.armies import LABELS, Army, Seat
 from campaign.engine.rulesettings import settings_from_dict
 from campaign.models import EMAIL_KINDS, EmailMode, LeaderSelection
-from campaign.services import deadlines, email
+from campaign.services import deadlines, email, openings
 
 PHASE_KINDS = ("deployment", "march", "forced-march", "battle", "siege")
 OPTIONAL_RULES = [
@@ -82,6 +82,14 @@ class CampaignForm(forms.Form):
     )
     optional_rules = forms.MultipleChoiceField(
         choices=OPTIONAL_RULES, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    opening = forms.ChoiceField(
+        choices=openings.CHOICES,
+        required=False,
+        initial="",
+        label="Historical opening",
+        help_text="The armies start where SPI's Frederick the Great puts them in that year, "
+        "public to all; armies it leaves out deploy by rule 3.",
     )
     rule_settings = forms.CharField(
         required=False,

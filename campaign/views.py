@@ -209,6 +209,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
                     "press": data["press"] or "open",
                     "courier_phases": data["courier_phases"] or 2,
                     "press_moderated": data["press_moderated"],
+                    "opening": data["opening"] or "",
                 },
                 deadline_policy=form.deadline_policy(),
                 time_zone=data["time_zone"],

@@ -1,0 +1,44 @@
+"""Historical openings at the start of a campaign (issue 18; docs/historical-openings.md).
+
+The organiser chooses an opening at set-up (``Campaign.options["opening"]``, blank: rule 3's
+free deployment). At the start the opening's armies stand where the SPI scenario puts them, with
+their leaders; the seats of the armies it leaves out deploy by rule 3 as usual.
+"""
+
+from __future__ import annotations
+
+from campaign.engine.armies import Army
+from campaign.engine.events import event_to_dict
+from campaign.engine.openings import OPENINGS, Opening, load_opening, opening_state
+from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.state import state_to_dict
+
+CHOICES = [("", "Free deployment (rule 3)")] + [
+    (key, f"{load_opening(key).title}: {load_opening(key).summary}") for key in OPENINGS
+]
+
+
+def opening_of(campaign) -> Opening | None:
+    key = (campaign.options or {}).get("opening") or ""
+    return load_opening(key) if key else None
+
+
+def opening_armies(campaign) -> set[str]:
+    """Army values the campaign's opening places (their leaders are the opening's)."""
+    opening = opening_of(campaign)
+    return {a.value for a in opening.armies} if opening else set()
+
+
+def seat_leaders(campaign, armies: list[str]) -> dict[str, list[str]]:
+    """The opening's leaders of the seat's armies that it places."""
+    opening = opening_of(campaign)
+    if opening is None:
+        return {}
+    return {a: opening.leaders_of(Army(a)) for a in armies if Army(a) in opening.armies}
+
+
+def start_state(campaign, players: int, settings: RuleSettings, hexmap) -> tuple[dict, list[dict]]:
+    """State version 0 with the opening's armies deployed, and the public events telling it."""
+    opening = opening_of(campaign)
+    state, events = opening_state(opening, players, campaign.army_points, settings, hexmap)
+    return state_to_dict(state), [event_to_dict(e) for e in events]

@@ -1,0 +1,71 @@
+"""A campaign started from the SPI opening of 1757 (issue 18), played through the services."""
+
+import pytest
+from django.utils import timezone
+
+from campaign.engine.armies import Army
+from campaign.models import Campaign, Event, StateVersion
+from campaign.services import gameplay, setup
+from campaign.services.resolution import resolve_due_phase
+from orders.models import OrderSheet
+
+pytestmark = pytest.mark.django_db
+
+
+def opening_campaign(organiser, key="spi-1757"):
+    rules = gameplay.rule_settings(Campaign(rule_settings={}))
+    points = gameplay.army_points_from_base("sweden", 200, rules)
+    return setup.create_campaign(
+        organiser,
+        name="1757",
+        players=5,
+        now=timezone.now(),
+        army_points=points,
+        options={"opening": key},
+    )
+
+
+def test_it_starts_with_the_armies_where_spi_puts_them(
+    organiser, django_capture_on_commit_callbacks
+):
+    campaign = opening_campaign(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        setup.start_campaign(campaign, organiser, now=timezone.now())
+    window = campaign.open_window()
+    assert (window.phase, window.turn) == ("march", 1)  # no deployment to wait for
+    state = gameplay.read_state(campaign.latest_version().state)
+    at = {x.key: x.hex for x in state.leaders}
+    assert at["frederick"] == "5434" and at["charles"] == "5742"  # Dresden, Prague
+    assert state.control["Koenigsberg"] == "prussia"  # a Prussian garrison in 1757
+    told = Event.objects.filter(campaign=campaign, version__number=0, public=True)
+    assert told.count() == 7
+    leaders = {a: ks for s in campaign.seats.all() for a, ks in s.leaders.items()}
+    assert leaders["austria"][0] == "charles" and "daun" in leaders["austria"]
+
+
+def test_a_campaign_from_the_1757_opening_plays_a_turn(
+    organiser, django_capture_on_commit_callbacks
+):
+    campaign = opening_campaign(organiser)
+    now = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        setup.start_campaign(campaign, organiser, now=now)
+    seen = []
+    for _ in range(20):
+        window = campaign.open_window()
+        if window is None or window.turn > 1:
+            break
+        seen.append(window.phase)
+        for s in campaign.seats.filter(reserve=False):
+            if window.owes(s):
+                OrderSheet.objects.create(
+                    campaign=campaign, window=window, seat=s, draft={}, ready=True,
+                    submitted_at=now,
+                )  # fmt: skip
+        with django_capture_on_commit_callbacks(execute=True):
+            assert resolve_due_phase(window.id, now=now) is not None
+    assert campaign.open_window().turn == 2, seen
+    assert "march" in seen
+    last = StateVersion.objects.filter(campaign=campaign).order_by("-number").first()
+    state = gameplay.read_state(last.state)
+    assert {x.army for x in state.leaders} == set(Army)
