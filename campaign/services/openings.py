@@ -10,6 +10,12 @@ from __future__ import annotations
 from campaign.engine.armies import Army
 from campaign.engine.events import event_to_dict
 from campaign.engine.openings import OPENINGS, Opening, load_opening, opening_state
+from campaign.engine.openings.rules import march_breach
+from campaign.engine.orders import (
+    OrderError,
+    forced_march_order_from_dict,
+    march_order_from_dict,
+)
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import state_to_dict
 
@@ -42,3 +48,18 @@ def start_state(campaign, players: int, settings: RuleSettings, hexmap) -> tuple
     opening = opening_of(campaign)
     state, events = opening_state(opening, players, campaign.army_points, settings, hexmap)
     return state_to_dict(state), [event_to_dict(e) for e in events]
+
+
+def march_problem(campaign, kind: str, item, state, hexmap) -> str:
+    """Why a march or forced march order breaks the opening's special rules ("" if none)."""
+    opening = opening_of(campaign)
+    if opening is None or not opening.rules or kind not in ("march", "forced_march"):
+        return ""
+    if state is None or hexmap is None or not isinstance(item, dict):
+        return ""
+    try:
+        read = march_order_from_dict if kind == "march" else forced_march_order_from_dict
+        order = read(item)
+    except OrderError:
+        return ""  # the engine says what is wrong with it
+    return march_breach(opening.rules, state, order, hexmap)

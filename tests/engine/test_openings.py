@@ -1,11 +1,17 @@
 """Historical openings (issue 18): the SPI scenario of 1757 on our map."""
 
+import dataclasses
+import json
+
 import pytest
 
 from campaign.engine.armies import Army
 from campaign.engine.deployment import army_points_from
-from campaign.engine.openings import OPENINGS, apportion, load_opening, opening_state
+from campaign.engine.openings import HERE, OPENINGS, apportion, load_opening, opening_state
+from campaign.engine.openings.rules import march_breach
+from campaign.engine.orders import MarchOrder
 from campaign.engine.rulesettings import RuleSettings
+from maps.core.hexgrid import distance, neighbour, parse_hex_id
 from maps.core.loader import load_map
 
 pytestmark = pytest.mark.pure
@@ -119,3 +125,74 @@ def test_every_opening_fits_the_map_and_keeps_each_armys_points(key):
     for g in state.garrisons:
         assert hexmap.city(g.city).fortress
     assert state.turn == (9 if key == "spi-1756" else 1)
+
+
+def _state(key):
+    return opening_state(load_opening(key), 5, POINTS, SETTINGS, load_map())[0]
+
+
+def _path_to(hexmap, start, goal):
+    """Direction codes of a straight walk from ``start`` towards ``goal``."""
+    h, g, codes = parse_hex_id(start), parse_hex_id(goal), []
+    while distance(h, g) > 0:
+        d = min(range(1, 7), key=lambda d: distance(neighbour(h, d), g))
+        codes.append(d)
+        h = neighbour(h, d)
+    return tuple(codes)
+
+
+def test_the_saxons_may_not_leave_saxony_in_1756():
+    hexmap = load_map()
+    state = _state("spi-1756")
+    rules = load_opening("spi-1756").rules
+    xavier = next(x for x in state.leaders if x.key == "xavier")
+    inside = _path_to(hexmap, xavier.hex, hexmap.city("Torgau").hex_id)
+    out = _path_to(hexmap, xavier.hex, hexmap.city("Prague").hex_id)
+    assert march_breach(rules, state, MarchOrder("xavier", inside), hexmap) == ""
+    assert "may not leave Saxony" in march_breach(rules, state, MarchOrder("xavier", out), hexmap)
+    # Frederick is not bound by it.
+    fred = next(x for x in state.leaders if x.key == "frederick")
+    path = _path_to(hexmap, fred.hex, hexmap.city("Prague").hex_id)
+    assert march_breach(rules, state, MarchOrder("frederick", path), hexmap) == ""
+
+
+def test_hanover_stays_west_of_magdeburg_until_the_coalition_takes_it():
+    hexmap = load_map()
+    state = _state("spi-1757")
+    rules = load_opening("spi-1757").rules
+    cumberland = next(x for x in state.leaders if x.key == "cumberland")
+    east = _path_to(hexmap, cumberland.hex, hexmap.city("Berlin").hex_id)
+    west = _path_to(hexmap, cumberland.hex, hexmap.city("Hameln").hex_id)
+    assert "East of Magdeburg" in march_breach(rules, state, MarchOrder("cumberland", east), hexmap)
+    assert march_breach(rules, state, MarchOrder("cumberland", west), hexmap) == ""
+    taken = dataclasses.replace(state, control={**state.control, "Magdeburg": "france"})
+    assert march_breach(rules, taken, MarchOrder("cumberland", east), hexmap) == ""
+
+
+def test_hanover_stays_west_of_the_elbe_and_the_empire_east_of_the_rhine_in_1759():
+    hexmap = load_map()
+    state = _state("spi-1759")
+    rules = load_opening("spi-1759").rules
+    ferdinand = next(x for x in state.leaders if x.key == "ferdinand")
+    to_berlin = _path_to(hexmap, ferdinand.hex, hexmap.city("Berlin").hex_id)
+    assert "East of the Elbe" in march_breach(
+        rules, state, MarchOrder("ferdinand", to_berlin), hexmap
+    )
+    zweibrucken = next(x for x in state.leaders if x.key == "zweibrucken")
+    to_landau = _path_to(hexmap, zweibrucken.hex, hexmap.city("Landau").hex_id)
+    to_frankfurt = _path_to(hexmap, zweibrucken.hex, hexmap.city("Frankfurt").hex_id)
+    assert "West of the Rhine" in march_breach(
+        rules, state, MarchOrder("zweibrucken", to_landau), hexmap
+    )
+    assert march_breach(rules, state, MarchOrder("zweibrucken", to_frankfurt), hexmap) == ""
+
+
+@pytest.mark.parametrize("key", OPENINGS)
+def test_the_data_files_say_what_the_engine_does(key):
+    """The place, hex and points written in each file for the reader are the engine's own."""
+    data = json.loads((HERE / f"{key}.json").read_text(encoding="utf-8"))
+    opening = load_opening(key)
+    points = apportion(opening, POINTS, SETTINGS)
+    for item, p, n in zip(data["placements"], opening.placements, points, strict=True):
+        assert (item["place"], item["hex"], item["points"]) == (p.place, p.hex, n)
+        assert item.get("garrison") == p.garrison

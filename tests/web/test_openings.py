@@ -69,3 +69,27 @@ def test_a_campaign_from_the_1757_opening_plays_a_turn(
     last = StateVersion.objects.filter(campaign=campaign).order_by("-number").first()
     state = gameplay.read_state(last.state)
     assert {x.army for x in state.leaders} == set(Army)
+
+
+def test_an_order_against_the_openings_rules_is_refused(
+    organiser, django_capture_on_commit_callbacks
+):
+    campaign = opening_campaign(organiser)
+    now = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        setup.start_campaign(campaign, organiser, now=now)
+    window = campaign.open_window()
+    hanover = next(s for s in campaign.seats.filter(reserve=False) if "hanover" in s.armies)
+    # Nine hexes East of Celle (3822) is column 47, East of Magdeburg (4526).
+    east = "4-4-4-4-4-4-4-4-4"
+    for s in campaign.seats.filter(reserve=False):
+        draft = {"march": [{"unit": "cumberland", "path": east}]} if s == hanover else {}
+        OrderSheet.objects.create(
+            campaign=campaign, window=window, seat=s, draft=draft, ready=True, submitted_at=now
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        version = resolve_due_phase(window.id, now=now)
+    state = gameplay.read_state(version.state)
+    assert next(x for x in state.leaders if x.key == "cumberland").hex == "3822"
+    refused = Event.objects.filter(campaign=campaign, version=version, kind="order-rejected")
+    assert any("East of Magdeburg" in e.text for e in refused), [e.text for e in refused]
