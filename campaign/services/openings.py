@@ -20,7 +20,7 @@ from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import state_to_dict
 
 CHOICES = [("", "Free deployment (rule 3)")] + [
-    (key, f"{load_opening(key).title}: {load_opening(key).summary}") for key in OPENINGS
+    (key, f"{load_opening(key).title} (SPI)") for key in OPENINGS
 ]
 
 
