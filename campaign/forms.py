@@ -83,6 +83,26 @@ class CampaignForm(forms.Form):
     optional_rules = forms.MultipleChoiceField(
         choices=OPTIONAL_RULES, required=False, widget=forms.CheckboxSelectMultiple
     )
+    fate = forms.ChoiceField(
+        choices=[
+            ("", "Off"),
+            ("season", "A card at each season's end"),
+            ("turn", "A card at each turn's end from turn 6"),
+        ],
+        required=False,
+        initial="",
+        label="Clock of Fate (linked campaigns)",
+        help_text="Friedrich's Cards of Fate: the Tsarina's death, peace, lost subsidies "
+        "can end a power's war.",
+    )
+    fate_from_year = forms.IntegerField(
+        min_value=1, max_value=20, initial=1, required=False, label="Clock of Fate from year"
+    )
+    fate_less_extreme = forms.BooleanField(
+        required=False,
+        label="Less extreme Clock of Fate",
+        help_text="The Tsarina, Poems and America are kept out of the first four cards.",
+    )
     opening = forms.ChoiceField(
         choices=openings.CHOICES,
         required=False,

@@ -1,4 +1,5 @@
-"""Historical openings at the start of a campaign (issue 18; docs/historical-openings.md).
+"""Historical openings at the start of a campaign, and the Clock of Fate option (issue 18;
+docs/historical-openings.md, docs/clock-of-fate.md).
 
 The organiser chooses an opening at set-up (``Campaign.options["opening"]``, blank: rule 3's
 free deployment). At the start the opening's armies stand where the SPI scenario puts them, with
@@ -7,8 +8,11 @@ their leaders; the seats of the armies it leaves out deploy by rule 3 as usual.
 
 from __future__ import annotations
 
+import dataclasses
+
 from campaign.engine.armies import Army
 from campaign.engine.events import event_to_dict
+from campaign.engine.fate import FateSettings
 from campaign.engine.openings import OPENINGS, Opening, load_opening, opening_state
 from campaign.engine.openings.rules import march_breach
 from campaign.engine.orders import (
@@ -63,3 +67,15 @@ def march_problem(campaign, kind: str, item, state, hexmap) -> str:
     except OrderError:
         return ""  # the engine says what is wrong with it
     return march_breach(opening.rules, state, order, hexmap)
+
+
+def fate_option(every: str, from_year: int | None, less_extreme: bool) -> dict:
+    """The Clock of Fate as stored in ``Campaign.options["fate"]`` ({} when off), read by
+    ``campaign.engine.fate.FateSettings.from_dict``."""
+    if not every:
+        return {}
+    return dataclasses.asdict(
+        FateSettings.from_dict(
+            {"every": every, "from_year": from_year or 1, "less_extreme": less_extreme}
+        )
+    )

@@ -1,6 +1,7 @@
 """A campaign started from the SPI opening of 1757 (issue 18), played through the services."""
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign.engine.armies import Army
@@ -8,6 +9,7 @@ from campaign.models import Campaign, Event, StateVersion
 from campaign.services import gameplay, setup
 from campaign.services.resolution import resolve_due_phase
 from orders.models import OrderSheet
+from tests.web.test_campaign_setup import FORM
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +95,30 @@ def test_an_order_against_the_openings_rules_is_refused(
     assert next(x for x in state.leaders if x.key == "cumberland").hex == "3822"
     refused = Event.objects.filter(campaign=campaign, version=version, kind="order-rejected")
     assert any("East of Magdeburg" in e.text for e in refused), [e.text for e in refused]
+
+
+def test_both_modules_are_off_by_default_and_chosen_on_the_form(client, organiser):
+    client.force_login(organiser)
+    body = client.get(reverse("new_campaign")).content.decode()
+    assert "Historical opening" in body and "The Campaign of 1757 (SPI)" in body
+    assert "Clock of Fate (linked campaigns)" in body
+    client.post(reverse("new_campaign"), FORM)
+    plain = Campaign.objects.get(name="Saxony 1757")
+    assert plain.options["opening"] == "" and plain.options["fate"] == {}
+    chosen = {
+        **FORM,
+        "name": "The real war",
+        "opening": "spi-1757",
+        "fate": "season",
+        "fate_from_year": "2",
+        "fate_less_extreme": "on",
+    }
+    client.post(reverse("new_campaign"), chosen)
+    real = Campaign.objects.get(name="The real war")
+    assert real.options["opening"] == "spi-1757"
+    assert real.options["fate"] == {
+        "from_year": 2,
+        "every": "season",
+        "from_turn": 6,
+        "less_extreme": True,
+    }
