@@ -11,7 +11,7 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from campaign.engine.armies import LABELS, Army, Seat
 from campaign.engine.rulesettings import settings_from_dict
 from campaign.models import EMAIL_KINDS, EmailMode, LeaderSelection
-from campaign.services import deadlines, email
+from campaign.services import deadlines, email, openings
 
 PHASE_KINDS = ("deployment", "march", "forced-march", "battle", "siege")
 OPTIONAL_RULES = [
@@ -82,6 +82,34 @@ class CampaignForm(forms.Form):
     )
     optional_rules = forms.MultipleChoiceField(
         choices=OPTIONAL_RULES, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    fate = forms.ChoiceField(
+        choices=[
+            ("", "Off"),
+            ("season", "A card at each season's end"),
+            ("turn", "A card at each turn's end from turn 6"),
+        ],
+        required=False,
+        initial="",
+        label="Clock of Fate (linked campaigns)",
+        help_text="Friedrich's Cards of Fate: the Tsarina's death, peace, lost subsidies "
+        "can end a power's war.",
+    )
+    fate_from_year = forms.IntegerField(
+        min_value=1, max_value=20, initial=1, required=False, label="Clock of Fate from year"
+    )
+    fate_less_extreme = forms.BooleanField(
+        required=False,
+        label="Less extreme Clock of Fate",
+        help_text="The Tsarina, Poems and America are kept out of the first four cards.",
+    )
+    opening = forms.ChoiceField(
+        choices=openings.CHOICES,
+        required=False,
+        initial="",
+        label="Historical opening",
+        help_text="The armies start where SPI's Frederick the Great puts them in that year, "
+        "public to all; armies it leaves out deploy by rule 3.",
     )
     rule_settings = forms.CharField(
         required=False,

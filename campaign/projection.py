@@ -539,7 +539,8 @@ def project(
     """What ``viewer`` may know of ``state`` and of the events, reports and rolls given."""
     viewer = viewer.bound_to(state)
     informed = viewer.informed()
-    deploying = state.phase is Phase.DEPLOYMENT and not state.turn > 1
+    # Only the first turn has a deployment phase, whatever turn it is (an opening may start later).
+    deploying = state.phase is Phase.DEPLOYMENT
 
     def on_map(army: Army) -> bool:
         # Deployment is plotted secretly (3): other armies appear once every army has deployed.

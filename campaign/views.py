@@ -47,7 +47,7 @@ from campaign.models import (
     is_organiser,
 )
 from campaign.services import battles as battle_service
-from campaign.services import drifting, gameplay, organiser, press, reopen, setup, signin
+from campaign.services import drifting, gameplay, openings, organiser, press, reopen, setup, signin
 from campaign.tasks import WORKER
 
 
@@ -209,6 +209,10 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
                     "press": data["press"] or "open",
                     "courier_phases": data["courier_phases"] or 2,
                     "press_moderated": data["press_moderated"],
+                    "opening": data["opening"] or "",
+                    "fate": openings.fate_option(
+                        data["fate"], data["fate_from_year"], data["fate_less_extreme"]
+                    ),
                 },
                 deadline_policy=form.deadline_policy(),
                 time_zone=data["time_zone"],

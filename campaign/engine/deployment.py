@@ -479,7 +479,10 @@ def deployment_phase(
         )
     complete = all(a in state.deployed for a in Army)
     if complete:
-        control = initial_control(state, hexmap)
+        # Control set before deployment (a historical opening's, issue 18) stands, unless
+        # a garrison of another country holds the city.
+        control = {**initial_control(state, hexmap), **state.control}
+        control.update({g.city: g.army.value for g in state.garrisons})
         state = dataclasses.replace(state, control=control, initial_control=dict(control))
     return Resolution(state, tuple(events), complete=complete)
 

@@ -62,6 +62,7 @@ class EventKind(Enum):
     VICTORY_POINTS = "victory-points"
     ARMY_SURRENDERS = "army-surrenders"
     CAMPAIGN_ENDS = "campaign-ends"
+    FATE = "fate"  # a Card of Fate drawn (Friedrich 11, campaign/engine/fate.py)
     # bookkeeping
     PHASE = "phase"
     TURN = "turn"

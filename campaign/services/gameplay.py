@@ -24,6 +24,7 @@ from campaign.engine.leaders import leader_key, leaders_of
 from campaign.engine.orders import OrderError, orders_from_dict, unit_army
 from campaign.engine.rulesettings import RuleSettings, settings_from_dict
 from campaign.engine.state import Phase, State, state_from_dict, state_to_dict
+from campaign.services import openings
 
 # Phases that may wait for players (issue 6); the others always run straight through.
 INPUT_PHASES = (Phase.DEPLOYMENT, Phase.MARCH, Phase.FORCED_MARCH, Phase.BATTLE, Phase.SIEGE)
@@ -277,6 +278,9 @@ def seat_orders(
             kept_items = []
             for item in items:
                 problem = _foreign(item, own, own_alliances, state, hexmap)
+                problem = problem or openings.march_problem(
+                    seat.campaign, kind, item, state, hexmap
+                )
                 if problem:
                     rejections.append(_rejected(own, problem, "11.6" if kind == "honors" else "6"))
                     continue

@@ -23,7 +23,7 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
-from campaign.services import deadlines, gameplay
+from campaign.services import deadlines, gameplay, openings
 from campaign.services import email as mail
 from campaign.services.organiser import log
 from maps.picture_queue import queue_pictures
@@ -227,25 +227,39 @@ def start_campaign(campaign: Campaign, actor, *, now: datetime) -> StateVersion:
         raise SetupError("The campaign has already started.")
     settings = gameplay.rule_settings(campaign)
     seats = list(campaign.seats.filter(reserve=False))
+    placed = openings.opening_armies(campaign)
     problems = []
     for seat in seats:
+        if placed & set(seat.armies):
+            # A historical opening brings its own leaders (issue 18).
+            seat.leaders = {**seat.leaders, **openings.seat_leaders(campaign, seat.armies)}
+            seat.save(update_fields=["leaders"])
         for army in seat.armies:
-            problems += gameplay.check_leader_pick(army, seat.leaders.get(army, []), settings)
+            if army not in placed:
+                problems += gameplay.check_leader_pick(army, seat.leaders.get(army, []), settings)
     if problems:
         raise SetupError("Leaders are not chosen yet: " + "; ".join(problems))
     if set(campaign.army_points) != {a.value for a in Army}:
         raise SetupError("Set the starting points of every army (3).")
     Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.RUNNING, started=now)
     campaign.status = CampaignStatus.RUNNING
+    state, opening_events = gameplay.initial_state(len(seats), campaign.army_points), []
+    if placed:
+        hexmap = gameplay.load_campaign_map(campaign.map_name)
+        if hexmap is None:
+            raise SetupError("The campaign map could not be loaded for the opening.")
+        state, opening_events = openings.start_state(campaign, len(seats), settings, hexmap)
     version = StateVersion.objects.create(
         campaign=campaign,
         number=0,
-        turn=1,
+        turn=state["turn"],
         phase="deployment",
-        state=gameplay.initial_state(len(seats), campaign.army_points),
+        state=state,
         created=now,
     )
-    from campaign.services.resolution import Notices, open_next
+    from campaign.services.resolution import Notices, open_next, store_events
+
+    store_events(version, opening_events)
 
     notices = Notices(since_version=0)
     open_next(campaign, version, now=now, notices=notices)
