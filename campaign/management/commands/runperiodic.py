@@ -34,6 +34,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, once: bool, **options):
+        # Every app's tasks module, as a worker imports them at start (autodiscovery is lazy).
+        app.loader.import_default_modules()
         tasks = {}
         for name, seconds in settings.PERIODIC_TASKS.items():
             if name not in app.tasks:
