@@ -20,20 +20,21 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from campaign.engine import victory
+from campaign.engine import investment, victory
 from campaign.engine.armies import ADJECTIVES, Alliance, Army
-from campaign.engine.attrition import share_loss
 from campaign.engine.contingents import BUYS as CONTINGENTS
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
 from campaign.engine.garrisons import room
 from campaign.engine.leaderless import add_leaderless, capture_leaderless
+from campaign.engine.leaders import leader
+from campaign.engine.losses import share_loss
 from campaign.engine.orders import BattleResult, Choice, Orders, Outcome, rejection
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.sides import Side, outnumbers, retreating_leaders, sides_at
 from campaign.engine.state import (
     Captive,
     Force,
@@ -64,82 +65,8 @@ def turn_date(turn: int) -> str:
     return f"{MONTHS[(turn - 1) // 2]} {'I' if turn % 2 else 'II'}"
 
 
-def outnumbers(big: int, small: int, ratio: int) -> bool:
-    """``big`` outnumbers ``small`` by ``ratio``:1 or more (9, 10.1.1, 11.1).
-
-    >>> outnumbers(2000, 500, 4), outnumbers(1999, 500, 4), outnumbers(100, 0, 4)
-    (True, False, True)
-    """
-    return big > 0 and big >= ratio * small
-
-
 def battle_id(turn: int, hex_id: str) -> str:
     return f"t{turn}-{hex_id}"
-
-
-# --- sides -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Side:
-    """All forces of one alliance outside the fortress walls in one hex, merged into a single
-    army for the battle (9.2)."""
-
-    alliance: Alliance
-    forces: tuple[Force, ...]
-
-    @property
-    def records(self) -> list[LeaderState]:
-        return [x for f in self.forces for x in f.leaders]
-
-    @property
-    def points(self) -> int:
-        return sum(f.points for f in self.forces)
-
-    def points_by_army(self) -> dict[Army, int]:
-        out: dict[Army, int] = {}
-        for f in self.forces:
-            out[f.army] = out.get(f.army, 0) + f.points
-        return out
-
-    @property
-    def armies(self) -> tuple[Army, ...]:
-        return tuple(f.army for f in self.forces)
-
-    @property
-    def commander(self) -> LeaderState:
-        return commander_of(self.forces)
-
-
-def commander_of(forces: Iterable[Force]) -> LeaderState:
-    """9.2: the highest-ranking leader of the country with the largest force (ties between
-    countries: the country whose leader ranks higher, then the army order)."""
-    by_army: dict[Army, list[LeaderState]] = {}
-    for f in forces:
-        by_army.setdefault(f.army, []).extend(f.leaders)
-    army = max(
-        by_army,
-        key=lambda a: (
-            sum(x.points for x in by_army[a]),
-            -min(x.rank for x in by_army[a]),
-            -list(Army).index(a),
-        ),
-    )
-    return min(by_army[army], key=lambda x: x.rank)
-
-
-def sides_at(state: State, hex_id: str, exclude: Iterable[str] = ()) -> dict[Alliance, Side]:
-    """The sides outside the fortress walls in ``hex_id`` (forces inside never fight, 11.3)."""
-    skip = set(exclude)
-    out: dict[Alliance, list[Force]] = {}
-    for f in state.forces():
-        if f.hex != hex_id or f.inside:
-            continue
-        leaders = tuple(x for x in f.leaders if x.key not in skip)
-        if leaders:
-            side = out.setdefault(state.alliance_of(f.army), [])
-            side.append(dataclasses.replace(f, leaders=leaders))
-    return {a: Side(a, tuple(fs)) for a, fs in out.items()}
 
 
 def meeting_hexes(state: State) -> list[str]:
@@ -151,13 +78,7 @@ def meeting_hexes(state: State) -> list[str]:
     return sorted(h for h, alliances in seen.items() if len(alliances) == 2)
 
 
-def retreating_leaders(state: State) -> set[str]:
-    return {key for r in state.retreats for key in r.leaders}
-
-
 def leader_name(key: str) -> str:
-    from campaign.engine.leaders import leader
-
     return leader(key).name
 
 
@@ -917,10 +838,8 @@ def battle_phase(
 def sieges_ahead(state: State, hexmap: HexMap) -> tuple[str, ...]:
     """The fortresses the siege phase will find besieged: their garrisons and besiegers answer the
     honors of war in advance, in case of a breach (11.6; ``State.honors_pending``)."""
-    from campaign.engine import siege  # siege builds on this module
-
     return tuple(
         inv.city.name
-        for inv in siege.investments(state, hexmap)
-        if siege.is_besieged(state, inv)[0]
+        for inv in investment.investments(state, hexmap)
+        if investment.is_besieged(state, inv)[0]
     )
