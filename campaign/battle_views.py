@@ -27,6 +27,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign import asking
 from campaign.battles.models import Battle, BattleStatus
 from campaign.models import Campaign
+from campaign.services import (
+    battle_briefing,
+    battle_dates,
+    battle_news,
+    battle_print,
+    battle_results,
+)
 from campaign.services import battles as service
 from campaign.tabletop import forces
 from campaign.tabletop.render import render_png
@@ -220,7 +227,7 @@ def chronicle(request: HttpRequest, code) -> HttpResponse:
     return render(
         request,
         "battles/chronicle.html",
-        {"campaign": campaign, "rows": service.chronicle(campaign, request.user)},
+        {"campaign": campaign, "rows": battle_news.chronicle(campaign, request.user)},
     )
 
 
@@ -255,16 +262,16 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
     return {
         "campaign": battle.campaign,
         "battle": battle,
-        "brief": service.briefing(battle, audience) if audience else None,
+        "brief": battle_briefing.briefing(battle, audience) if audience else None,
         "seat": seat,
         "is_organiser": service.may_settle(battle, request.user),
-        "result_lines": service.describe_result(battle, battle.result, exact=exact),
-        "pending_entry": service.pending_entry(battle),
-        "entries": service.entry_history(battle, exact=exact),
+        "result_lines": battle_briefing.describe_result(battle, battle.result, exact=exact),
+        "pending_entry": battle_results.pending_entry(battle),
+        "entries": battle_results.entry_history(battle, exact=exact),
         # Filled in from the entry waiting for an answer (the settle form starts from what the
         # players entered), where this reader may know its losses.
         "result_form": ResultForm(
-            battle, audience=audience, initial=_initial(service.latest_entry(battle), exact)
+            battle, audience=audience, initial=_initial(battle_results.latest_entry(battle), exact)
         ),
         # The quick resolution's steps carry the strengths of both sides (SPI): for the sides
         # and the umpire; an organiser who plays reads the outcome only.
@@ -305,14 +312,14 @@ def _briefing_html(request: HttpRequest, battle: Battle, audience: str, paper: s
     return render_to_string(
         "battles/briefing.html",
         {
-            "brief": service.briefing(battle, audience),
+            "brief": battle_briefing.briefing(battle, audience),
             "battle": battle,
             "campaign": battle.campaign,
             "paper": PAPERS[paper],
             "table_src": "data:image/png;base64," + base64.b64encode(png).decode(),
-            "result_lines": service.describe_result(battle, battle.result),
-            "pending_entry": service.pending_entry(battle),
-            "entries": service.entry_history(battle),
+            "result_lines": battle_briefing.describe_result(battle, battle.result),
+            "pending_entry": battle_results.pending_entry(battle),
+            "entries": battle_results.entry_history(battle),
         },
         request=request,
     )
@@ -342,8 +349,8 @@ def briefing_pdf(request: HttpRequest, code, battle_code, audience: str) -> Http
         raise PermissionDenied
     paper = _paper(request)
     try:
-        pdf = service.html_to_pdf(_briefing_html(request, battle, audience, paper))
-    except service.PrintError as exc:
+        pdf = battle_print.html_to_pdf(_briefing_html(request, battle, audience, paper))
+    except battle_print.PrintError as exc:
         return HttpResponse(f"The briefing could not be printed: {exc}", status=503)
     response = HttpResponse(pdf, content_type="application/pdf")
     name = f"battle-{battle.hex}-turn-{battle.turn}-{audience}-{paper}.pdf"
@@ -428,7 +435,7 @@ def enter_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.enter_result(battle, seat, form.result_data(), now=timezone.now()),
+        lambda: battle_results.enter_result(battle, seat, form.result_data(), now=timezone.now()),
         "Result entered: the other side confirms or disputes it.",
     )
 
@@ -441,7 +448,7 @@ def confirm_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.confirm_result(battle, seat, _entry(request), now=timezone.now()),
+        lambda: battle_results.confirm_result(battle, seat, _entry(request), now=timezone.now()),
         "Result confirmed.",
     )
 
@@ -456,7 +463,9 @@ def dispute_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.dispute_result(battle, seat, _entry(request), reason, now=timezone.now()),
+        lambda: battle_results.dispute_result(
+            battle, seat, _entry(request), reason, now=timezone.now()
+        ),
         "Result disputed: the organiser will settle it.",
     )
 
@@ -473,8 +482,8 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
         return _back(request, battle)
     try:
         informed = service.audience_for(battle, request.user) is not None
-        result = service.parse_result(battle, form.result_data(), informed=informed)
-        lines = service.describe_result(battle, result)
+        result = battle_results.parse_result(battle, form.result_data(), informed=informed)
+        lines = battle_briefing.describe_result(battle, result)
     except service.BattleError as exc:
         messages.error(request, str(exc))
         return _back(request, battle)
@@ -493,7 +502,7 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.settle_result(
+        lambda: battle_results.settle_result(
             battle,
             request.user,
             form.result_data(),
@@ -530,7 +539,7 @@ def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.quick_resolve(
+        lambda: battle_results.quick_resolve(
             battle, request.user, attacker=attacker, now=timezone.now(), why=asking.reason(request)
         ),
         "Resolved with the quick resolution: not fought on the table.",
@@ -551,7 +560,7 @@ def set_date(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.set_date(battle, request.user, when, now=timezone.now()),
+        lambda: battle_dates.set_date(battle, request.user, when, now=timezone.now()),
         "Date set; the players are told.",
     )
 
@@ -616,7 +625,7 @@ def gazette(request: HttpRequest, code) -> HttpResponse:
     return render(
         request,
         "battles/gazette.html",
-        {"campaign": campaign, "news": service.gazette(campaign, now=timezone.now())},
+        {"campaign": campaign, "news": battle_news.gazette(campaign, now=timezone.now())},
     )
 
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from campaign.engine.dice import SCHEME
 from campaign.services import fairdice
-from campaign.services.organiser import OrganiserError
+from campaign.services.actionlog import OrganiserError
 from campaign.views import _member_campaign, _organiser_campaign
 
 

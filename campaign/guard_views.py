@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.models import Seat
 from campaign.services import reopen, signin
-from campaign.services.organiser import OrganiserError
+from campaign.services.actionlog import OrganiserError
 from campaign.views import _confirmed_tool, _organiser_campaign
 
 

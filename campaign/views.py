@@ -48,7 +48,9 @@ from campaign.models import (
 )
 from campaign.services import battles as battle_service
 from campaign.services import drifting, gameplay, organiser, press, reopen, setup, signin
+from campaign.services.actionlog import OrganiserError
 from campaign.tasks import WORKER
+from dgk.celery import app
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -68,8 +70,6 @@ def _check_database() -> dict:
 def _check_broker() -> dict:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"ok": True, "mode": "eager"}
-    from dgk.celery import app
-
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
@@ -389,7 +389,7 @@ def _tool(request: HttpRequest, code, action, success: str) -> HttpResponse:
     campaign = _organiser_campaign(request, code)
     try:
         action(campaign)
-    except organiser.OrganiserError as exc:
+    except OrganiserError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, success)
@@ -529,7 +529,7 @@ def enter_orders(request: HttpRequest, code, seat_code) -> HttpResponse:
                 now=timezone.now(),
                 how=form.cleaned_data["how"],
             )
-        except organiser.OrganiserError as exc:
+        except OrganiserError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, f"Orders of the {seat.label} entered.")
@@ -570,7 +570,7 @@ def enter_orders_on_behalf(request: HttpRequest, code, seat_code) -> HttpRespons
             window = organiser.begin_on_behalf(
                 campaign, request.user, seat, now=timezone.now(), reason=why
             )
-        except organiser.OrganiserError as exc:
+        except OrganiserError as exc:
             messages.error(request, str(exc))
             target = reverse("organiser_board", args=[campaign.code])
         else:

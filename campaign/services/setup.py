@@ -25,7 +25,8 @@ from campaign.models import (
 )
 from campaign.services import deadlines, gameplay
 from campaign.services import email as mail
-from campaign.services.organiser import log
+from campaign.services.actionlog import log
+from campaign.services.resolution import Notices, open_next
 from maps.picture_queue import queue_pictures
 
 
@@ -245,8 +246,6 @@ def start_campaign(campaign: Campaign, actor, *, now: datetime) -> StateVersion:
         state=gameplay.initial_state(len(seats), campaign.army_points),
         created=now,
     )
-    from campaign.services.resolution import Notices, open_next
-
     notices = Notices(since_version=0)
     open_next(campaign, version, now=now, notices=notices)
     log(

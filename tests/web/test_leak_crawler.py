@@ -31,8 +31,7 @@ from PIL import ImageDraw
 
 from campaign.engine.armies import Alliance, Army
 from campaign.models import Invitation
-from campaign.services import battles as battle_service
-from campaign.services import press, setup
+from campaign.services import battle_print, press, setup
 from campaign.services.email import preferences_token
 from campaign.tasks import record_heartbeat
 from maps.core.loader import load_map
@@ -368,7 +367,7 @@ def test_the_printed_briefings_show_no_secret_of_the_other_side(played, player, 
     import shutil
     import subprocess
 
-    if battle_service.chromium() is None or shutil.which("pdftotext") is None:
+    if battle_print.chromium() is None or shutil.which("pdftotext") is None:
         pytest.skip(
             "chromium and poppler-utils are needed (apt-get install chromium poppler-utils)"
         )
