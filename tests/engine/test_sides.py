@@ -60,7 +60,7 @@ def test_the_empire_and_sweden_follow_their_players_unless_told_otherwise(choice
 
 
 def _former_allies(changed: bool):
-    scenario = load_scenario(CASEBOOK / "13_8_former_allies_are_enemies.json")
+    scenario = load_scenario(CASEBOOK / "13_08_former_allies_are_enemies.json")
     sides = (Army.SWEDEN,) if changed else ()
     scenario = dataclasses.replace(
         scenario, state=dataclasses.replace(scenario.state, changed_sides=sides)
@@ -69,7 +69,7 @@ def _former_allies(changed: bool):
 
 
 def test_without_the_change_the_casebook_case_has_no_enemies():
-    """The control of 13_8_former_allies_are_enemies: the same state, Sweden still Russia's ally."""
+    """The control of 13_08_former_allies_are_enemies: same state, Sweden still Russia's ally."""
     outcome = _former_allies(changed=False)
     assert outcome.reports == ()
     assert not outcome.state.pending_battles
