@@ -36,14 +36,15 @@ from orders.access import Access, _access, _hexmap, _settings, _version
 from orders.deploy_checks import army_problems, read_deployment
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
 from orders.models import OrderSheet
-from orders.views import _common, _locked, _save_draft, _writable_sheet, writes_orders
+from orders.pages import page_context
+from orders.sheets import save_draft, sheet_locked, writable_sheet, writes_orders
 
 
 def _deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
     version = _version(access.campaign)
     if version is None:
         raise PermissionDenied("The campaign has not started.")
-    ctx = _common(access, version)
+    ctx = page_context(access, version)
     sheet: OrderSheet | None = ctx["sheet"]
     draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
     dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
@@ -244,12 +245,12 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     url = reverse("orders:deploy", args=[code])
     errors: list[str] = []
     with transaction.atomic():
-        sheet = _writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
-        if not _locked(request, sheet):
+        sheet = writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
+        if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             errors = _apply_deploy_post(request, access, draft)
             if not errors:
-                _save_draft(sheet, draft, access)
+                save_draft(sheet, draft, access)
                 messages.success(request, "Deployment saved.")
     ctx = _deployment_context(request, access, errors=errors)
     if request.htmx:

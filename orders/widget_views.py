@@ -40,7 +40,7 @@ from orders.deploy_checks import read_deployment
 from orders.deploy_views import _deployment_context
 from orders.forms import enemy_hexes, march_preview
 from orders.models import OrderSheet
-from orders.views import ORDER_PHASES, _items, _unit_position, _units
+from orders.pages import ORDER_PHASES, draft_items, own_units, unit_position
 
 
 @login_required
@@ -72,15 +72,16 @@ def map_overlay(request: HttpRequest, code) -> HttpResponse:
     grid = grid_of(hexmap)
     settings = _settings(access.campaign)
     marching = phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value)
-    units = _units(view, leaders_only=forced) if marching else {}
+    units = own_units(view, leaders_only=forced) if marching else {}
     draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
     orders = [
-        {**o, "name": units.get(str(o.get("unit")), o.get("unit"))} for o in _items(draft, kind)
+        {**o, "name": units.get(str(o.get("unit")), o.get("unit"))}
+        for o in draft_items(draft, kind)
     ] if marching else []  # fmt: skip
     positions, previews = {}, {}
     for o in orders:
         key = str(o.get("unit", ""))
-        pos = _unit_position(view, key)
+        pos = unit_position(view, key)
         if pos is None:
             continue
         positions[key] = pos[0]
@@ -104,7 +105,7 @@ def map_overlay(request: HttpRequest, code) -> HttpResponse:
     own = sorted((f for f in view.forces if f.relation is Relation.OWNER), key=_strength)
     data["focus"] = [overlay.hex_xy(grid, f.hex) for f in own]
     if unit in units and not locked:
-        pos = _unit_position(view, unit)
+        pos = unit_position(view, unit)
         order = next((o for o in orders if o.get("unit") == unit), {})
         marches = order.get("marches") if isinstance(order.get("marches"), int) else 1
         path = str(order.get("path", ""))
@@ -212,12 +213,12 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
         draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
         kind = "march" if version.resolved_phase == Phase.MARCH.value else "forced_march"
         then = _view(access, before)
-        names = _units(then)
+        names = own_units(then)
         orders = [{**o, "name": names.get(str(o.get("unit")), o.get("unit"))}
-                  for o in _items(draft, kind)]  # fmt: skip
+                  for o in draft_items(draft, kind)]  # fmt: skip
         positions = {}
         for o in orders:
-            pos = _unit_position(then, str(o.get("unit", "")))
+            pos = unit_position(then, str(o.get("unit", "")))
             if pos is not None:
                 positions[str(o["unit"])] = pos[0]
         moves = overlay.drawn_orders(orders, positions, {}, grid)

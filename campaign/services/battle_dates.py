@@ -9,10 +9,7 @@ import zoneinfo
 from datetime import datetime, timedelta
 
 from campaign.battles.models import Battle, BattleStatus
-from campaign.models import (
-    Campaign,
-    CampaignStatus,
-)
+from campaign.models import Campaign, CampaignStatus
 from campaign.services.battle_results import continue_turn, notify, notify_organiser
 from campaign.services.battles import BattleError, log_action, may_settle
 

@@ -9,10 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from campaign.battles.models import Battle, BattleStatus
-from campaign.models import (
-    Campaign,
-    Event,
-)
+from campaign.models import Campaign, Event
 from campaign.services.battle_briefing import describe_result, seat_label, stakes, turn_label
 from campaign.services.battles import SIDES, UMPIRE, audience_for, side_name, tabletop_settings
 

@@ -16,12 +16,7 @@ from campaign.battles.models import Battle, BattleStatus, EntryKind, ResultEntry
 from campaign.engine.armies import ADJECTIVES, Army
 from campaign.engine.dice import Dice
 from campaign.engine.state import Phase
-from campaign.models import (
-    Campaign,
-    PhaseWindow,
-    Seat,
-    StateVersion,
-)
+from campaign.models import Campaign, PhaseWindow, Seat, StateVersion
 from campaign.services import gameplay, resolution
 from campaign.services.battle_briefing import briefing, describe_result
 from campaign.services.battles import (
