@@ -2,9 +2,9 @@
 picture, results (enter, confirm, dispute, settle, quick resolution), dates, the tabletop
 settings, the chronicle and the public gazette.
 
-Access is checked in ``_battle_for`` / ``_member_campaign`` / ``_organiser_campaign``, which
+Access is checked in ``_battle_for`` and ``campaign.access``, which
 raise PermissionDenied; what each audience may read is decided by
-``campaign.services.battles.briefing`` alone.
+``campaign.services.battle_briefing.briefing`` alone.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign import asking
+from campaign.access import member_campaign, organiser_campaign
 from campaign.battles.models import Battle, BattleStatus
 from campaign.models import Campaign
 from campaign.services import (
@@ -42,21 +43,6 @@ PAPERS = {"a4": "A4", "letter": "Letter"}
 
 
 # ---- access --------------------------------------------------------------------------------
-
-
-def _member_campaign(request: HttpRequest, code) -> Campaign:
-    campaign = get_object_or_404(Campaign, code=code)
-    user = request.user
-    if campaign.organiser_id == user.id or campaign.seats.filter(user=user).exists():
-        return campaign
-    raise PermissionDenied
-
-
-def _organiser_campaign(request: HttpRequest, code) -> Campaign:
-    campaign = get_object_or_404(Campaign, code=code)
-    if campaign.organiser_id != request.user.id:
-        raise PermissionDenied
-    return campaign
 
 
 def _battle_for(request: HttpRequest, code, battle_code) -> tuple[Battle, tuple | None]:
@@ -222,7 +208,7 @@ class TabletopSettingsForm(forms.Form):
 @login_required
 @require_GET
 def chronicle(request: HttpRequest, code) -> HttpResponse:
-    campaign = _member_campaign(request, code)
+    campaign = member_campaign(request, code)
     service.sync(campaign)
     return render(
         request,
@@ -582,7 +568,7 @@ def record_collection(request: HttpRequest, code, battle_code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tabletop_settings(request: HttpRequest, code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     current = service.tabletop_settings(campaign)
     if request.method == "POST":
         form = TabletopSettingsForm(request.POST)

@@ -37,7 +37,7 @@ from orders.access import (
     version_cache_headers,
 )
 from orders.deploy_checks import read_deployment
-from orders.deploy_views import _deployment_context
+from orders.deploy_pages import deployment_context
 from orders.forms import enemy_hexes, march_preview
 from orders.models import OrderSheet
 from orders.pages import ORDER_PHASES, draft_items, own_units, unit_position
@@ -135,7 +135,7 @@ def map_overlay(request: HttpRequest, code) -> HttpResponse:
 def _deploy_layer(request, access, hexmap, grid, sheet) -> dict:
     """The deploy mode's layer: the deployment page's own reading of the draft (with the engine's
     validator), and where each of the seat's armies may deploy (3.2.1, 3.2.4, 3.2.5)."""
-    ctx = _deployment_context(request, access)
+    ctx = deployment_context(request, access)
     draft = sheet.draft if isinstance(sheet.draft, dict) else {}
     dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
     allowed = {}
