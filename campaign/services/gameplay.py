@@ -17,7 +17,7 @@ from typing import Any
 
 from campaign.engine import investment, phases
 from campaign.engine.armies import Army, Seat, armies_of, seats_in_play
-from campaign.engine.battle import retire_refusal as engine_retire_refusal
+from campaign.engine.battlesetup import retire_refusal as engine_retire_refusal
 from campaign.engine.dice import Dice, derive_seed
 from campaign.engine.events import Event, EventKind, event_to_dict, private, report_to_dict
 from campaign.engine.leaders import leader_key, leaders_of

@@ -5,7 +5,8 @@ import dataclasses
 import pytest
 
 from campaign.engine.armies import Alliance, Army
-from campaign.engine.battle import battle_phase, meeting_hexes, turn_date
+from campaign.engine.battle import battle_phase, meeting_hexes
+from campaign.engine.battlesetup import turn_date
 from campaign.engine.dice import Dice
 from campaign.engine.events import EventKind
 from campaign.engine.orders import (
