@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django import forms
 
 from campaign.engine.leaders import leader, leader_key
-from campaign.engine.marches import march_mp
+from campaign.engine.movers import march_mp
 from campaign.engine.rulesettings import RuleSettings
 from campaign.projection import Relation, View
 from maps.core.hexgrid import (

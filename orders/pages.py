@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from campaign.engine.armies import ADJECTIVES, Army
-from campaign.engine.marches import marches_allowed
+from campaign.engine.movers import marches_allowed
 from campaign.engine.orders import unit_army
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import LeaderState, Phase, state_from_dict
