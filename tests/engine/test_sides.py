@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from campaign.engine.armies import Alliance, Army, Seat
-from campaign.engine.linked import between_campaigns_from_dict, changing_armies, lending_to
+from campaign.engine.betweencampaigns import between_campaigns_from_dict, lending_to
+from campaign.engine.linked import changing_armies
 from campaign.engine.orders import battle_result_from_dict
 from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
 from campaign.engine.scenario import load_scenario, run_scenario
