@@ -2,9 +2,9 @@
 picture, results (enter, confirm, dispute, settle, quick resolution), dates, the tabletop
 settings, the chronicle and the public gazette.
 
-Access is checked in ``_battle_for`` / ``_member_campaign`` / ``_organiser_campaign``, which
+Access is checked in ``_battle_for`` and ``campaign.access``, which
 raise PermissionDenied; what each audience may read is decided by
-``campaign.services.battles.briefing`` alone.
+``campaign.services.battle_briefing.briefing`` alone.
 """
 
 from __future__ import annotations
@@ -25,8 +25,16 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign import asking
+from campaign.access import member_campaign, organiser_campaign
 from campaign.battles.models import Battle, BattleStatus
 from campaign.models import Campaign
+from campaign.services import (
+    battle_briefing,
+    battle_dates,
+    battle_news,
+    battle_print,
+    battle_results,
+)
 from campaign.services import battles as service
 from campaign.tabletop import forces
 from campaign.tabletop.render import render_png
@@ -35,21 +43,6 @@ PAPERS = {"a4": "A4", "letter": "Letter"}
 
 
 # ---- access --------------------------------------------------------------------------------
-
-
-def _member_campaign(request: HttpRequest, code) -> Campaign:
-    campaign = get_object_or_404(Campaign, code=code)
-    user = request.user
-    if campaign.organiser_id == user.id or campaign.seats.filter(user=user).exists():
-        return campaign
-    raise PermissionDenied
-
-
-def _organiser_campaign(request: HttpRequest, code) -> Campaign:
-    campaign = get_object_or_404(Campaign, code=code)
-    if campaign.organiser_id != request.user.id:
-        raise PermissionDenied
-    return campaign
 
 
 def _battle_for(request: HttpRequest, code, battle_code) -> tuple[Battle, tuple | None]:
@@ -215,12 +208,12 @@ class TabletopSettingsForm(forms.Form):
 @login_required
 @require_GET
 def chronicle(request: HttpRequest, code) -> HttpResponse:
-    campaign = _member_campaign(request, code)
+    campaign = member_campaign(request, code)
     service.sync(campaign)
     return render(
         request,
         "battles/chronicle.html",
-        {"campaign": campaign, "rows": service.chronicle(campaign, request.user)},
+        {"campaign": campaign, "rows": battle_news.chronicle(campaign, request.user)},
     )
 
 
@@ -255,16 +248,16 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
     return {
         "campaign": battle.campaign,
         "battle": battle,
-        "brief": service.briefing(battle, audience) if audience else None,
+        "brief": battle_briefing.briefing(battle, audience) if audience else None,
         "seat": seat,
         "is_organiser": service.may_settle(battle, request.user),
-        "result_lines": service.describe_result(battle, battle.result, exact=exact),
-        "pending_entry": service.pending_entry(battle),
-        "entries": service.entry_history(battle, exact=exact),
+        "result_lines": battle_briefing.describe_result(battle, battle.result, exact=exact),
+        "pending_entry": battle_results.pending_entry(battle),
+        "entries": battle_results.entry_history(battle, exact=exact),
         # Filled in from the entry waiting for an answer (the settle form starts from what the
         # players entered), where this reader may know its losses.
         "result_form": ResultForm(
-            battle, audience=audience, initial=_initial(service.latest_entry(battle), exact)
+            battle, audience=audience, initial=_initial(battle_results.latest_entry(battle), exact)
         ),
         # The quick resolution's steps carry the strengths of both sides (SPI): for the sides
         # and the umpire; an organiser who plays reads the outcome only.
@@ -305,14 +298,14 @@ def _briefing_html(request: HttpRequest, battle: Battle, audience: str, paper: s
     return render_to_string(
         "battles/briefing.html",
         {
-            "brief": service.briefing(battle, audience),
+            "brief": battle_briefing.briefing(battle, audience),
             "battle": battle,
             "campaign": battle.campaign,
             "paper": PAPERS[paper],
             "table_src": "data:image/png;base64," + base64.b64encode(png).decode(),
-            "result_lines": service.describe_result(battle, battle.result),
-            "pending_entry": service.pending_entry(battle),
-            "entries": service.entry_history(battle),
+            "result_lines": battle_briefing.describe_result(battle, battle.result),
+            "pending_entry": battle_results.pending_entry(battle),
+            "entries": battle_results.entry_history(battle),
         },
         request=request,
     )
@@ -342,8 +335,8 @@ def briefing_pdf(request: HttpRequest, code, battle_code, audience: str) -> Http
         raise PermissionDenied
     paper = _paper(request)
     try:
-        pdf = service.html_to_pdf(_briefing_html(request, battle, audience, paper))
-    except service.PrintError as exc:
+        pdf = battle_print.html_to_pdf(_briefing_html(request, battle, audience, paper))
+    except battle_print.PrintError as exc:
         return HttpResponse(f"The briefing could not be printed: {exc}", status=503)
     response = HttpResponse(pdf, content_type="application/pdf")
     name = f"battle-{battle.hex}-turn-{battle.turn}-{audience}-{paper}.pdf"
@@ -428,7 +421,7 @@ def enter_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.enter_result(battle, seat, form.result_data(), now=timezone.now()),
+        lambda: battle_results.enter_result(battle, seat, form.result_data(), now=timezone.now()),
         "Result entered: the other side confirms or disputes it.",
     )
 
@@ -441,7 +434,7 @@ def confirm_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.confirm_result(battle, seat, _entry(request), now=timezone.now()),
+        lambda: battle_results.confirm_result(battle, seat, _entry(request), now=timezone.now()),
         "Result confirmed.",
     )
 
@@ -456,7 +449,9 @@ def dispute_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.dispute_result(battle, seat, _entry(request), reason, now=timezone.now()),
+        lambda: battle_results.dispute_result(
+            battle, seat, _entry(request), reason, now=timezone.now()
+        ),
         "Result disputed: the organiser will settle it.",
     )
 
@@ -473,8 +468,8 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
         return _back(request, battle)
     try:
         informed = service.audience_for(battle, request.user) is not None
-        result = service.parse_result(battle, form.result_data(), informed=informed)
-        lines = service.describe_result(battle, result)
+        result = battle_results.parse_result(battle, form.result_data(), informed=informed)
+        lines = battle_briefing.describe_result(battle, result)
     except service.BattleError as exc:
         messages.error(request, str(exc))
         return _back(request, battle)
@@ -493,7 +488,7 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.settle_result(
+        lambda: battle_results.settle_result(
             battle,
             request.user,
             form.result_data(),
@@ -530,7 +525,7 @@ def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.quick_resolve(
+        lambda: battle_results.quick_resolve(
             battle, request.user, attacker=attacker, now=timezone.now(), why=asking.reason(request)
         ),
         "Resolved with the quick resolution: not fought on the table.",
@@ -551,7 +546,7 @@ def set_date(request: HttpRequest, code, battle_code) -> HttpResponse:
     return _act(
         request,
         battle,
-        lambda: service.set_date(battle, request.user, when, now=timezone.now()),
+        lambda: battle_dates.set_date(battle, request.user, when, now=timezone.now()),
         "Date set; the players are told.",
     )
 
@@ -573,7 +568,7 @@ def record_collection(request: HttpRequest, code, battle_code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tabletop_settings(request: HttpRequest, code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     current = service.tabletop_settings(campaign)
     if request.method == "POST":
         form = TabletopSettingsForm(request.POST)
@@ -616,7 +611,7 @@ def gazette(request: HttpRequest, code) -> HttpResponse:
     return render(
         request,
         "battles/gazette.html",
-        {"campaign": campaign, "news": service.gazette(campaign, now=timezone.now())},
+        {"campaign": campaign, "news": battle_news.gazette(campaign, now=timezone.now())},
     )
 
 

@@ -9,16 +9,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
+from campaign.access import member_campaign, organiser_campaign
 from campaign.engine.dice import SCHEME
 from campaign.services import fairdice
-from campaign.services.organiser import OrganiserError
-from campaign.views import _member_campaign, _organiser_campaign
+from campaign.services.actionlog import OrganiserError
 
 
 @login_required
 def campaign_dice(request: HttpRequest, code) -> HttpResponse:
     """Every member: the commitments; once the campaign has ended, the seeds and the check."""
-    campaign = _member_campaign(request, code)
+    campaign = member_campaign(request, code)
     check = fairdice.verify(campaign) if campaign.seeds_revealed else None
     return render(
         request,
@@ -38,7 +38,7 @@ def campaign_dice(request: HttpRequest, code) -> HttpResponse:
 def reseed(request: HttpRequest, code) -> HttpResponse:
     """The organiser changes the seed from the next phase on: a page that says what will
     happen, then the change with its reason."""
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     if request.method == "POST":
         try:
             fairdice.reseed(

@@ -10,16 +10,17 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaign.access import organiser_campaign
+from campaign.asking import confirmed_tool
 from campaign.models import Seat
 from campaign.services import reopen, signin
-from campaign.services.organiser import OrganiserError
-from campaign.views import _confirmed_tool, _organiser_campaign
+from campaign.services.actionlog import OrganiserError
 
 
 @login_required
 @require_POST
 def unlock(request: HttpRequest, code, seat_code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     seat = get_object_or_404(Seat, campaign=campaign, code=seat_code)
     try:
         signin.unlock(campaign, request.user, seat, now=timezone.now())
@@ -34,7 +35,7 @@ def unlock(request: HttpRequest, code, seat_code) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def reopen_campaign(request: HttpRequest, code) -> HttpResponse:
     """Within a day of ending it: a page that says what will happen, then the reopening."""
-    return _confirmed_tool(
+    return confirmed_tool(
         request,
         code,
         "reopen_campaign",

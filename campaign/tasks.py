@@ -1,7 +1,7 @@
 """Celery tasks: thin, they take ids and call one service.
 
-Callers queue tasks with ``transaction.on_commit(lambda: task.delay(...))``. With no broker
-configured they run eagerly, in the caller's process.
+Services queue them by name when the transaction commits (``campaign.services.queue``), so no
+service imports this module. With no broker configured they run eagerly, in the caller's process.
 """
 
 import logging
@@ -13,6 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from campaign.models import Heartbeat
+from campaign.services import battle_dates, digest, drifting, email, resolution
 
 WORKER = "worker"
 logger = logging.getLogger(__name__)
@@ -44,9 +45,7 @@ def heartbeat_when_ready(sender=None, **kwargs) -> None:
 @shared_task(ignore_result=True, acks_late=True)
 def resolve_phase(window_id: int) -> None:
     """Resolve one phase window if it is due; safe to run twice (exactly once)."""
-    from campaign.services.resolution import resolve_due_phase
-
-    resolve_due_phase(window_id, now=timezone.now())
+    resolution.resolve_due_phase(window_id, now=timezone.now())
 
 
 @shared_task(ignore_result=True)
@@ -57,17 +56,14 @@ def sweep_deadlines() -> int:
     Each window resolves in its own transaction, exactly once; one failing window is logged
     and left open for the next sweep, it does not stop the others nor the battles.
     """
-    from campaign.services import battles
-    from campaign.services.resolution import due_window_ids, resolve_due_phase
-
     resolved = 0
-    for window_id in due_window_ids(timezone.now()):
+    for window_id in resolution.due_window_ids(timezone.now()):
         try:
-            resolved += resolve_due_phase(window_id, now=timezone.now()) is not None
+            resolved += resolution.resolve_due_phase(window_id, now=timezone.now()) is not None
         except Exception:  # the next sweep retries; the others must still resolve
             logger.exception("resolving window %s failed", window_id)
     try:
-        battles.sweep(now=timezone.now())
+        battle_dates.sweep(now=timezone.now())
     except Exception:  # the next sweep retries
         logger.exception("the battles' sweep failed")
     return resolved
@@ -76,22 +72,16 @@ def sweep_deadlines() -> int:
 @shared_task(ignore_result=True)
 def send_reminders() -> int:
     """Beat: the reminders due now (each step once per seat and window)."""
-    from campaign.services.drifting import send_reminders as send
-
-    return send(now=timezone.now())
+    return drifting.send_reminders(now=timezone.now())
 
 
 @shared_task(ignore_result=True)
 def send_digests() -> int:
     """Beat: the daily digests due now (services.digest)."""
-    from campaign.services.digest import send_digests as send
-
-    return send(now=timezone.now())
+    return digest.send_digests(now=timezone.now())
 
 
 @shared_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
 def send_email(kind: str, **ids) -> bool:
     """Build and send one email (never inside a web request)."""
-    from campaign.services.email import deliver
-
-    return deliver(kind, **ids)
+    return email.deliver(kind, **ids)

@@ -1,6 +1,6 @@
 """Site-wide views (the home page, /healthz), and the campaign set-up and organiser pages.
 
-Access is checked in the private helpers ``_organiser_campaign``, ``_member_campaign`` and
+Access is checked in the private helpers ``organiser_campaign``, ``member_campaign`` and
 ``_own_seat``, which raise PermissionDenied; the player's own pages are in ``orders`` (who may
 open them: ``orders.access``).
 """
@@ -23,6 +23,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import asking
+from campaign.access import member_campaign, organiser_campaign
+from campaign.asking import confirmed_tool, to_board
 from campaign.engine.armies import Army
 from campaign.engine.leaders import leaders_of
 from campaign.engine.rulesettings import settings_from_dict
@@ -48,7 +50,9 @@ from campaign.models import (
 )
 from campaign.services import battles as battle_service
 from campaign.services import drifting, gameplay, openings, organiser, press, reopen, setup, signin
+from campaign.services.actionlog import OrganiserError
 from campaign.tasks import WORKER
+from dgk.celery import app
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -68,8 +72,6 @@ def _check_database() -> dict:
 def _check_broker() -> dict:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"ok": True, "mode": "eager"}
-    from dgk.celery import app
-
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
@@ -127,34 +129,11 @@ def _may_read_health_details(request: HttpRequest) -> bool:
 # --- campaigns: set-up, invitations, the organiser's board and tools (issue 6) -------------
 
 
-def _organiser_campaign(request: HttpRequest, code) -> Campaign:
-    """The campaign, if the signed-in user organises it."""
-    campaign = get_object_or_404(Campaign, code=code)
-    if campaign.organiser_id != request.user.id:
-        raise PermissionDenied
-    return campaign
-
-
-def _member_campaign(request: HttpRequest, code) -> Campaign:
-    """The campaign, if the signed-in user organises it or holds one of its seats."""
-    campaign = get_object_or_404(Campaign, code=code)
-    if (
-        campaign.organiser_id != request.user.id
-        and not campaign.seats.filter(user=request.user).exists()
-    ):
-        raise PermissionDenied
-    return campaign
-
-
 def _own_seat(request: HttpRequest, code) -> Seat:
     seat = get_object_or_404(Seat.objects.select_related("campaign"), code=code)
     if seat.user_id != request.user.id:
         raise PermissionDenied
     return seat
-
-
-def _board(request: HttpRequest, campaign: Campaign) -> HttpResponse:
-    return redirect("organiser_board", campaign.code)
 
 
 def _options_form(campaign: Campaign) -> OptionsForm:
@@ -234,7 +213,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def campaign_setup(request: HttpRequest, code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     seats = list(campaign.seats.filter(reserve=False).select_related("user"))
     armies_form = ArmiesForm(request.POST or None, seats=seats)
     if request.method == "POST" and armies_form.is_valid():
@@ -265,7 +244,7 @@ def campaign_setup(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_POST
 def invite(request: HttpRequest, code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     form = InviteForm(request.POST)
     if not form.is_valid():
         problems = " ".join(e for errors in form.errors.values() for e in errors)
@@ -286,14 +265,14 @@ def invite(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_POST
 def start(request: HttpRequest, code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     try:
         setup.start_campaign(campaign, request.user, now=timezone.now())
     except setup.SetupError as exc:
         messages.error(request, str(exc))
         return redirect("campaign_setup", campaign.code)
     messages.success(request, "The campaign has started: deployment is open.")
-    return _board(request, campaign)
+    return to_board(request, campaign)
 
 
 def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
@@ -321,7 +300,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 def organiser_board(request: HttpRequest, code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     board = organiser.status_board(campaign, now=timezone.now())
     template = "campaign/board.html#board" if request.htmx else "campaign/board.html"
     return render(
@@ -344,7 +323,7 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
 @require_POST
 def campaign_options(request: HttpRequest, code) -> HttpResponse:
     """The organiser's settings of a campaign, from its set-up page or its board."""
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     form = OptionsForm(request.POST)
     if form.is_valid():
         data, now = form.cleaned_data, timezone.now()
@@ -360,50 +339,10 @@ def campaign_options(request: HttpRequest, code) -> HttpResponse:
     return redirect(back, campaign.code)
 
 
-def _confirmed_tool(
-    request: HttpRequest,
-    code,
-    name: str,
-    question: str,
-    effects: list[str],
-    action,
-    success: str,
-    *,
-    args: tuple = (),
-    hidden: dict | None = None,
-) -> HttpResponse:
-    """An organiser's tool, asked first: a page that says what will happen, then, posted with
-    ``confirmed=yes`` and a reason (for the log the players read), the tool itself. ``hidden``
-    carries the tool's own fields (hours, the new player...) through the question."""
-    campaign = _organiser_campaign(request, code)
-    if asking.said_yes(request):
-        why = asking.reason(request)
-        return _tool(request, code, lambda c: action(c, why), success)
-    return asking.ask(
-        request,
-        campaign,
-        question,
-        effects,
-        reverse(name, args=[campaign.code, *args]),
-        hidden=sorted((hidden or {}).items()),
-    )
-
-
-def _tool(request: HttpRequest, code, action, success: str) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
-    try:
-        action(campaign)
-    except organiser.OrganiserError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, success)
-    return _board(request, campaign)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def pause(request: HttpRequest, code) -> HttpResponse:
-    return _confirmed_tool(
+    return confirmed_tool(
         request,
         code,
         "pause",
@@ -421,7 +360,7 @@ def pause(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def resume(request: HttpRequest, code) -> HttpResponse:
-    return _confirmed_tool(
+    return confirmed_tool(
         request,
         code,
         "resume",
@@ -440,11 +379,11 @@ def resume(request: HttpRequest, code) -> HttpResponse:
 def extend(request: HttpRequest, code) -> HttpResponse:
     form = ExtendForm(request.POST)
     if not form.is_valid():
-        campaign = _organiser_campaign(request, code)
+        campaign = organiser_campaign(request, code)
         messages.error(request, "Extend by a whole number of hours.")
-        return _board(request, campaign)
+        return to_board(request, campaign)
     hours = form.cleaned_data["hours"]
-    return _confirmed_tool(
+    return confirmed_tool(
         request,
         code,
         "extend",
@@ -465,7 +404,7 @@ def extend(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def roll_back(request: HttpRequest, code) -> HttpResponse:
-    return _confirmed_tool(
+    return confirmed_tool(
         request,
         code,
         "roll_back",
@@ -484,7 +423,7 @@ def roll_back(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def end(request: HttpRequest, code) -> HttpResponse:
-    return _confirmed_tool(
+    return confirmed_tool(
         request,
         code,
         "end_campaign",
@@ -503,7 +442,7 @@ def end(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def resolve_now(request: HttpRequest, code) -> HttpResponse:
-    return _confirmed_tool(
+    return confirmed_tool(
         request,
         code,
         "resolve_now",
@@ -520,7 +459,7 @@ def resolve_now(request: HttpRequest, code) -> HttpResponse:
 
 @login_required
 def enter_orders(request: HttpRequest, code, seat_code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
     form = EnterOrdersForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -533,11 +472,11 @@ def enter_orders(request: HttpRequest, code, seat_code) -> HttpResponse:
                 now=timezone.now(),
                 how=form.cleaned_data["how"],
             )
-        except organiser.OrganiserError as exc:
+        except OrganiserError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, f"Orders of the {seat.label} entered.")
-            return _board(request, campaign)
+            return to_board(request, campaign)
     return render(
         request, "campaign/enter_orders.html", {"campaign": campaign, "seat": seat, "form": form}
     )
@@ -548,7 +487,7 @@ def enter_orders(request: HttpRequest, code, seat_code) -> HttpResponse:
 def enter_orders_on_behalf(request: HttpRequest, code, seat_code) -> HttpResponse:
     """Open (or, with ``stop``, close) a seat's own order pages to the organiser, to enter the
     orders its player sent by email or on paper. Kept in the organiser's session."""
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
     seats = [
         c for c in request.session.get(organiser.BEHALF_SESSION_KEY, []) if c != str(seat.code)
@@ -574,7 +513,7 @@ def enter_orders_on_behalf(request: HttpRequest, code, seat_code) -> HttpRespons
             window = organiser.begin_on_behalf(
                 campaign, request.user, seat, now=timezone.now(), reason=why
             )
-        except organiser.OrganiserError as exc:
+        except OrganiserError as exc:
             messages.error(request, str(exc))
             target = reverse("organiser_board", args=[campaign.code])
         else:
@@ -589,18 +528,18 @@ def enter_orders_on_behalf(request: HttpRequest, code, seat_code) -> HttpRespons
 @login_required
 @require_POST
 def replace(request: HttpRequest, code, seat_code) -> HttpResponse:
-    campaign = _organiser_campaign(request, code)
+    campaign = organiser_campaign(request, code)
     seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
     reserves = list(campaign.seats.filter(reserve=True).select_related("user"))
     form = ReplaceForm(request.POST, reserves=reserves)
     if not form.is_valid():
         messages.error(request, " ".join(form.non_field_errors()) or "Check the form.")
-        return _board(request, campaign)
+        return to_board(request, campaign)
     reserve = next((s for s in reserves if str(s.code) == form.cleaned_data["reserve"]), None)
     email = form.cleaned_data["email"] if reserve is None else ""
     who = reserve.user.get_username() if reserve is not None and reserve.user else email
     now_playing = seat.user.get_username() if seat.user else "nobody"
-    return _confirmed_tool(
+    return confirmed_tool(
         request,
         code,
         "replace_player",
@@ -628,7 +567,7 @@ def replace(request: HttpRequest, code, seat_code) -> HttpResponse:
 @require_GET
 def action_log(request: HttpRequest, code) -> HttpResponse:
     """Everything the organiser did: visible to every player of the campaign."""
-    campaign = _member_campaign(request, code)
+    campaign = member_campaign(request, code)
     return render(
         request,
         "campaign/log.html",

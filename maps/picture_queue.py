@@ -16,9 +16,9 @@ from django.core.cache import cache
 from django.db import transaction
 
 from campaign.models import Campaign, Seat, StateVersion
+from campaign.services import queue
 from campaign.services.gameplay import load_campaign_map
 from maps.pictures import mark_wanted, picture_path
-from maps.tasks import draw_map_picture
 
 QUEUED_FOR = 600  # seconds a queued picture is not queued again
 
@@ -37,7 +37,7 @@ def ask_for_picture(version: StateVersion, seat: Seat | None) -> None:
     if cache.add(key, 1, timeout=QUEUED_FOR):
         # Robust: with the broker down the page still answers; the next ask after the cache
         # key expires queues it again.
-        transaction.on_commit(lambda: draw_map_picture.delay(version_id, seat_id), robust=True)
+        queue.on_commit(queue.DRAW_MAP_PICTURE, version_id, seat_id, robust=True)
 
 
 def queue_pictures(campaign: Campaign) -> None:

@@ -4,7 +4,7 @@
 Two sources, one truth each:
 - the line of march, step by step from what the seat knows (``forms.march_preview``: the
   Terrain Effects Chart, 6.4.4, 6.4.5);
-- the engine's own checks of the orders (``campaign.engine.marches.build_movers``: 6.2, 6.2.2-6.2.6,
+- the engine's own checks of the orders (``campaign.engine.movers.build_movers``: 6.2, 6.2.2-6.2.6,
   6.3.3, 6.4.2, 10.2.1, 11.6.1; ``transfers.check_transfer``: 6.4.2, 6.4.3), run on the state the
   phase will be resolved from. They weigh only the seat's own forces and orders.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from campaign.engine.events import EventKind
-from campaign.engine.marches import build_movers
+from campaign.engine.movers import build_movers
 from campaign.engine.orders import OrderError, orders_from_dict
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import State

@@ -1,232 +1,23 @@
 """Secret deployment (3): the deployment page, its tap map and its one form endpoint.
 
 Access and loading as for every player page (``orders.access``); the draft is written through
-the orders pages' own sheet helpers (``orders.views``), so a deployment is saved, locked and
-submitted like any other orders.
+the orders pages' own sheet helpers (``orders.sheets``), so a deployment is saved, locked and
+submitted like any other orders; what the page shows is built by ``orders.deploy_pages``.
 """
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from campaign.engine.armies import Army
-from campaign.engine.deployment import may_deploy_in
-from campaign.engine.leaders import leader
-from campaign.projection import View
-from campaign.services import viewcache
-from maps.core.hexgrid import (
-    HexIdError,
-    axial_to_offset,
-    distance,
-    hex_id,
-    offset_to_axial,
-    parse_hex_id,
-)
-from maps.overlay import ARMY_COLOURS
-from maps.tapmap import map_svg
-from orders.access import Access, _access, _hexmap, _settings, _version
-from orders.deploy_checks import army_problems, read_deployment
+from orders.access import Access, _access
+from orders.deploy_pages import deployment_context
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
-from orders.models import OrderSheet
-from orders.views import _common, _locked, _save_draft, _writable_sheet, writes_orders
-
-
-def _deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
-    version = _version(access.campaign)
-    if version is None:
-        raise PermissionDenied("The campaign has not started.")
-    ctx = _common(access, version)
-    sheet: OrderSheet | None = ctx["sheet"]
-    draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
-    dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
-    hexmap = _hexmap(access.campaign)
-    settings = _settings(access.campaign)
-    state = viewcache.version_state(version)
-    chosen = access.seat.leaders or {}
-    armies = []
-    for army_value in access.seat.armies:
-        army = Army.parse(army_value)
-        spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
-        deployment, problems = army_problems(access.seat.armies, army, dep, state, hexmap, settings)
-        placed_points = sum(p for _k, _h, p, _i in deployment.leaders) + sum(
-            p for _c, p in deployment.garrisons
-        )
-        leaders = spec.get("leaders") if isinstance(spec.get("leaders"), dict) else {}
-        armies.append(
-            {
-                "army": army,
-                "label": army.label,
-                "points": state.army_points.get(army.value, 0),
-                "placed": placed_points,
-                "leaders": [
-                    {"key": k, "name": leader(k).name, **(leaders.get(k) or {})}
-                    for k in chosen.get(army.value, [])
-                ],
-                "garrisons": spec.get("garrisons") or {},
-                "siege_trains": [
-                    {"id": f"{army.value}-{i}", **_train_spec(spec, f"{army.value}-{i}")}
-                    for i in range(1, settings.siege_trains.get(army.value, 0) + 1)
-                ],
-                "problems": problems,
-            }
-        )
-    locked = sheet is None or sheet.ready or not access.own
-    tap = None if locked else _deploy_tap(request, access, armies)
-    ctx.update(
-        {
-            "armies": armies,
-            "locked": locked,
-            "errors": extra.pop("errors", []),
-            "tap": tap,
-            "map_svg": (
-                _deploymap_svg(request, access, ctx["view"], hexmap, dep, armies, tap)
-                if hexmap is not None
-                else None
-            ),
-        }
-    )
-    return ctx
-
-
-def _deploy_tap(request: HttpRequest, access: Access, armies: list[dict]) -> dict | None:
-    """What the player is placing by tapping the map, from the query string:
-    ``?army=prussia&place=leader:frederick`` (or ``train:prussia-1``, or ``garrison``), with
-    ``hex`` (or ``city``) once a hex is tapped without JavaScript (it fills the form)."""
-    army_value = request.GET.get("army", "")
-    kind, _, key = request.GET.get("place", "").partition(":")
-    entry = next((a for a in armies if a["army"].value == army_value), None)
-    if entry is None:
-        return None
-    if kind == "leader":
-        item = next((x for x in entry["leaders"] if x["key"] == key), None)
-    elif kind == "train":
-        item = next((t for t in entry["siege_trains"] if t["id"] == key), None)
-    elif kind == "garrison":
-        item, key = {}, ""
-    else:
-        item = None
-    if item is None:
-        return None
-    name = item.get("name") or (f"Siege train {key}" if kind == "train" else "a garrison")
-    return {
-        "army": army_value,
-        "kind": kind,
-        "key": key,
-        "place": f"{kind}:{key}" if key else kind,
-        "name": name,
-        "hex": request.GET.get("hex", "")[:8] or item.get("hex", ""),
-        "city": request.GET.get("city", "")[:60],
-        "points": item.get("points") or 0,
-        "inside": bool(item.get("inside")),
-    }
-
-
-def _deploymap_svg(
-    request: HttpRequest, access: Access, view: View, hexmap, dep: dict, armies: list, tap
-) -> dict:
-    """The deployment map: the hexes around the unit being placed (or ``centre``), the hexes
-    where its army may deploy tappable (3.2.1, 3.2.4, 3.2.5; fortresses only for a garrison),
-    the units already placed in the draft, and links to look further in each direction."""
-    if not access.seat.armies:  # a reserve seat: nothing to deploy
-        return map_svg(view, hexmap, None)
-    army = Army.parse(tap["army"] if tap else access.seat.armies[0])
-    others = {}
-    for other in access.seat.armies:
-        if other != army.value and isinstance(dep.get(other), dict):
-            others[Army.parse(other)], _ = read_deployment(Army.parse(other), dep[other])
-
-    def allowed(h) -> bool:
-        return may_deploy_in(army, h, hexmap, others=others, fortress=hexmap.fortress_at(h))
-
-    centre = None
-    for text in (request.GET.get("centre", ""), (tap or {}).get("hex", "")):
-        try:
-            h = parse_hex_id(text)
-        except HexIdError:
-            continue
-        if h in hexmap:
-            centre = h
-            break
-    if centre is None:  # the allowed hex nearest the middle of the army's areas
-        spots = [h for h in hexmap.hexes if allowed(h)]
-        if spots:
-            cols, rows = zip(*(axial_to_offset(h) for h in spots), strict=True)
-            middle = offset_to_axial(sum(cols) // len(cols), sum(rows) // len(rows))
-            centre = min(spots, key=lambda h: distance(h, middle))
-    svg = map_svg(view, hexmap, None, focus=[hex_id(centre)] if centre else [], radius=5)
-    shown = {c["id"] for c in svg["cells"]}
-    cells = {c["id"]: c for c in svg["cells"]}
-    url = reverse("orders:deploy", args=[access.seat.code])
-    taps = []
-    if tap is not None:
-        query = f"army={tap['army']}&place={tap['place']}"
-        for text in sorted(shown):
-            h = parse_hex_id(text)
-            fortress = hexmap.fortress_at(h)
-            if not allowed(h) or (tap["kind"] == "garrison" and fortress is None):
-                continue
-            if tap["kind"] == "garrison":
-                vals = None  # the points are typed: a tap fills the fortress in
-                href = f"?{query}&city={fortress.name}&centre={text}"
-            else:
-                vals = {"phase": "deployment", "army": tap["army"], "action": tap["kind"],
-                        "unit": tap["key"], "hex": text}  # fmt: skip
-                if tap["kind"] == "leader":
-                    vals["points"] = tap["points"]
-                if tap["inside"] and fortress is not None:
-                    vals["inside"] = "on"
-                href = f"?{query}&hex={text}"
-            taps.append(
-                {
-                    "hex": text,
-                    "points": cells[text]["points"],
-                    "href": href,
-                    "post": f"{url}?{query}" if vals else "",
-                    "vals": json.dumps(vals) if vals else "",
-                    "name": fortress.name if fortress else "",
-                }
-            )
-    placed = []
-    for a in armies:
-        for x in a["leaders"]:
-            if x.get("hex") in cells:
-                placed.append({**cells[x["hex"]], "short": x["name"][:3], "label": x["name"]})
-        for t in a["siege_trains"]:
-            if t.get("hex") in cells:
-                placed.append({**cells[t["hex"]], "short": "ST", "label": f"Siege train {t['id']}"})
-    pans = []
-    if centre is not None:
-        col, row = axial_to_offset(centre)
-        query = f"army={tap['army']}&place={tap['place']}&" if tap else ""
-        for label, dc, dr in (("North", 0, -1), ("West", -1, 0), ("East", 1, 0), ("South", 0, 1)):
-            for step in (8, 4, 2):  # as far as the map goes, up to 8 hexes
-                h = offset_to_axial(col + dc * step, row + dr * step)
-                if h in hexmap:
-                    pans.append((label, f"?{query}centre={hex_id(h)}"))
-                    break
-    return {
-        **svg,
-        "taps": taps,
-        "placed": placed,
-        "pans": pans,
-        "fill": ARMY_COLOURS[army.value][0],
-    }
-
-
-def _train_spec(spec: dict, tid: str) -> dict:
-    trains = spec.get("siege_trains") if isinstance(spec.get("siege_trains"), dict) else {}
-    value = trains.get(tid)
-    if isinstance(value, str):
-        return {"hex": value}
-    return value if isinstance(value, dict) else {}
+from orders.sheets import save_draft, sheet_locked, writable_sheet, writes_orders
 
 
 @login_required
@@ -237,21 +28,21 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     if request.method == "GET":
         access = _access(request, code)
         template = "orders/deploy.html#sheet" if request.htmx else "orders/deploy.html"
-        return render(request, template, _deployment_context(request, access))
+        return render(request, template, deployment_context(request, access))
     if request.method != "POST":
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
     access = _access(request, code, write=True)
     url = reverse("orders:deploy", args=[code])
     errors: list[str] = []
     with transaction.atomic():
-        sheet = _writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
-        if not _locked(request, sheet):
+        sheet = writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
+        if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             errors = _apply_deploy_post(request, access, draft)
             if not errors:
-                _save_draft(sheet, draft, access)
+                save_draft(sheet, draft, access)
                 messages.success(request, "Deployment saved.")
-    ctx = _deployment_context(request, access, errors=errors)
+    ctx = deployment_context(request, access, errors=errors)
     if request.htmx:
         return render(request, "orders/deploy.html#sheet", ctx)
     if errors:

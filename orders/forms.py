@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django import forms
 
 from campaign.engine.leaders import leader, leader_key
+from campaign.engine.movers import march_mp
 from campaign.engine.rulesettings import RuleSettings
 from campaign.projection import Relation, View
 from maps.core.hexgrid import (
@@ -281,8 +282,6 @@ def march_allowance(
     settings: RuleSettings, turn: int, marches: int, supplied: bool, forced: bool = False
 ) -> int:
     """MPs for ``marches`` marches, by the engine's ``march_mp`` (6.2, 6.3, 5.1.1, 6.4.6)."""
-    from campaign.engine.marches import march_mp
-
     base = settings.forced_march_mp if forced else settings.march_mp
     return march_mp(supplied, turn, settings, base) * marches
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from orders import deploy_views, picture_views, views, widget_views
+from orders import deploy_views, picture_views, report_views, umpire_views, views, widget_views
 
 app_name = "orders"
 
@@ -19,13 +19,13 @@ urlpatterns = [
     path("<uuid:code>/map/overlay.json", widget_views.map_overlay, name="map_overlay"),
     path("<uuid:code>/map/history.json", widget_views.map_history, name="map_history"),
     path("<uuid:code>/deploy/", deploy_views.deploy, name="deploy"),
-    path("<uuid:code>/report/", views.report, name="report"),
-    path("<uuid:code>/report/<int:number>/", views.report, name="report_version"),
-    path("<uuid:code>/history/", views.history, name="history"),
-    path("<uuid:code>/handover/", views.handover, name="handover"),
+    path("<uuid:code>/report/", report_views.report, name="report"),
+    path("<uuid:code>/report/<int:number>/", report_views.report, name="report_version"),
+    path("<uuid:code>/history/", report_views.history, name="history"),
+    path("<uuid:code>/handover/", report_views.handover, name="handover"),
     path("<uuid:code>/map/<int:number>.png", picture_views.map_image, name="map"),
-    path("<uuid:code>/view/<int:number>.json", views.view_json, name="view_json"),
-    path("umpire/<uuid:code>/", views.umpire, name="umpire"),
+    path("<uuid:code>/view/<int:number>.json", report_views.view_json, name="view_json"),
+    path("umpire/<uuid:code>/", umpire_views.umpire, name="umpire"),
     path("umpire/<uuid:code>/map/<int:number>.png", picture_views.umpire_map, name="umpire_map"),
     path(
         "umpire/<uuid:code>/map/overlay.json",

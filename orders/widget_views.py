@@ -8,7 +8,6 @@ own draft, through ``maps.overlay``; the access check is the orders pages' own.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 
@@ -16,31 +15,25 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.views.decorators.http import require_GET
 
-from campaign.engine.armies import Army
-from campaign.engine.deployment import may_deploy_in
 from campaign.engine.state import Phase
 from campaign.models import PhaseWindow, StateVersion
-from campaign.projection import Relation
 from maps import overlay
 from maps.core.hexgrid import hex_id
 from maps.core.tiles import grid_of
 from orders.access import (
     _access,
     _hexmap,
-    _settings,
-    _sheet,
     _umpire_access,
     _umpire_view,
     _version,
     _view,
-    _window,
     version_cache_headers,
 )
-from orders.deploy_checks import read_deployment
-from orders.deploy_views import _deployment_context
-from orders.forms import enemy_hexes, march_preview
+from orders.layers import seat_layer, strength
 from orders.models import OrderSheet
-from orders.views import ORDER_PHASES, _items, _unit_position, _units
+from orders.pages import draft_items, own_units, unit_position
+
+BATTLE_AT = re.compile(r"\bat (\d{4})\b")
 
 
 @login_required
@@ -56,145 +49,6 @@ def map_overlay(request: HttpRequest, code) -> HttpResponse:
         return HttpResponseNotModified(headers=headers)
     body = json.dumps(make(), separators=(",", ":"))
     return HttpResponse(body, content_type="application/json", headers=headers)
-
-
-def inline_layer(request: HttpRequest, access) -> dict | None:
-    """The seat's layer as the page that shows the widget embeds it (``seatmap`` tag): the same
-    document as ``overlay.json`` for the page's own ``?unit=``, so the map draws the seat's
-    forces without a second round trip (docs/map-widget.md, "Figures")."""
-    layer = seat_layer(request, access, request.GET.get("unit", ""))
-    return None if layer is None else layer[1]()
-
-
-def seat_layer(request: HttpRequest, access, unit: str):
-    """``(etag, make)`` for the seat's layer now (``make()`` builds the document), or None when
-    the campaign has no map or state yet. The ETag is keyed by (version, seat, phase, unit,
-    draft time, ready), so a reload after a swap that changed nothing is a ``304``."""
-    version = _version(access.campaign)
-    hexmap = _hexmap(access.campaign)
-    if version is None or hexmap is None:
-        return None
-    window = _window(access.campaign)
-    sheet = _sheet(access, window)
-    phase = window.phase if window is not None and sheet is not None else ""
-    phase = phase if phase in ORDER_PHASES else ""
-    unit = unit[:40]
-    updated = sheet.updated.isoformat() if sheet is not None and sheet.updated else ""
-    stamp = (
-        f"{access.campaign.code}:{version.id}:{access.seat.code}:{access.own}:{phase}:"
-        f"{unit}:{updated}:{sheet is not None and sheet.ready}"
-    )
-    etag = '"' + hashlib.sha256(stamp.encode()).hexdigest()[:32] + '"'
-
-    def make() -> dict:
-        return _layer(request, access, version, hexmap, window, sheet, phase, unit)
-
-    return etag, make
-
-
-def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict:
-    forced = phase == Phase.FORCED_MARCH.value
-    kind = "forced_march" if forced else "march"
-    view = _view(access, version)
-    grid = grid_of(hexmap)
-    settings = _settings(access.campaign)
-    marching = phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value)
-    units = _units(view, leaders_only=forced) if marching else {}
-    draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
-    orders = [
-        {**o, "name": units.get(str(o.get("unit")), o.get("unit"))} for o in _items(draft, kind)
-    ] if marching else []  # fmt: skip
-    positions, previews = {}, {}
-    for o in orders:
-        key = str(o.get("unit", ""))
-        pos = _unit_position(view, key)
-        if pos is None:
-            continue
-        positions[key] = pos[0]
-        marches = o.get("marches") if isinstance(o.get("marches"), int) else 1
-        previews[key] = march_preview(
-            view, hexmap, settings, pos[0], str(o.get("path", "")), marches=marches,
-            supplied=pos[1], forced=forced,
-        )  # fmt: skip
-    locked = sheet is None or sheet.ready or not access.own
-    data = {
-        "version": version.number,
-        "turn": view.turn,
-        "phase": phase,
-        "locked": locked,
-        "counters": overlay.counters(view, hexmap, grid, units),
-        "colours": overlay.ARMY_COLOURS,
-        "supply": overlay.supply_sources(view, hexmap, grid),
-        "orders": overlay.drawn_orders(orders, positions, previews, grid),
-    }
-    # the seat's forces, the strongest first: the widget opens on all of them or on the first
-    own = sorted((f for f in view.forces if f.relation is Relation.OWNER), key=_strength)
-    data["focus"] = [overlay.hex_xy(grid, f.hex) for f in own]
-    if unit in units and not locked:
-        pos = _unit_position(view, unit)
-        order = next((o for o in orders if o.get("unit") == unit), {})
-        marches = order.get("marches") if isinstance(order.get("marches"), int) else 1
-        path = str(order.get("path", ""))
-        p = march_preview(
-            view, hexmap, settings, pos[0], path, marches=marches, supplied=pos[1], forced=forced
-        )
-        enemies, forts = enemy_hexes(view, hexmap)
-        left = p.allowance - p.spent if p.valid else 0
-        data["reach"] = {
-            "unit": unit,
-            "name": units[unit],
-            "path": path,
-            "marches": marches,
-            "from": p.end,
-            "spent": p.spent,
-            "allowance": p.allowance,
-            "hexes": overlay.reach(view, hexmap, grid, enemies, forts, p.end, left),
-        }
-    if window is not None and window.phase == "deployment" and sheet is not None:
-        data["deploy"] = _deploy_layer(request, access, hexmap, grid, sheet)
-        data["phase"] = "deployment"
-        data["focus"] = [overlay.hex_xy(grid, h) for h in _deploy_focus(data["deploy"])]
-    return data
-
-
-def _deploy_layer(request, access, hexmap, grid, sheet) -> dict:
-    """The deploy mode's layer: the deployment page's own reading of the draft (with the engine's
-    validator), and where each of the seat's armies may deploy (3.2.1, 3.2.4, 3.2.5)."""
-    ctx = _deployment_context(request, access)
-    draft = sheet.draft if isinstance(sheet.draft, dict) else {}
-    dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
-    allowed = {}
-    for value in access.seat.armies:
-        army = Army.parse(value)
-        others = {}
-        for other in access.seat.armies:
-            if other != value and isinstance(dep.get(other), dict):
-                others[Army.parse(other)], _ = read_deployment(Army.parse(other), dep[other])
-        allowed[value] = [
-            hex_id(h)
-            for h in hexmap.hexes
-            if may_deploy_in(army, h, hexmap, others=others, fortress=hexmap.fortress_at(h))
-        ]
-    return overlay.deployment(ctx["armies"], allowed, hexmap, grid)
-
-
-def _deploy_focus(layer: dict) -> list[str]:
-    """Open on what is placed already, else on the middle of where the first army may go."""
-    placed = [c["hex"] for c in layer["placed"]]
-    if placed:
-        return placed
-    for hexes in layer["allowed"].values():
-        if hexes:
-            return [hexes[len(hexes) // 2]]
-    return []
-
-
-def _strength(force) -> int:
-    """Sort key: the strongest of the seat's forces first (the widget opens on it)."""
-    return -(force.points or 0)
-
-
-BATTLE_AT = re.compile(r"\bat (\d{4})\b")
 
 
 @login_required
@@ -238,12 +92,12 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
         draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
         kind = "march" if version.resolved_phase == Phase.MARCH.value else "forced_march"
         then = _view(access, before)
-        names = _units(then)
+        names = own_units(then)
         orders = [{**o, "name": names.get(str(o.get("unit")), o.get("unit"))}
-                  for o in _items(draft, kind)]  # fmt: skip
+                  for o in draft_items(draft, kind)]  # fmt: skip
         positions = {}
         for o in orders:
-            pos = _unit_position(then, str(o.get("unit", "")))
+            pos = unit_position(then, str(o.get("unit", "")))
             if pos is not None:
                 positions[str(o["unit"])] = pos[0]
         moves = overlay.drawn_orders(orders, positions, {}, grid)
@@ -285,7 +139,7 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
         "battles": [{"hex": h, "xy": overlay.hex_xy(grid, h)} for h in battles],
         "sieges": [{**s, "xy": overlay.hex_xy(grid, s["hex"])} for s in sieges],
         "focus": [m["line"][-1] for m in moves if m["line"]]
-        or [overlay.hex_xy(grid, f.hex) for f in sorted(view.own_forces(), key=_strength)],
+        or [overlay.hex_xy(grid, f.hex) for f in sorted(view.own_forces(), key=strength)],
     }
     body = json.dumps(data, separators=(",", ":"))
     return HttpResponse(body, content_type="application/json", headers=headers)
@@ -316,7 +170,7 @@ def umpire_overlay(request: HttpRequest, code) -> HttpResponse:
         "colours": overlay.ARMY_COLOURS,
         "supply": [],
         "orders": [],
-        "focus": [overlay.hex_xy(grid, f.hex) for f in sorted(view.forces, key=_strength)],
+        "focus": [overlay.hex_xy(grid, f.hex) for f in sorted(view.forces, key=strength)],
     }
     body = json.dumps(data, separators=(",", ":"))
     return HttpResponse(body, content_type="application/json", headers=headers)

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from campaign.engine import investment
 from campaign.engine.armies import ADJECTIVES, Army
 from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
+from campaign.engine.losses import share_loss
 from campaign.engine.orders import Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
@@ -35,31 +37,15 @@ def percent_loss(points: int, pct: int) -> int:
     return (points * pct * 2 + 100) // 200
 
 
-def share_loss(records: list[LeaderState], loss: int) -> dict[str, int]:
-    """Split ``loss`` among leader records in proportion to their points (largest remainder)."""
-    total = sum(x.points for x in records)
-    if total == 0 or loss == 0:
-        return {x.key: 0 for x in records}
-    loss = min(loss, total)
-    shares = {x.key: x.points * loss // total for x in records}
-    remainders = sorted(records, key=lambda x: (-(x.points * loss % total), x.rank))
-    left = loss - sum(shares.values())
-    for x in remainders[:left]:
-        shares[x.key] += 1
-    return shares
-
-
 def besieged_cities(state: State, hexmap: HexMap) -> set[str]:
     """Fortresses under siege in this attrition phase (11.5, 7.1 "every turn of siege"): those
     where the conditions of 11 hold now, after the marches (a supplied enemy force with a siege
     train, in the hex a complete turn or more). Not last turn's sieges: a siege's first turn
     costs attrition, and a garrison whose besiegers marched away loses nothing."""
-    from campaign.engine import siege  # siege builds on this module
-
     return {
         inv.city.name
-        for inv in siege.investments(state, hexmap)
-        if siege.is_besieged(state, inv)[0]
+        for inv in investment.investments(state, hexmap)
+        if investment.is_besieged(state, inv)[0]
     }
 
 

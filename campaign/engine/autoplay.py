@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from campaign.engine.armies import Alliance, Army
-from campaign.engine.battle import sides_at
 from campaign.engine.board import Board
 from campaign.engine.deployment import army_points_from, sample_deployments
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event
+from campaign.engine.investment import investments
 from campaign.engine.orders import (
     BattleDecision,
     BattleResult,
@@ -33,7 +33,7 @@ from campaign.engine.orders import (
 )
 from campaign.engine.phases import resolve_phase
 from campaign.engine.rulesettings import DEFAULT_SETTINGS, RuleSettings
-from campaign.engine.siege import investments
+from campaign.engine.sides import sides_at
 from campaign.engine.state import PendingBattle, Phase, State
 from campaign.engine.victory import VictoryTable, final_table
 from maps.core.hexgrid import Hex, direction_to, distance, parse_hex_id

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from campaign.engine.armies import ADJECTIVES, CLOSED_NEUTRALS, CONTROLLED_AREAS, LABELS, Army
 from campaign.engine.dice import Dice
 from campaign.engine.events import Event, EventKind, private
-from campaign.engine.leaders import UnknownLeader, leader
+from campaign.engine.leaders import UnknownLeader, leader, leaders_of
 from campaign.engine.orders import Deployment, Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
@@ -506,8 +506,6 @@ def sample_deployments(
     Rhine, 3.2.4); the leaders stand at the army's fortresses, largest first, the
     commander-in-chief with the siege trains and the most points (3.2.6).
     """
-    from campaign.engine.leaders import leaders_of
-
     west = west_of_rhine(hexmap)
     garrison_of: dict[str, Army] = {}
     for city in sorted(hexmap.fortresses, key=lambda c: c.name):

@@ -18,6 +18,7 @@ import dataclasses
 
 from campaign.engine.armies import ADJECTIVES, Army
 from campaign.engine.events import Event, EventKind, private
+from campaign.engine.sides import retreating_leaders, sides_at
 from campaign.engine.state import LeaderlessPoints, Prisoners, State
 
 
@@ -67,8 +68,6 @@ def join_leaderless(state: State) -> tuple[State, list[Event]]:
 def capture_leaderless(state: State) -> tuple[State, list[Event]]:
     """9, 13.2: points without a leader with an enemy force outside in their hex and no force of
     their own alliance there are taken prisoner by the enemy commander's army (9.2)."""
-    from campaign.engine.battle import retreating_leaders, sides_at  # battle builds on this
-
     if not state.leaderless:
         return state, []
     events = []

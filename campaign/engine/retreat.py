@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from campaign.engine import victory
 from campaign.engine.armies import ADJECTIVES, CLOSED_NEUTRALS, Alliance, Army
-from campaign.engine.battle import commander_of
 from campaign.engine.board import Board
 from campaign.engine.contagion import demoralize_entered
 from campaign.engine.dice import Dice
@@ -29,6 +28,7 @@ from campaign.engine.leaderless import join_leaderless
 from campaign.engine.orders import Orders
 from campaign.engine.resolution import Resolution
 from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.sides import commander_of
 from campaign.engine.state import Force, Retreat, State, Withdrawal
 from maps.core.hexgrid import Hex, distance, hex_id, parse_hex_id
 from maps.core.model import HexMap

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from campaign.engine.betweencampaigns import between_campaigns_from_dict
 from campaign.engine.dice import Dice, DiceError, Roll, fixed_rolls
 from campaign.engine.events import Event, Report, event_to_dict, report_to_dict
 from campaign.engine.expectations import ExpectationError, misses, read_expect
-from campaign.engine.linked import between_campaigns_from_dict, next_campaign
+from campaign.engine.linked import next_campaign
 from campaign.engine.orders import OrderError, Orders, orders_from_dict
 from campaign.engine.phases import HANDLERS, PhaseError, resolve_phase
 from campaign.engine.rollnames import RollNameError, read_roll_name

@@ -23,7 +23,8 @@ from campaign.models import (
     Seat,
     WindowStatus,
 )
-from campaign.services import deadlines
+from campaign.services import deadlines, email
+from orders.models import OrderSheet
 
 MAX_ABSENCE_DAYS = 60
 
@@ -45,9 +46,6 @@ def declare_absence(seat: Seat, until: datetime | None, *, now: datetime) -> Non
 
 def send_reminders(*, now: datetime) -> int:
     """Send the reminders due now; the number of reminder emails queued."""
-    from campaign.services import email
-    from orders.models import OrderSheet
-
     sent = 0
     windows = PhaseWindow.objects.filter(
         status=WindowStatus.OPEN,

@@ -14,7 +14,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils.encoding import force_bytes
@@ -22,7 +21,8 @@ from django.utils.http import urlsafe_base64_encode
 
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
 from campaign.projection import Viewer, project, report_lines
-from campaign.services import deadlines, emailmodes, press, viewcache
+from campaign.services import deadlines, emailmodes, press, queue, viewcache
+from campaign.services.battle_mail import build_mail
 
 logger = logging.getLogger(__name__)
 
@@ -45,9 +45,7 @@ PASSWORD_RESET_SUBJECT = "Der Grosse König: choose a new password"
 
 
 def _queue(kind: str, **ids) -> None:
-    from campaign import tasks
-
-    transaction.on_commit(lambda: tasks.send_email.delay(kind, **ids))
+    queue.on_commit(queue.SEND_EMAIL, kind, **ids)
 
 
 def queue_after_resolution(campaign_id: int, notices) -> None:
@@ -312,8 +310,6 @@ def _build_password_reset(user_id: int) -> tuple | None:
 
 
 def _build_battle(battle_id: int, battle_kind: str, **options) -> tuple | None:
-    from campaign.services.battles import build_mail
-
     built = build_mail(battle_id, battle_kind, **options)
     if built is None:
         return None

@@ -19,7 +19,7 @@ from django.db import transaction
 from campaign.engine.dice import SCHEME, Mismatch, check_rolls, commitment, derive_seed
 from campaign.models import Campaign, CampaignStatus, OrganiserActionKind, Seat
 from campaign.services import email, gameplay
-from campaign.services.organiser import OrganiserError, log
+from campaign.services.actionlog import OrganiserError, log
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.engine import phases
+from campaign.engine import investment, phases
 from campaign.engine.armies import Army, Seat, armies_of, seats_in_play
-from campaign.engine.battle import retire_refusal as engine_retire_refusal
+from campaign.engine.battlesetup import retire_refusal as engine_retire_refusal
 from campaign.engine.dice import Dice, derive_seed
 from campaign.engine.events import Event, EventKind, event_to_dict, private, report_to_dict
 from campaign.engine.leaders import leader_key, leaders_of
@@ -25,6 +25,7 @@ from campaign.engine.orders import OrderError, orders_from_dict, unit_army
 from campaign.engine.rulesettings import RuleSettings, settings_from_dict
 from campaign.engine.state import Phase, State, state_from_dict, state_to_dict
 from campaign.services import openings
+from maps.core.loader import DEFAULT_MAP, MapError, load_map
 
 # Phases that may wait for players (issue 6); the others always run straight through.
 INPUT_PHASES = (Phase.DEPLOYMENT, Phase.MARCH, Phase.FORCED_MARCH, Phase.BATTLE, Phase.SIEGE)
@@ -167,10 +168,8 @@ def seats_owing(seats: Iterable, state: State, phase: Phase, hexmap=None) -> lis
             if len({state.alliance_of(a) for a in armies}) > 1:
                 involved |= {a.value for a in armies}
     elif phase is Phase.SIEGE and hexmap is not None:
-        from campaign.engine import siege
-
-        for inv in siege.investments(state, hexmap):
-            if siege.is_besieged(state, inv)[0]:
+        for inv in investment.investments(state, hexmap):
+            if investment.is_besieged(state, inv)[0]:
                 involved |= {a.value for a in inv.garrisons} | {x.army.value for x in inv.inside}
                 involved |= {x.army.value for x in inv.besiegers.records}
     involved -= {a.value for a in state.surrendered}
@@ -358,8 +357,6 @@ class Outcome:
 
 def load_campaign_map(map_name: str):
     """The campaign's map, or None when it cannot be loaded (the reason is logged by caller)."""
-    from maps.core.loader import DEFAULT_MAP, MapError, load_map
-
     try:
         return load_map(map_name or DEFAULT_MAP)
     except (MapError, OSError):
@@ -404,9 +401,7 @@ def run_phase(
     else:
         extra = []
     dice = Dice(seed=seed, sides=settings.die_sides)
-    from campaign.engine.phases import resolve_phase
-
-    result = resolve_phase(state, phase, engine_orders, dice, hexmap, settings)
+    result = phases.resolve_phase(state, phase, engine_orders, dice, hexmap, settings)
     return Outcome(
         phase=phase,
         state=state_to_dict(result.state),

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.utils import timezone
 
+from campaign.engine.armies import Army
+from campaign.engine.state import state_from_dict
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -25,27 +26,14 @@ from campaign.models import (
 )
 from campaign.services import deadlines
 from campaign.services import email as mail
-
-
-class OrganiserError(ValueError):
-    """A tool that cannot be used now; the message says why."""
+from campaign.services.actionlog import OrganiserError, log
+from campaign.services.resolution import queue_resolution, resolve_due_phase
+from campaign.services.setup import invite
+from orders.models import OrderSheet
 
 
 def _why(reason: str) -> str:
     return f" Why: {reason.strip()}" if reason.strip() else ""
-
-
-def log(
-    campaign: Campaign, actor, kind: str, text: str, *, now: datetime | None = None, **data
-) -> OrganiserAction:
-    return OrganiserAction.objects.create(
-        campaign=campaign,
-        actor=actor,
-        kind=kind,
-        text=text,
-        data=data,
-        created=now or timezone.now(),
-    )
 
 
 # --- the status board ---------------------------------------------------------------------
@@ -73,8 +61,6 @@ class Board:
 
 
 def status_board(campaign: Campaign, *, now: datetime) -> Board:
-    from orders.models import OrderSheet
-
     window = campaign.open_window()
     sheets = {}
     if window is not None:
@@ -238,8 +224,6 @@ def begin_on_behalf(
     """The organiser opens a seat's order pages to enter orders a player sent by email or on
     paper. Logged at once: the organiser now reads that seat's pages, which every player may
     want to know (a playing organiser too)."""
-    from orders.models import OrderSheet
-
     _running(campaign)
     window = campaign.open_window()
     if window is None or not window.owes(seat):
@@ -269,9 +253,6 @@ def _enemy_of_playing_organiser(campaign: Campaign, actor, seat: Seat) -> str:
     """The label of the organiser's own seat when he plays one whose armies are enemies of
     ``seat``'s (by the alliances of the latest state, 13.8); "" otherwise. A playing organiser
     may open an ally's order pages (allies plan together), never an enemy's."""
-    from campaign.engine.armies import Army
-    from campaign.engine.state import state_from_dict
-
     mine = campaign.seats.filter(user_id=actor.id, reserve=False).first()
     if mine is None or mine.id == seat.id:
         return ""
@@ -289,8 +270,6 @@ def behalf_open(seat: Seat) -> bool:
     for the phase window open now, which still awaits the seat's orders. Once that phase has
     resolved, or the sheet is submitted, the seat's pages close to him again, though he never
     pressed "stop": a playing organiser must not keep reading another seat's secrets."""
-    from orders.models import OrderSheet
-
     window = seat.campaign.open_window()
     if window is None or not window.owes(seat):
         return False
@@ -308,8 +287,6 @@ def mark_entered(sheet, actor, *, now: datetime, submitted: bool = False) -> boo
     """Mark an order sheet as entered by the organiser (every save on the seat's pages made on
     its player's behalf); logged once per sheet, and once more when it is submitted. Returns
     whether a log line was written."""
-    from orders.models import OrderSheet
-
     first = OrderSheet.objects.filter(id=sheet.id, entered_by_organiser=False).update(
         entered_by_organiser=True, entered_by=actor
     )
@@ -334,8 +311,6 @@ def enter_orders(
     campaign: Campaign, actor, seat: Seat, draft: dict, *, now: datetime, how: str = "by email"
 ) -> None:
     """Enter a player's orders sent by email or on paper; recorded as such, and ready."""
-    from orders.models import OrderSheet
-
     _running(campaign)
     window = campaign.open_window()
     if window is None or not window.owes(seat):
@@ -364,8 +339,6 @@ def enter_orders(
         seat=str(seat.code),
         window=window.id,
     )
-    from campaign.services.resolution import queue_resolution
-
     queue_resolution(window.id)
 
 
@@ -374,8 +347,6 @@ def roll_back(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> 
     """Undo the last phase that waited for players, with the automatic phases after it:
     their state versions and events go, the window opens again with a fresh deadline and the
     order sheets as drafts (not ready). The seeded dice give the same rolls again."""
-    from orders.models import OrderSheet
-
     window = (
         PhaseWindow.objects.select_for_update()
         .filter(campaign=campaign, status=WindowStatus.RESOLVED)
@@ -466,8 +437,6 @@ def replace_player(
         raise OrganiserError("Choose a reserve player or give an email address.")
     seat.save(update_fields=["user", "joined", "missed_in_a_row", "absent_until"])
     seat.invitations.filter(accepted_at__isnull=True).delete()
-    from campaign.services.setup import invite
-
     if email and reserve is None:
         invite(seat, email, now=now)
     else:
@@ -503,8 +472,6 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") 
 
 def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):
     """Resolve the open phase before its deadline (missing orders stand still)."""
-    from campaign.services.resolution import resolve_due_phase
-
     window = campaign.open_window()
     if window is None or window.status != WindowStatus.OPEN:
         raise OrganiserError("No open phase to resolve.")

@@ -20,7 +20,7 @@ from campaign.models import (
 )
 from campaign.services import deadlines, fairdice
 from campaign.services import email as mail
-from campaign.services.organiser import OrganiserError, log
+from campaign.services.actionlog import OrganiserError, log
 
 REOPEN_WITHIN = timedelta(days=1)
 

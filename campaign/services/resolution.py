@@ -33,8 +33,9 @@ from campaign.models import (
 from campaign.models import (
     Event as EventRow,
 )
-from campaign.services import deadlines, gameplay
+from campaign.services import deadlines, email, gameplay, queue
 from maps.picture_queue import queue_pictures
+from orders.models import OrderSheet
 
 logger = logging.getLogger(__name__)
 
@@ -210,16 +211,12 @@ def resolve_due_phase(
         logger.info("window %s was resolved by another worker", window_id)
         return None
     if version is not None:
-        from campaign.services import email
-
         email.queue_after_resolution(version.campaign_id, notices)
         queue_pictures(version.campaign)
     return version
 
 
 def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
-    from orders.models import OrderSheet
-
     window = (
         PhaseWindow.objects.select_for_update(of=("self",))
         .select_related("campaign", "version")
@@ -267,8 +264,6 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
                 seat.missed_in_a_row += 1
                 Seat.objects.filter(id=seat.id).update(missed_in_a_row=seat.missed_in_a_row)
                 if seat.missed_in_a_row == int(campaign.reminders.get("flag_after_missed", 2)):
-                    from campaign.services import email
-
                     email.queue_organiser_flag(seat.id)
 
     if extra_orders:
@@ -304,8 +299,6 @@ def due_window_ids(now: datetime) -> list[int]:
     the index on (status, deadline) (``window_due_idx``), and "every seat ready" is looked for
     only among the windows that have a ready sheet, then only where the ready seats cover the
     seats owed (absent players excepted), which is checked by ``is_due`` on those alone."""
-    from orders.models import OrderSheet
-
     live = PhaseWindow.objects.filter(
         status=WindowStatus.OPEN,
         campaign__status=CampaignStatus.RUNNING,
@@ -347,6 +340,4 @@ def due_window_ids(now: datetime) -> list[int]:
 
 def queue_resolution(window_id: int) -> None:
     """Queue the resolve task when the current transaction commits (a seat became ready)."""
-    from campaign import tasks
-
-    transaction.on_commit(lambda: tasks.resolve_phase.delay(window_id))
+    queue.on_commit(queue.RESOLVE_PHASE, window_id)

@@ -25,7 +25,8 @@ from campaign.models import (
 )
 from campaign.services import deadlines, gameplay, openings
 from campaign.services import email as mail
-from campaign.services.organiser import log
+from campaign.services.actionlog import log
+from campaign.services.resolution import Notices, open_next, store_events
 from maps.picture_queue import queue_pictures
 
 
@@ -257,8 +258,6 @@ def start_campaign(campaign: Campaign, actor, *, now: datetime) -> StateVersion:
         state=state,
         created=now,
     )
-    from campaign.services.resolution import Notices, open_next, store_events
-
     store_events(version, opening_events)
 
     notices = Notices(since_version=0)

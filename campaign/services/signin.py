@@ -10,7 +10,7 @@ from axes.utils import reset
 from django.conf import settings
 
 from campaign.models import Campaign, OrganiserActionKind, Seat
-from campaign.services.organiser import OrganiserError, log
+from campaign.services.actionlog import OrganiserError, log
 
 
 def locked_seats(campaign: Campaign) -> list[Seat]:

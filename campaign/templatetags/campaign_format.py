@@ -8,7 +8,7 @@ from datetime import timedelta
 from django import template
 
 from campaign.engine.armies import Army
-from campaign.engine.battle import turn_date
+from campaign.engine.battlesetup import turn_date
 from campaign.engine.leaders import UnknownLeader, leader
 
 ARMY_NAMES = {a.value: a.value.capitalize() for a in Army}

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from maps.core.hexgrid import (
     EDGE_CORNERS,
@@ -88,8 +88,6 @@ def _rgb(colour: str | tuple) -> tuple:
     text = colour.lstrip("#")
     if len(text) in (6, 8) and re.fullmatch(r"[0-9a-fA-F]+", text):
         return tuple(int(text[i : i + 2], 16) for i in range(0, len(text), 2))
-    from PIL import ImageColor
-
     return ImageColor.getrgb(colour)
 
 

@@ -15,7 +15,7 @@ from django.utils.html import json_script
 
 from maps.templatetags.mapwidget import map_widget
 from orders.access import Access, _access
-from orders.widget_views import inline_layer
+from orders.layers import inline_layer
 
 register = template.Library()
 

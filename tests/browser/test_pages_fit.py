@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from selenium.webdriver.support.ui import WebDriverWait
 
-from campaign.services import battles, press
+from campaign.services import battle_results, press
 from campaign.services.email import preferences_token
 from tests.browser.test_map_widget import EVERY_ONE
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
@@ -88,11 +88,13 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
     for user, targets in pages.items():
         look_at(browser, live_server, user, targets, wide)
     # a disputed result, as the organiser settles it: the entry and the dispute side by side
-    entered = battles.enter_result(
+    entered = battle_results.enter_result(
         battle, prussia, {"loser": "austrian", "outcome": "defeated",
                           "losses": {"prussia": 150, "austria": 600}}, now=campaign.created,
     )  # fmt: skip
-    battles.dispute_result(entered, austria, 1, "We lost 400, not 600.", now=campaign.created)
+    battle_results.dispute_result(
+        entered, austria, 1, "We lost 400, not 600.", now=campaign.created
+    )
     target = reverse("battles:battle", args=[campaign.code, battle.code])
     look_at(browser, live_server, organiser, [("battle-disputed", target)], wide)
     both = browser.find_element("css selector", ".side-by-side")

@@ -24,7 +24,7 @@ def adjudicate(*args: str) -> dict:
 
 
 def test_it_prints_state_events_and_rolls():
-    result = adjudicate(str(CASEBOOK / "6.3-example-frederick-and-soubise.json"))
+    result = adjudicate(str(CASEBOOK / "06_03_example_frederick_and_soubise.json"))
     assert result["format"] == "dgk-adjudication/1"
     assert result["phases"] == ["forced-march"]
     assert result["next_phase"] == "attrition"
@@ -38,18 +38,18 @@ def test_it_prints_state_events_and_rolls():
 
 
 def test_it_stops_at_the_phase_named():
-    result = adjudicate(str(CASEBOOK / "4-sequence-of-play.json"), "--through", "march")
+    result = adjudicate(str(CASEBOOK / "04_sequence_of_play.json"), "--through", "march")
     assert result["phases"] == ["supply", "march-allocation", "march"]
     assert result["next_phase"] == "forced-march"
 
 
 def test_it_checks_expectations():
-    result = adjudicate(str(CASEBOOK / "7-example-siege-in-winter.json"), "--check")
+    result = adjudicate(str(CASEBOOK / "07_example_siege_in_winter.json"), "--check")
     assert result["misses"] == []
 
 
 def test_it_reports_an_illegal_order_and_goes_on():
-    result = adjudicate(str(CASEBOOK / "6.2.2-example-laudon.json"))
+    result = adjudicate(str(CASEBOOK / "06_02_02_example_laudon.json"))
     rejected = [e for e in result["events"] if e["kind"] == "order-rejected"]
     assert len(rejected) == 1 and "daun" in rejected[0]["text"]
     assert result["state"]["leaders"]["laudon"]["hex"] == "0601"
@@ -77,7 +77,7 @@ def test_it_names_the_problem_of_a_broken_file(tmp_path, content, message):
 
 def test_it_refuses_an_unknown_phase():
     with pytest.raises(CommandError, match="not a phase"):
-        call_command("adjudicate", str(CASEBOOK / "4-sequence-of-play.json"), "--through", "tea")
+        call_command("adjudicate", str(CASEBOOK / "04_sequence_of_play.json"), "--through", "tea")
 
 
 # --- mistakes in a file: each names the item, what is allowed and where it is ---------------------

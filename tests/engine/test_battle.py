@@ -5,14 +5,8 @@ import dataclasses
 import pytest
 
 from campaign.engine.armies import Alliance, Army
-from campaign.engine.battle import (
-    battle_phase,
-    commander_of,
-    meeting_hexes,
-    outnumbers,
-    sides_at,
-    turn_date,
-)
+from campaign.engine.battle import battle_phase, meeting_hexes
+from campaign.engine.battlesetup import turn_date
 from campaign.engine.dice import Dice
 from campaign.engine.events import EventKind
 from campaign.engine.orders import (
@@ -24,6 +18,7 @@ from campaign.engine.orders import (
     battle_result_from_dict,
 )
 from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
+from campaign.engine.sides import commander_of, outnumbers, sides_at
 from campaign.engine.state import Garrison, LeaderState, Phase, SiegeTrain, State
 from maps.core.compact import compact_map
 

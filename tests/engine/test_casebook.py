@@ -4,6 +4,7 @@ Each file in tests/casebook/ is a scenario (docs/scenario-format.md) with its ex
 under "expect"; this test runs it through the engine and lists every expectation it misses.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,33 @@ CASES = sorted(CASEBOOK.glob("*.json"))
 
 def test_the_casebook_is_there():
     assert len(CASES) >= 40
+
+
+# One naming scheme: the rule number first, each part zero-padded to two digits, then words in
+# lower case, all joined by "_": 01_04_numbers_changed_by_consent.json, 09_battle_setup.json.
+CASE_NAME = re.compile(r"\d{2}(?:_\d{2})*_[a-z][a-z0-9]*(?:_[a-z0-9]+)*\.json")
+
+
+@pytest.mark.parametrize(
+    ("name", "good"),
+    [
+        ("01_04_numbers_changed_by_consent.json", True),
+        ("10_02_03_a_demoralized_force_marches_through_friends.json", True),
+        ("09_battle_setup.json", True),
+        ("1.4-numbers-changed-by-consent.json", False),
+        ("09_1_unescorted_siege_train.json", False),
+        ("10.2.2-demoralized-may-not-enter-enemy-hexes.json", False),
+        ("03_Army_total.json", False),
+    ],
+)
+def test_the_naming_scheme(name, good):
+    assert bool(CASE_NAME.fullmatch(name)) is good
+
+
+def test_every_case_follows_the_naming_scheme():
+    names = sorted(p.name for p in CASEBOOK.iterdir() if not p.name.startswith("."))
+    wrong = [n for n in names if not CASE_NAME.fullmatch(n)]
+    assert not wrong, f"rename to the rule number first, zero-padded, words after: {wrong}"
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

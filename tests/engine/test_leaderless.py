@@ -5,14 +5,16 @@ import pytest
 
 from campaign.engine.armies import Army
 from campaign.engine.attrition import army_totals, attrition_phase
+from campaign.engine.betweencampaigns import BetweenCampaigns
 from campaign.engine.board import Board
 from campaign.engine.dice import Dice
 from campaign.engine.leaderless import add_leaderless, join_leaderless
-from campaign.engine.linked import BetweenCampaigns, make_peace, winter_quarters
+from campaign.engine.linked import make_peace
 from campaign.engine.orders import Orders
 from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
 from campaign.engine.state import Garrison, LeaderlessPoints, LeaderState, Phase, State
 from campaign.engine.supply import supply_phase
+from campaign.engine.winterquarters import winter_quarters
 from maps.core.compact import compact_map
 from maps.core.hexgrid import parse_hex_id
 

@@ -5,15 +5,15 @@ import collections
 import pytest
 
 from campaign.engine.armies import Army
-from campaign.engine.dice import Dice
-from campaign.engine.linked import (
+from campaign.engine.betweencampaigns import (
     LENDING,
     BetweenCampaigns,
     Loan,
     between_campaigns_from_dict,
-    next_campaign,
     pick,
 )
+from campaign.engine.dice import Dice
+from campaign.engine.linked import next_campaign
 from campaign.engine.rulesettings import settings_from_dict
 from campaign.engine.state import (
     Captive,

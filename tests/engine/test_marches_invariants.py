@@ -10,7 +10,7 @@ import pytest
 from campaign.engine.armies import CLOSED_NEUTRALS, Army
 from campaign.engine.deployment import army_points_from, sample_deployments
 from campaign.engine.dice import Dice
-from campaign.engine.marches import march_mp
+from campaign.engine.movers import march_mp
 from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders
 from campaign.engine.phases import resolve_phase
 from campaign.engine.rulesettings import DEFAULT_SETTINGS

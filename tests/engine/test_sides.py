@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from campaign.engine.armies import Alliance, Army, Seat
-from campaign.engine.linked import between_campaigns_from_dict, changing_armies, lending_to
+from campaign.engine.betweencampaigns import between_campaigns_from_dict, lending_to
+from campaign.engine.linked import changing_armies
 from campaign.engine.orders import battle_result_from_dict
 from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
 from campaign.engine.scenario import load_scenario, run_scenario
@@ -60,7 +61,7 @@ def test_the_empire_and_sweden_follow_their_players_unless_told_otherwise(choice
 
 
 def _former_allies(changed: bool):
-    scenario = load_scenario(CASEBOOK / "13_8_former_allies_are_enemies.json")
+    scenario = load_scenario(CASEBOOK / "13_08_former_allies_are_enemies.json")
     sides = (Army.SWEDEN,) if changed else ()
     scenario = dataclasses.replace(
         scenario, state=dataclasses.replace(scenario.state, changed_sides=sides)
@@ -69,7 +70,7 @@ def _former_allies(changed: bool):
 
 
 def test_without_the_change_the_casebook_case_has_no_enemies():
-    """The control of 13_8_former_allies_are_enemies: the same state, Sweden still Russia's ally."""
+    """The control of 13_08_former_allies_are_enemies: same state, Sweden still Russia's ally."""
     outcome = _former_allies(changed=False)
     assert outcome.reports == ()
     assert not outcome.state.pending_battles

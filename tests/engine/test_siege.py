@@ -5,9 +5,10 @@ import pytest
 from campaign.engine.armies import Army
 from campaign.engine.dice import Dice
 from campaign.engine.events import EventKind
+from campaign.engine.investment import investments
 from campaign.engine.orders import HonorsDecision, Orders
 from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
-from campaign.engine.siege import SiegeFactors, garrison_limit, investments, siege_phase
+from campaign.engine.siege import SiegeFactors, garrison_limit, siege_phase
 from campaign.engine.state import Garrison, LeaderState, Phase, SiegeTrain, State
 from maps.core.compact import compact_map
 

@@ -2,7 +2,7 @@
 the same, and every suggested order of battle passes the purchase check."""
 
 from campaign.engine.armies import Army
-from campaign.engine.battle import BUYS as SETUP_BUYS
+from campaign.engine.battlesetup import BUYS as SETUP_BUYS
 from campaign.engine.contingents import BUYS, Nationality
 from campaign.tabletop import forces
 

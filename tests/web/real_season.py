@@ -11,8 +11,8 @@ from django.utils import timezone
 from campaign.engine.autoplay import battle_decisions, deployment_orders, march_orders
 from campaign.engine.orders import Orders, orders_to_dict, unit_army
 from campaign.models import Campaign
+from campaign.services import battle_results, gameplay, setup
 from campaign.services import battles as battle_service
-from campaign.services import gameplay, setup
 from campaign.services.resolution import resolve_due_phase
 from maps.core.loader import load_map
 from orders.models import OrderSheet
@@ -96,7 +96,7 @@ def play_real_season(
             step("phase", window)
         for b in pending:
             with capture(execute=True):
-                battle_service.quick_resolve(b, organiser, attacker=None, now=now)
+                battle_results.quick_resolve(b, organiser, attacker=None, now=now)
             battles += 1
             if step:
                 step("battle", b)

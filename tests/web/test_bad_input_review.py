@@ -437,9 +437,10 @@ def test_odd_rule_settings_are_refused_or_the_campaign_still_starts(organiser, r
 def test_a_far_battle_date_is_refused_or_harmless_to_the_sweep(battle, organiser, player, when):
     from django.utils import timezone
 
+    from campaign.services import battle_dates
     from campaign.services import battles as service
 
     r = client_for(organiser).post(_battle_url("date", battle), {"fight_on": when}, follow=True)
     assert r.status_code == 200
-    service.sweep(now=timezone.now())
+    battle_dates.sweep(now=timezone.now())
     assert client_for(player).get(_battle_url("battle", battle)).status_code == 200

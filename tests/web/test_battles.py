@@ -21,8 +21,16 @@ from django.utils import timezone
 from campaign.battles.models import Battle, BattleStatus
 from campaign.engine.armies import Army
 from campaign.models import Campaign, StateVersion
+from campaign.services import (
+    battle_briefing,
+    battle_dates,
+    battle_news,
+    battle_print,
+    battle_results,
+    resolution,
+    setup,
+)
 from campaign.services import battles as service
-from campaign.services import resolution, setup
 from maps.core.compact import compact_map
 from maps.core.loader import map_to_dict
 from orders.models import OrderSheet
@@ -278,7 +286,7 @@ def test_a_result_with_impossible_numbers_is_explained(battle, player):
 
 def test_parse_result_names_every_problem(battle):
     with pytest.raises(service.BattleError) as caught:
-        service.parse_result(
+        battle_results.parse_result(
             battle,
             {"loser": "french", "outcome": "won", "losses": {"prussia": -1},
              "killed": ["laudon"], "captured": []},
@@ -355,14 +363,14 @@ def test_the_whole_path_entered_disputed_settled_applied_and_the_turn_goes_on(
     # The chronicle lists it with its result; the gazette publishes it only after the delay.
     chronicle = client_for(player).get(reverse("battles:chronicle", args=[campaign.code]))
     assert "was defeated outright" in chronicle.content.decode()
-    assert not any("Battle" in n["text"] for n in service.gazette(campaign, now=timezone.now()))
-    later = service.gazette(campaign, now=timezone.now() + timedelta(days=3))
+    assert not any("Battle" in n["text"] for n in battle_news.gazette(campaign, now=timezone.now()))
+    later = battle_news.gazette(campaign, now=timezone.now() + timedelta(days=3))
     assert any("Battle" in n["text"] for n in later)
 
 
 def test_the_gazette_carries_no_secret_numbers(battle, organiser):
     campaign = battle.campaign
-    service.settle_result(
+    battle_results.settle_result(
         battle,
         organiser,
         {"loser": "prussian", "outcome": "retired", "losses": {"prussia": 321, "austria": 123},
@@ -373,7 +381,7 @@ def test_the_gazette_carries_no_secret_numbers(battle, organiser):
     StateVersion.objects.filter(campaign=campaign).update(
         created=timezone.now() - timedelta(days=5)
     )
-    news = service.gazette(campaign, now=timezone.now())
+    news = battle_news.gazette(campaign, now=timezone.now())
     text = " ".join(n["text"] for n in news)
     assert "Battle" in text and "Schwerin" in text
     for secret in (*PRUSSIAN_SECRETS, *AUSTRIAN_SECRETS, "321", "123", "2213", "3150"):
@@ -405,18 +413,20 @@ def test_only_the_organiser_settles_sets_dates_and_resolves_quickly(battle, play
 def test_a_date_brings_reminders_once_each(battle, organiser):
     now = timezone.now()
     when = now + timedelta(days=10)
-    service.set_date(battle, organiser, when, now=now)
+    battle_dates.set_date(battle, organiser, when, now=now)
     # The battle window waits for the table: no deadline drops the battle.
     assert battle.campaign.open_window().deadline is None
-    assert service.send_reminders(now=when - timedelta(hours=2)) == 1
-    assert service.send_reminders(now=when - timedelta(hours=1)) == 0
-    assert service.send_reminders(now=when + timedelta(hours=1)) == 1  # overdue: organiser
-    assert service.send_reminders(now=when + timedelta(hours=2)) == 0
+    assert battle_dates.send_reminders(now=when - timedelta(hours=2)) == 1
+    assert battle_dates.send_reminders(now=when - timedelta(hours=1)) == 0
+    assert battle_dates.send_reminders(now=when + timedelta(hours=1)) == 1  # overdue: organiser
+    assert battle_dates.send_reminders(now=when + timedelta(hours=2)) == 0
 
 
 def test_a_date_in_the_past_is_refused(battle, organiser):
     with pytest.raises(service.BattleError):
-        service.set_date(battle, organiser, timezone.now() - timedelta(days=1), now=timezone.now())
+        battle_dates.set_date(
+            battle, organiser, timezone.now() - timedelta(days=1), now=timezone.now()
+        )
 
 
 def test_wrong_methods_are_refused(battle, player):
@@ -442,7 +452,7 @@ def test_the_organiser_edits_the_tabletop_settings(battle, organiser, player):
     campaign = Campaign.objects.get(id=campaign.id)
     ts = service.tabletop_settings(campaign)
     assert ts.table_feet == (8, 5) and str(ts.scale.ratio) == "1/2"
-    brief = service.briefing(Battle.objects.get(id=battle.id), "prussian")
+    brief = battle_briefing.briefing(Battle.objects.get(id=battle.id), "prussian")
     own = next(s for s in brief["sides"] if s["own"])
     assert own["tabletop_points"] == (FREDERICK + SCHWERIN + 1) // 2
     assert own["order_of_battle"][0]["lines"]
@@ -467,7 +477,7 @@ def test_briefings_print_to_pdf_in_chromium(battle, player, organiser, paper, tm
     import subprocess
     from pathlib import Path
 
-    if service.chromium() is None or shutil.which("pdftoppm") is None:
+    if battle_print.chromium() is None or shutil.which("pdftoppm") is None:
         pytest.skip(
             "chromium and poppler-utils are needed (apt-get install chromium poppler-utils)"
         )
@@ -561,21 +571,21 @@ def test_a_result_settled_while_paused_is_applied_by_the_sweep_once_resumed(
     now = timezone.now()
     organiser_service.pause(campaign, organiser, now=now)
     result = {"loser": "prussian", "outcome": "retired", "losses": {"prussia": 100}}
-    service.settle_result(battle, organiser, result, now=now)
+    battle_results.settle_result(battle, organiser, result, now=now)
     battle.refresh_from_db()
     assert battle.status == BattleStatus.SETTLED
-    assert service.sweep(now=now)["applied"] == 0  # still paused
+    assert battle_dates.sweep(now=now)["applied"] == 0  # still paused
     organiser_service.resume(campaign, organiser, now=now)
     with django_capture_on_commit_callbacks(execute=True):
-        assert service.sweep(now=now)["applied"] == 1
+        assert battle_dates.sweep(now=now)["applied"] == 1
     battle.refresh_from_db()
     assert battle.status == BattleStatus.APPLIED
-    assert service.sweep(now=now)["applied"] == 0
+    assert battle_dates.sweep(now=now)["applied"] == 0
 
 
 def test_the_side_that_chose_to_fight_attacks_in_the_quick_resolution(battle, organiser):
-    assert service.wished_to_fight(battle) == ["prussian"]
-    service.quick_resolve(battle, organiser, attacker=None, now=timezone.now())
+    assert battle_results.wished_to_fight(battle) == ["prussian"]
+    battle_results.quick_resolve(battle, organiser, attacker=None, now=timezone.now())
     battle.refresh_from_db()
     steps = [s["text"] for s in battle.quick_record["steps"]]
     assert any("prussian attack: the only side that chose to fight (9)" in t for t in steps)
@@ -588,7 +598,7 @@ def test_the_quick_resolution_keeps_its_prisoners_apart_and_the_engine_holds_the
     # turn in the hex: 12" of field works, -2. Whatever the die, one side wins on totals and
     # takes prisoners (docs/quick-resolution.md).
     assert battle.setup["sides"]["austrian"]["field_works"]["inches"] == 12
-    service.quick_resolve(battle, organiser, attacker=None, now=timezone.now())
+    battle_results.quick_resolve(battle, organiser, attacker=None, now=timezone.now())
     battle.refresh_from_db()
     steps = [s["text"] for s in battle.quick_record["steps"]]
     assert any('austrian defend 12" of field works, 9.4' in t for t in steps)
@@ -601,17 +611,17 @@ def test_the_quick_resolution_keeps_its_prisoners_apart_and_the_engine_holds_the
     assert winner not in result["prisoners"]
     held = battle.campaign.latest_version().state["prisoners"]
     assert {"army": loser, "held_by": winner, "points": taken} in held
-    lines = service.describe_result(battle, result)
+    lines = battle_briefing.describe_result(battle, result)
     assert any(f"of which {taken} taken prisoner (13.2)" in line for line in lines)
 
 
 def test_prisoners_in_a_result_are_a_part_of_the_losses(battle):
     data = {"loser": "austrian", "outcome": "defeated", "losses": {"austria": 300}}
-    result = service.parse_result(battle, {**data, "prisoners": {"austria": 100}})
+    result = battle_results.parse_result(battle, {**data, "prisoners": {"austria": 100}})
     assert result["prisoners"] == {"austria": 100}
-    assert "prisoners" not in service.parse_result(battle, data)
+    assert "prisoners" not in battle_results.parse_result(battle, data)
     with pytest.raises(service.BattleError, match="a part of its losses"):
-        service.parse_result(battle, {**data, "prisoners": {"austria": 301}})
+        battle_results.parse_result(battle, {**data, "prisoners": {"austria": 301}})
 
 
 def test_the_periodic_sweep_sends_the_battle_reminders_once(
@@ -621,7 +631,7 @@ def test_the_periodic_sweep_sends_the_battle_reminders_once(
 
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
-        service.set_date(battle, organiser, now + timedelta(hours=2), now=now)
+        battle_dates.set_date(battle, organiser, now + timedelta(hours=2), now=now)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         tasks.sweep_deadlines.delay()
@@ -642,7 +652,7 @@ def test_battle_emails_are_sent_by_the_task_after_commit_not_in_the_request(
     now = timezone.now()
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        service.set_date(battle, organiser, now + timedelta(days=3), now=now)
+        battle_dates.set_date(battle, organiser, now + timedelta(days=3), now=now)
     assert not mail.outbox  # nothing is sent before the commit
     assert callbacks
     for callback in callbacks:
@@ -700,4 +710,4 @@ def test_the_side_that_chose_to_fight_is_the_one_the_engine_set_the_army_on(batt
     sides["prussian"], sides["austrian"] = sides["austrian"], sides["prussian"]
     Battle.objects.filter(id=battle.id).update(setup=setup_)
     battle.refresh_from_db()
-    assert service.wished_to_fight(battle) == ["austrian"]
+    assert battle_results.wished_to_fight(battle) == ["austrian"]

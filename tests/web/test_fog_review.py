@@ -22,6 +22,7 @@ from PIL import ImageDraw
 
 from campaign.battles.models import Battle
 from campaign.models import StateVersion
+from campaign.services import battle_results
 from campaign.services import battles as service
 from tests.web.test_battles import (
     AUSTRIAN_SECRETS,
@@ -255,7 +256,7 @@ def test_the_admin_is_closed_to_players_and_organisers(battle, player, organiser
 
 def test_the_gazette_is_public_and_keeps_its_delay(battle, organiser):
     c = battle.campaign
-    service.settle_result(
+    battle_results.settle_result(
         battle, organiser, {"loser": "prussian", "outcome": "retired",
                             "losses": {"prussia": 11}, "killed": ["schwerin"]},
         now=timezone.now(),

@@ -31,8 +31,7 @@ from PIL import ImageDraw
 
 from campaign.engine.armies import Alliance, Army
 from campaign.models import Invitation
-from campaign.services import battles as battle_service
-from campaign.services import press, setup
+from campaign.services import battle_print, press, setup
 from campaign.services.email import preferences_token
 from campaign.tasks import record_heartbeat
 from maps.core.loader import load_map
@@ -303,7 +302,7 @@ def crawl(role: Role, urls, drawn: list[str]) -> list[str]:
             drawn.clear()
             headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
             r = role.client.get(target, **headers)
-            unprintable = name == "briefing_pdf" and battle_service.chromium() is None
+            unprintable = name == "briefing_pdf" and battle_print.chromium() is None
             if r.status_code == 503 and unprintable:
                 continue  # without chromium nothing is printed, and the page says so
             assert r.status_code < 500, f"{role.name} {target}: {r.status_code}"
@@ -371,7 +370,7 @@ def test_the_printed_briefings_show_no_secret_of_the_other_side(played, player, 
     import shutil
     import subprocess
 
-    if battle_service.chromium() is None or shutil.which("pdftotext") is None:
+    if battle_print.chromium() is None or shutil.which("pdftotext") is None:
         pytest.skip(
             "chromium and poppler-utils are needed (apt-get install chromium poppler-utils)"
         )

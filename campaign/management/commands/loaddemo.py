@@ -16,9 +16,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from campaign.engine.autoplay import deployment_orders
+from campaign.engine.orders import Orders, orders_to_dict
 from campaign.models import Campaign, organisers_group
 from campaign.services import drifting, gameplay, setup
 from campaign.services.resolution import resolve_due_phase
+from orders.models import OrderSheet
 
 NAME = "Demo 1757"
 PASSWORD = "demo"
@@ -64,16 +67,12 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def _make(self, now) -> Campaign:
-        from orders.models import OrderSheet
-
         organiser = self._user(ORGANISER)
         organiser.groups.add(organisers_group())
         rules = gameplay.rule_settings(Campaign(rule_settings={}))
         hexmap = gameplay.load_campaign_map("")
         deployments = {}
         if hexmap is not None:
-            from campaign.engine.autoplay import deployment_orders
-
             points, orders = deployment_orders(hexmap, rules)
             deployments = {d.army.value: d for d in orders.deployment}
         else:
@@ -94,8 +93,6 @@ class Command(BaseCommand):
             seat.save()
         setup.start_campaign(campaign, organiser, now=now)
         if deployments:
-            from campaign.engine.orders import Orders, orders_to_dict
-
             window = campaign.open_window()
             for seat in campaign.seats.all():
                 draft = orders_to_dict(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from maps.tools.mapgen import generator, resolve
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m maps.tools.mapgen", description=__doc__)
@@ -20,11 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--report", action="store_true", help="print what was placed where")
     args = parser.parse_args(argv)
     if args.command == "resolve":
-        from maps.tools.mapgen import resolve
-
         return resolve.main()
-    from maps.tools.mapgen import generator
-
     return generator.main(
         sources=getattr(args, "sources", None),
         out=getattr(args, "out", None),

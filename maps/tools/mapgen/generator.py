@@ -38,6 +38,7 @@ from maps.core.hexgrid import (
     format_side,
     hex_id,
     neighbour,
+    offset_to_axial,
     side_key,
     side_vertices,
 )
@@ -594,8 +595,6 @@ def to_json(b: Build, digests: dict[str, str]) -> dict:
     for row in range(b.grid.rows):
         t_line, a_line = [], []
         for col in range(b.grid.columns):
-            from maps.core.hexgrid import offset_to_axial
-
             h = offset_to_axial(col, row)
             t_line.append(b.terrain[h])
             a_line.append(AREA_CODES[b.area[h]])

@@ -1,0 +1,165 @@
+"""The seat's layer of the map widget: the document ``overlay.json`` answers and the pages embed
+(docs/map-widget.md). Not a view: the views (``widget_views``) and the ``seatmap`` template tag
+both read it from here.
+
+One small document per (state version, seat, draft): the counters of the seat's view, its supply
+sources, its orders of this phase as arrows, and, for a chosen unit, the hexes it can still reach
+with their MP cost. Everything comes from the seat's ``View`` (``campaign.projection``) and its
+own draft, through ``maps.overlay``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.http import HttpRequest
+
+from campaign.engine.armies import Army
+from campaign.engine.deployment import may_deploy_in
+from campaign.engine.state import Phase
+from campaign.projection import Relation
+from maps import overlay
+from maps.core.hexgrid import hex_id
+from maps.core.tiles import grid_of
+from orders.access import _hexmap, _settings, _sheet, _version, _view, _window
+from orders.deploy_checks import read_deployment
+from orders.deploy_pages import deployment_context
+from orders.forms import enemy_hexes, march_preview
+from orders.pages import ORDER_PHASES, draft_items, own_units, unit_position
+
+
+def inline_layer(request: HttpRequest, access) -> dict | None:
+    """The seat's layer as the page that shows the widget embeds it (``seatmap`` tag): the same
+    document as ``overlay.json`` for the page's own ``?unit=``, so the map draws the seat's
+    forces without a second round trip (docs/map-widget.md, "Figures")."""
+    layer = seat_layer(request, access, request.GET.get("unit", ""))
+    return None if layer is None else layer[1]()
+
+
+def seat_layer(request: HttpRequest, access, unit: str):
+    """``(etag, make)`` for the seat's layer now (``make()`` builds the document), or None when
+    the campaign has no map or state yet. The ETag is keyed by (version, seat, phase, unit,
+    draft time, ready), so a reload after a swap that changed nothing is a ``304``."""
+    version = _version(access.campaign)
+    hexmap = _hexmap(access.campaign)
+    if version is None or hexmap is None:
+        return None
+    window = _window(access.campaign)
+    sheet = _sheet(access, window)
+    phase = window.phase if window is not None and sheet is not None else ""
+    phase = phase if phase in ORDER_PHASES else ""
+    unit = unit[:40]
+    updated = sheet.updated.isoformat() if sheet is not None and sheet.updated else ""
+    stamp = (
+        f"{access.campaign.code}:{version.id}:{access.seat.code}:{access.own}:{phase}:"
+        f"{unit}:{updated}:{sheet is not None and sheet.ready}"
+    )
+    etag = '"' + hashlib.sha256(stamp.encode()).hexdigest()[:32] + '"'
+
+    def make() -> dict:
+        return _layer(request, access, version, hexmap, window, sheet, phase, unit)
+
+    return etag, make
+
+
+def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict:
+    forced = phase == Phase.FORCED_MARCH.value
+    kind = "forced_march" if forced else "march"
+    view = _view(access, version)
+    grid = grid_of(hexmap)
+    settings = _settings(access.campaign)
+    marching = phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value)
+    units = own_units(view, leaders_only=forced) if marching else {}
+    draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
+    orders = [
+        {**o, "name": units.get(str(o.get("unit")), o.get("unit"))}
+        for o in draft_items(draft, kind)
+    ] if marching else []  # fmt: skip
+    positions, previews = {}, {}
+    for o in orders:
+        key = str(o.get("unit", ""))
+        pos = unit_position(view, key)
+        if pos is None:
+            continue
+        positions[key] = pos[0]
+        marches = o.get("marches") if isinstance(o.get("marches"), int) else 1
+        previews[key] = march_preview(
+            view, hexmap, settings, pos[0], str(o.get("path", "")), marches=marches,
+            supplied=pos[1], forced=forced,
+        )  # fmt: skip
+    locked = sheet is None or sheet.ready or not access.own
+    data = {
+        "version": version.number,
+        "turn": view.turn,
+        "phase": phase,
+        "locked": locked,
+        "counters": overlay.counters(view, hexmap, grid, units),
+        "colours": overlay.ARMY_COLOURS,
+        "supply": overlay.supply_sources(view, hexmap, grid),
+        "orders": overlay.drawn_orders(orders, positions, previews, grid),
+    }
+    # the seat's forces, the strongest first: the widget opens on all of them or on the first
+    own = sorted((f for f in view.forces if f.relation is Relation.OWNER), key=strength)
+    data["focus"] = [overlay.hex_xy(grid, f.hex) for f in own]
+    if unit in units and not locked:
+        pos = unit_position(view, unit)
+        order = next((o for o in orders if o.get("unit") == unit), {})
+        marches = order.get("marches") if isinstance(order.get("marches"), int) else 1
+        path = str(order.get("path", ""))
+        p = march_preview(
+            view, hexmap, settings, pos[0], path, marches=marches, supplied=pos[1], forced=forced
+        )
+        enemies, forts = enemy_hexes(view, hexmap)
+        left = p.allowance - p.spent if p.valid else 0
+        data["reach"] = {
+            "unit": unit,
+            "name": units[unit],
+            "path": path,
+            "marches": marches,
+            "from": p.end,
+            "spent": p.spent,
+            "allowance": p.allowance,
+            "hexes": overlay.reach(view, hexmap, grid, enemies, forts, p.end, left),
+        }
+    if window is not None and window.phase == "deployment" and sheet is not None:
+        data["deploy"] = _deploy_layer(request, access, hexmap, grid, sheet)
+        data["phase"] = "deployment"
+        data["focus"] = [overlay.hex_xy(grid, h) for h in _deploy_focus(data["deploy"])]
+    return data
+
+
+def _deploy_layer(request, access, hexmap, grid, sheet) -> dict:
+    """The deploy mode's layer: the deployment page's own reading of the draft (with the engine's
+    validator), and where each of the seat's armies may deploy (3.2.1, 3.2.4, 3.2.5)."""
+    ctx = deployment_context(request, access)
+    draft = sheet.draft if isinstance(sheet.draft, dict) else {}
+    dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
+    allowed = {}
+    for value in access.seat.armies:
+        army = Army.parse(value)
+        others = {}
+        for other in access.seat.armies:
+            if other != value and isinstance(dep.get(other), dict):
+                others[Army.parse(other)], _ = read_deployment(Army.parse(other), dep[other])
+        allowed[value] = [
+            hex_id(h)
+            for h in hexmap.hexes
+            if may_deploy_in(army, h, hexmap, others=others, fortress=hexmap.fortress_at(h))
+        ]
+    return overlay.deployment(ctx["armies"], allowed, hexmap, grid)
+
+
+def _deploy_focus(layer: dict) -> list[str]:
+    """Open on what is placed already, else on the middle of where the first army may go."""
+    placed = [c["hex"] for c in layer["placed"]]
+    if placed:
+        return placed
+    for hexes in layer["allowed"].values():
+        if hexes:
+            return [hexes[len(hexes) // 2]]
+    return []
+
+
+def strength(force) -> int:
+    """Sort key: the strongest of the seat's forces first (the widget opens on it)."""
+    return -(force.points or 0)

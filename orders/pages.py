@@ -1,0 +1,276 @@
+"""What the player pages show: the context every seat page shares (``page_context``) and the
+orders page's own (``orders_context``), built from a ``campaign.projection.View`` of one state
+version for one seat, never from the state itself: fog of war is decided there and nowhere else.
+Used by the orders, deployment, report and map widget views.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+
+from campaign.engine.armies import ADJECTIVES, Army
+from campaign.engine.movers import marches_allowed
+from campaign.engine.orders import unit_army
+from campaign.engine.rulesettings import RuleSettings
+from campaign.engine.state import LeaderState, Phase
+from campaign.models import PhaseWindow, StateVersion
+from campaign.projection import Relation, View
+from campaign.services import gameplay, viewcache
+from maps.tapmap import map_svg
+from orders.access import Access, _hexmap, _settings, _sheet, _version, _view, _window
+from orders.checks import TRANSFERS, order_problems, problem_lines
+from orders.deploy_checks import deployment_problems
+from orders.forms import BattleDecisionForm, march_preview, next_steps
+from orders.models import OrderSheet
+
+# Phases in which a seat writes orders on the orders page, and the draft kinds of each.
+ORDER_PHASES = {
+    Phase.MARCH.value: ("march", "transfers"),
+    Phase.FORCED_MARCH.value: ("forced_march",),
+    Phase.BATTLE.value: ("battle",),
+    Phase.SIEGE.value: ("honors",),
+}
+
+
+def own_units(view: View, *, leaders_only: bool = False) -> dict[str, str]:
+    """The seat's own leaders and siege trains on the map: key -> name. Siege trains cannot
+    force march (6.3.3)."""
+    units = {x.key: x.name for f in view.own_forces() for x in f.leaders}
+    if not leaders_only:
+        units.update(
+            {t.id: f"Siege train {t.id}" for t in view.siege_trains if t.army in view.armies}
+        )
+    return units
+
+
+def unit_position(view: View, unit: str) -> tuple[str, bool, bool] | None:
+    """(hex, supplied, inside) of one of the seat's units."""
+    x = view.leader(unit)
+    if x is not None:
+        return x.hex, x.supplied is not False, x.inside
+    for t in view.siege_trains:
+        if t.id == unit:
+            return t.hex, True, t.inside
+    return None
+
+
+def battle_hexes(view: View) -> list[dict]:
+    """Hexes where one of the seat's forces stands outside the walls with an enemy force (9):
+    each needs a decision per army of the seat there."""
+    out = []
+    by_hex: dict[str, list] = {}
+    for f in view.forces:
+        if not f.inside:
+            by_hex.setdefault(f.hex, []).append(f)
+    for hex_, forces in sorted(by_hex.items()):
+        mine = sorted({f.army for f in forces if f.relation is Relation.OWNER}, key=str)
+        if not mine:
+            continue
+        # Friend or enemy as the projection says (the alliance of now, 13.8), not the book's 1.2.
+        enemies = [f for f in forces if f.relation is Relation.ENEMY]
+        if enemies:
+            out.append(
+                {
+                    "hex": hex_,
+                    "armies": [a.value for a in mine],
+                    "enemies": [
+                        f"{f.army.label}: {', '.join(x.name for x in f.leaders)}" for f in enemies
+                    ],
+                }
+            )
+    return out
+
+
+def honors_roles(view: View, hexmap) -> dict[str, str]:
+    """city -> "garrison" or "besieger" for the breached fortresses awaiting this seat (11.6)."""
+    roles = {}
+    for city in view.honors_pending:
+        garrisons = [g for g in view.garrisons if g.city == city]
+        if any(g.relation is Relation.OWNER for g in garrisons):
+            roles[city] = "garrison"
+            continue
+        try:
+            where = hexmap.city(city).hex_id if hexmap is not None else None
+        except KeyError:
+            where = None
+        if any(f.hex == where and not f.inside for f in view.own_forces()):
+            roles[city] = "besieger"
+    return roles
+
+
+def page_context(access: Access, version: StateVersion | None, *, all_turns: bool = False) -> dict:
+    window = _window(access.campaign)
+    sheet = _sheet(access, window) if version is not None else None
+    view = _view(access, version, all_turns=all_turns) if version is not None else None
+    owed = ""
+    if window is not None and window.owes(access.seat):
+        owed = "ready" if sheet is not None and sheet.ready else window.phase
+    return {
+        "access": access,
+        "seat": access.seat,
+        "campaign": access.campaign,
+        "version": version,
+        "view": view,
+        "window": window,
+        "sheet": sheet,
+        "owed": owed,
+        "allied_forces": [
+            f
+            for f in (view.forces if view else ())
+            if f.relation is Relation.ALLY and f.points is not None
+        ],
+        "marches_named": [
+            (ADJECTIVES[Army.parse(a)], n) for a, n in (view.marches.items() if view else ())
+        ],
+    }
+
+
+def ready_problems(access: Access, window: PhaseWindow, sheet: OrderSheet) -> list[str]:
+    """What keeps the seat's orders from Ready, without building the whole orders page."""
+    version = window.version
+    draft = sheet.draft if isinstance(sheet.draft, dict) else {}
+    if window.phase == Phase.DEPLOYMENT.value:
+        state = viewcache.version_state(version)
+        return deployment_problems(
+            access.seat.armies, draft, state, _hexmap(access.campaign), _settings(access.campaign)
+        )
+    view = _view(access, version)
+    problems = march_problems(
+        version, view, _hexmap(access.campaign), _settings(access.campaign), draft, window.phase
+    )
+    forced = window.phase == Phase.FORCED_MARCH.value
+    return problem_lines(problems, own_units(view, leaders_only=forced))
+
+
+def march_problems(
+    version, view, hexmap, settings, draft: dict, phase: str
+) -> dict[str, list[str]]:
+    """What is wrong with the march or forced march orders of the draft (orders.checks)."""
+    if phase not in (Phase.MARCH.value, Phase.FORCED_MARCH.value):
+        return {}
+    kind = "forced_march" if phase == Phase.FORCED_MARCH.value else "march"
+    state = viewcache.version_state(version)
+    return order_problems(state, view, hexmap, settings, draft, kind, unit_position)
+
+
+def orders_context(request: HttpRequest, access: Access, **extra) -> dict:
+    version = _version(access.campaign)
+    if version is None:
+        raise PermissionDenied("The campaign has not started.")
+    ctx = page_context(access, version)
+    view: View = ctx["view"]
+    hexmap = _hexmap(access.campaign)
+    settings = _settings(access.campaign)
+    sheet: OrderSheet | None = ctx["sheet"]
+    draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
+    phase = ctx["window"].phase if ctx["window"] is not None else ""
+    phase = phase if phase in ORDER_PHASES and sheet is not None else ""
+    forced = phase == Phase.FORCED_MARCH.value
+    units = own_units(view, leaders_only=forced)
+    kind = "forced_march" if forced else "march"
+    unit = extra.pop("unit", None) or request.GET.get("unit", "")
+    path = extra.pop("path", None)
+    if path is None:
+        path = request.GET.get("path", "")
+        if not path and unit:
+            path = next(
+                (o.get("path", "") for o in draft_items(draft, kind) if o.get("unit") == unit), ""
+            )
+    marches = 1
+    for o in draft_items(draft, kind):
+        if o.get("unit") == unit and isinstance(o.get("marches"), int):
+            marches = o["marches"]
+    problems = march_problems(version, view, hexmap, settings, draft, phase)
+    preview = steps = None
+    position = unit_position(view, unit) if unit in units else None
+    if position is not None and hexmap is not None:
+        start, supplied, _inside = position
+        preview = march_preview(
+            view, hexmap, settings, start, str(path), marches=marches, supplied=supplied,
+            forced=forced,
+        )  # fmt: skip
+        steps = next_steps(hexmap, preview.end)
+    decided = {(o.get("hex"), o.get("army")): o.get("choice") for o in draft_items(draft, "battle")}
+    ctx.update(
+        {
+            "battles": [
+                {
+                    **b,
+                    "decisions": [
+                        (
+                            a,
+                            decided.get((b["hex"], a), ""),
+                            gameplay.retire_refusal(access.campaign, version, b["hex"], a),
+                        )
+                        for a in b["armies"]
+                    ],
+                }
+                for b in (battle_hexes(view) if phase == Phase.BATTLE.value else [])
+            ],
+            "choices": BattleDecisionForm.base_fields["choice"].choices,
+            "honors": honors_roles(view, hexmap) if phase == Phase.SIEGE.value else {},
+            "honors_given": {
+                o.get("city"): o.get("besieger") or o.get("garrison")
+                for o in draft_items(draft, "honors")
+            },
+            "phase": phase,
+            "kind": kind,
+            "draft": draft,
+            "orders": [
+                {
+                    **o,
+                    "name": units.get(str(o.get("unit")), o.get("unit")),
+                    "problems": problems.get(str(o.get("unit")), []),
+                }
+                for o in draft_items(draft, kind)
+            ],
+            "problems": problem_lines(problems, units),
+            "transfer_problems": problems.get(TRANSFERS, []),
+            "marches_chosen": marches,
+            "marches_allowed": unit_marches_allowed(view, unit, settings),
+            "marches_given": marches_given_by_pool(view, draft_items(draft, "march")),
+            "transfers": draft_items(draft, "transfers"),
+            "units": units,
+            "unit": unit if unit in units else "",
+            "path": path,
+            "preview": preview,
+            "steps": steps,
+            "marches": view.marches,
+            "locked": sheet is None or sheet.ready or not access.own,
+            "map_svg": map_svg(view, hexmap, preview, steps) if hexmap is not None else None,
+            "form": extra.pop("form", None),
+            "transfer_form": extra.pop("transfer_form", None),
+            **extra,
+        }
+    )
+    return ctx
+
+
+def unit_marches_allowed(view: View, unit: str, settings: RuleSettings) -> int:
+    """How many marches the unit may be given (6.2.2, 6.2.5), by the engine's rule."""
+    x = view.leader(unit)
+    if x is None:
+        return settings.marches_per_siege_train
+    return marches_allowed(
+        LeaderState(x.key, x.army, x.hex, demoralized=bool(x.demoralized)), settings
+    )
+
+
+def marches_given_by_pool(view: View, orders: list[dict]) -> list[tuple[str, int, int]]:
+    """Per march pool (6.2.1): (army, marches allocated this turn, marches given in the draft)."""
+    given: dict[str, int] = {}
+    for o in orders:
+        army = unit_army(str(o.get("unit", "")))
+        marches = o.get("marches", 1)
+        if army is not None and isinstance(marches, int):
+            pool = army.march_pool.value
+            given[pool] = given.get(pool, 0) + marches
+    return [
+        (ADJECTIVES[Army.parse(a)], n, given.get(a, 0)) for a, n in sorted(view.marches.items())
+    ]
+
+
+def draft_items(draft: dict, kind: str) -> list[dict]:
+    items = draft.get(kind) if isinstance(draft, dict) else None
+    return [o for o in items if isinstance(o, dict)] if isinstance(items, list) else []

@@ -1,0 +1,82 @@
+"""What a seat has learnt: the turn report, the history of earlier phases, the handover page for a
+reserve player and the view as JSON; each shows the seat's ``View`` of a version (``orders.pages``).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from campaign.models import StateVersion
+from campaign.projection import view_to_dict
+from orders.access import _access, _version, _view
+from orders.pages import page_context
+
+
+@login_required
+@require_GET
+def report(request: HttpRequest, code, number: int | None = None) -> HttpResponse:
+    """The turn report of a version (the latest by default): events in plain sentences."""
+    access = _access(request, code)
+    version = _version(access.campaign, number)
+    if version is None:
+        return render(request, "play/report.html", page_context(access, None), status=404)
+    ctx = page_context(access, version)
+    view = ctx["view"]
+    ctx["turns"] = [
+        (
+            turn,
+            [e for e in view.events if e.turn == turn and e.kind != "reconnaissance"],
+            [r for r in view.reports if r.turn == turn],
+        )
+        for turn in (view.turn, view.turn - 1)
+        if turn >= 1
+    ]
+    ctx["history_version"] = version
+    return render(request, "play/report.html", ctx)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest, code) -> HttpResponse:
+    """Every earlier phase, with the map and report as this seat saw them then."""
+    access = _access(request, code)
+    versions = (
+        StateVersion.objects.filter(campaign=access.campaign)
+        .only("number", "turn", "phase", "resolved_phase", "created")
+        .order_by("-number")
+    )
+    return render(
+        request, "play/history.html", {"access": access, "seat": access.seat,
+                                       "campaign": access.campaign, "versions": versions},
+    )  # fmt: skip
+
+
+@login_required
+@require_GET
+def handover(request: HttpRequest, code) -> HttpResponse:
+    """Everything the seat knows in one place, for a reserve player taking it over."""
+    access = _access(request, code)
+    version = _version(access.campaign)
+    ctx = page_context(access, version, all_turns=True)
+    if version is not None:
+        view = ctx["view"]
+        turns = sorted({e.turn for e in view.events if e.turn}, reverse=True)
+        ctx["by_turn"] = [
+            (t, [e for e in view.events if e.turn == t], [r for r in view.reports if r.turn == t])
+            for t in turns
+        ]
+    return render(request, "play/handover.html", ctx)
+
+
+@login_required
+@require_GET
+def view_json(request: HttpRequest, code, number: int) -> HttpResponse:
+    """The seat's view of one version as JSON (the same projection as every page)."""
+    access = _access(request, code)
+    version = _version(access.campaign, number)
+    if version is None:
+        return JsonResponse({"error": "no such version"}, status=404)
+    return JsonResponse(view_to_dict(_view(access, version)))

@@ -1,0 +1,81 @@
+"""Writing a seat's order sheet: the open sheet of the phase, locked for update
+(``writable_sheet``), saving a draft (marked when the organiser enters it on the player's behalf),
+and ``writes_orders``, which turns a closed sheet into a message instead of an error. Shared by
+the orders and the deployment views.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from django.contrib import messages
+from django.http import HttpRequest
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils import timezone
+from django_htmx.http import HttpResponseClientRedirect
+
+from campaign.models import WindowStatus
+from campaign.services.organiser import mark_entered
+from orders.access import Access, _window
+from orders.models import OrderSheet
+from orders.pages import ORDER_PHASES
+
+
+class Closed(Exception):
+    """No sheet can be written now (the phase resolved, or none is owed)."""
+
+
+def writable_sheet(access: Access, kinds: tuple[str, ...], phase: str | None = None) -> OrderSheet:
+    """The seat's open sheet for this phase, locked for update; ``Closed`` otherwise.
+
+    ``phase`` is the phase the form was written for: a page left open while its phase resolved
+    must not write into the next phase's orders."""
+    window = _window(access.campaign)
+    if window is None or not window.owes(access.seat):
+        raise Closed("No orders are owed now: the phase has resolved or waits for others.")
+    if phase and phase != window.phase:
+        raise Closed(
+            f"The {phase} phase has resolved: your orders for it are locked. "
+            f"Now: the {window.phase} phase."
+        )
+    wanted = ORDER_PHASES.get(window.phase, ("deployment",))
+    if not set(kinds) & set(wanted):
+        raise Closed(f"These orders are not given in the {window.phase} phase.")
+    OrderSheet.objects.get_or_create(
+        window=window, seat=access.seat, defaults={"campaign": access.campaign}
+    )
+    return OrderSheet.objects.select_for_update().get(window=window, seat=access.seat)
+
+
+def writes_orders(view):
+    """A view that writes the draft: when the sheet is closed, say so and go to the dashboard
+    (never a server error, never a changed draft)."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, code, *args, **kwargs):
+        try:
+            return view(request, code, *args, **kwargs)
+        except Closed as exc:
+            messages.error(request, str(exc))
+            target = reverse("orders:dashboard", args=[code])
+            if request.htmx:
+                return HttpResponseClientRedirect(target)
+            return redirect(target)
+
+    return wrapper
+
+
+def save_draft(sheet: OrderSheet, draft: dict, access: Access) -> None:
+    sheet.draft = draft
+    sheet.updated = timezone.now()
+    sheet.save(update_fields=["draft", "updated"])
+    if access.behalf:
+        mark_entered(sheet, access.user, now=sheet.updated)
+
+
+def sheet_locked(request: HttpRequest, sheet: OrderSheet) -> bool:
+    if sheet.ready or sheet.window.status != WindowStatus.OPEN:
+        messages.error(request, "Your orders are submitted and locked for this phase.")
+        return True
+    return False

@@ -1,0 +1,242 @@
+"""The picture of the house (docs/architecture.md) kept by a test: no import cycle in the
+project's packages, and no import pointing up the layers.
+
+The import graph is read from the source by grimp (nothing is imported or run); it counts every
+import, those inside functions and under ``TYPE_CHECKING`` too, so an import moved into a function
+to dodge a cycle is still seen. ``LAYERS`` below mirrors the table of the doc; when a package
+moves, change its name here (the engine and the tabletop are named once, in ``ENGINE`` and
+``TABLETOP``).
+"""
+
+from __future__ import annotations
+
+import grimp
+import pytest
+
+pytestmark = pytest.mark.pure
+
+PACKAGES = ("campaign", "orders", "maps", "dgk")
+ENGINE = "campaign.engine"
+TABLETOP = "campaign.tabletop"
+
+# The layers, from the bottom up. A module belongs to the layer of the longest name below that
+# is the module itself or one of its packages; it may import its own layer and the layers below,
+# never one above.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("maps core", ("maps.core",)),
+    ("engine", (ENGINE,)),
+    ("projection and tabletop", ("campaign.projection", TABLETOP)),
+    ("project settings", ("dgk", "dgk.settings", "dgk.celery")),
+    (
+        "models",
+        (
+            "campaign.models",
+            "campaign.battles.models",
+            "campaign.press.models",
+            "orders.models",
+            "maps.models",
+            "campaign.migrations",
+            "campaign.battles.migrations",
+            "campaign.press.migrations",
+            "orders.migrations",
+            "maps.migrations",
+        ),
+    ),
+    (
+        "services",
+        (
+            "campaign.services",
+            "maps.overlay",
+            "maps.tapmap",
+            "maps.seat_picture",
+            "maps.pictures",
+            "maps.picture_queue",
+            "maps.tiles",
+        ),
+    ),
+    # Everything else of the apps: views, forms, the pages' helpers (access, pages, sheets,
+    # checks of a draft), tasks, admin, middleware, template tags, management commands, the map
+    # generator.
+    ("views and tasks", ("campaign", "orders", "maps")),
+    ("urls", ("dgk.urls", "dgk.wsgi", "campaign.urls", "orders.urls", "maps.urls")),
+)
+
+# The engine and the map core import no framework (tests/test_purity.py checks the same by
+# importing every module; this says which line does it).
+PURE_LAYERS = ("maps core", "engine", "projection and tabletop")
+FRAMEWORKS = ("django", "django_htmx", "celery", "kombu", "redis")
+
+
+def is_view(module: str) -> bool:
+    """A module of views: ``views`` or ``*_views``. Only the urls import them."""
+    last = module.rsplit(".", 1)[-1]
+    return last == "views" or last.endswith("_views")
+
+
+def layer_of(module: str, layers=LAYERS) -> int | None:
+    best, found = -1, None
+    for index, (_name, prefixes) in enumerate(layers):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, found = len(prefix), index
+    return found
+
+
+def build(*packages: str) -> grimp.ImportGraph:
+    return grimp.build_graph(*packages, include_external_packages=True, cache_dir=None)
+
+
+def internal(graph: grimp.ImportGraph, packages) -> list[str]:
+    return sorted(m for m in graph.modules if m.split(".")[0] in packages)
+
+
+def cycles(graph: grimp.ImportGraph, packages=PACKAGES) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    modules = internal(graph, packages)
+    inside = set(modules)
+    edges = {
+        m: sorted(n for n in graph.find_modules_directly_imported_by(m) if n in inside)
+        for m in modules
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for root in modules:
+        if root in index:
+            continue
+        work = [(root, iter(edges[root]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges[child])))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return sorted(found)
+
+
+def wrong_way(
+    graph: grimp.ImportGraph, packages=PACKAGES, layers=LAYERS, pure_layers=PURE_LAYERS
+) -> list[str]:
+    """Every import that points up the layers, imports a view outside the urls, or takes a
+    framework into a pure layer; and every module the table does not place."""
+    problems = []
+    urls = next(i for i, (name, _) in enumerate(layers) if name == "urls")
+    pure = {i for i, (name, _) in enumerate(layers) if name in pure_layers}
+    for module in internal(graph, packages):
+        here = layer_of(module, layers)
+        if here is None:
+            problems.append(f"{module}: in no layer of the table (docs/architecture.md)")
+            continue
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            top = imported.split(".")[0]
+            line = f"{module} imports {imported}"
+            if top not in packages:
+                if here in pure and top in FRAMEWORKS:
+                    problems.append(f"{line}: the {layers[here][0]} stay free of frameworks")
+                continue
+            there = layer_of(imported, layers)
+            if there is None:
+                continue  # reported as a module of its own
+            if there > here:
+                problems.append(f"{line}: {layers[here][0]} may not import {layers[there][0]}")
+            elif is_view(imported) and here != urls:
+                problems.append(f"{line}: only the urls import views")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return build(*PACKAGES)
+
+
+def test_no_import_cycles(graph):
+    assert cycles(graph) == []
+
+
+def test_imports_follow_the_layers(graph):
+    assert wrong_way(graph) == []
+
+
+def test_every_package_of_the_doc_exists(graph):
+    """A renamed package must be renamed here too, or the table would silently place nothing."""
+    modules = set(graph.modules)
+    missing = [p for _, prefixes in LAYERS for p in prefixes if p not in modules]
+    assert missing == []
+
+
+# --- the test can fail: a throw-away package with a cycle and an import against the layers ---
+
+
+def _plant(root, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_a_planted_cycle_is_found(tmp_path, monkeypatch):
+    _plant(
+        tmp_path / "planted",
+        {
+            "__init__.py": "",
+            "a.py": "from planted import b\n",
+            "b.py": "def later():\n    from planted import c  # dodged into a function\n",
+            "c.py": "import planted.a\n",
+            "d.py": "from planted import a\n",
+        },
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert cycles(build("planted"), ("planted",)) == [["planted.a", "planted.b", "planted.c"]]
+
+
+def test_a_planted_import_against_the_layers_is_found(tmp_path, monkeypatch):
+    _plant(
+        tmp_path / "planted",
+        {
+            "__init__.py": "",
+            "low/__init__.py": "",
+            "low/rules.py": "import django\nfrom planted.high import service\n",
+            "high/__init__.py": "",
+            "high/service.py": "from planted.low import rules\n",
+            "high/views.py": "from planted.high import service\n",
+            "high/other_views.py": "from planted.high import views\n",
+            "urls.py": "from planted.high import other_views, views\n",
+        },
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    layers = (("low", ("planted.low",)), ("high", ("planted.high",)), ("urls", ("planted.urls",)))
+    found = wrong_way(build("planted"), ("planted",), layers, ("low",))
+    assert found == [
+        "planted: in no layer of the table (docs/architecture.md)",
+        "planted.high.other_views imports planted.high.views: only the urls import views",
+        "planted.low.rules imports django: the low stay free of frameworks",
+        "planted.low.rules imports planted.high.service: low may not import high",
+    ]
