@@ -182,3 +182,34 @@ def test_a_seat_whose_armies_left_the_war_takes_over_the_empire_or_waits_in_rese
     assert plan["russia"] == ["empire"] and plan["france"] == []  # a reserve
     plan = nextyear.seat_plan(seats, (Army.RUSSIA, Army.SWEDEN), fate_on=False)
     assert plan["russia"] == [] and "empire" in plan["austria"]  # 13.7 alone: no takeover
+
+
+def test_the_clock_strikes_at_each_turns_end_when_the_organiser_chose_so(
+    organiser, django_capture_on_commit_callbacks
+):
+    every_turn = {**FATE, "every": "turn", "from_turn": 1}
+    old = finished(organiser, django_capture_on_commit_callbacks, fate=every_turn, prefix="et")
+    rolls = [
+        (v.turn, r["name"])
+        for v in old.versions.order_by("number")
+        for r in v.rolls
+        if r["name"].startswith("fate:")
+    ]
+    assert rolls == [(2, "fate:y1:t1"), (2, "fate:y1:t2")]  # drawn as turn 1 and turn 2 end
+    cards = Event.objects.filter(campaign=old, kind="fate")
+    clocks = [
+        e.data["clock"] for e in cards.order_by("version__number", "seq") if "clock" in e.data
+    ]
+    assert len(clocks) == 2 and clocks[1][:1] == clocks[0] and len(set(clocks[1])) == 2
+    assert all(e.public for e in Event.objects.filter(campaign=old, kind="fate"))
+    assert fairdice.verify(old).mismatches == []
+    with django_capture_on_commit_callbacks(execute=True):
+        new = nextyear.start_next_year(old, organiser, {}, now=timezone.now())
+    first = new.versions.get(number=0)
+    # every turn, not at the season's end: no draw between the years, the clock carried over
+    assert not [r for r in first.rolls if r["name"].startswith("fate:")]
+    assert new.options["fate_clock"]["drawn"] == clocks[1]
+    assert (
+        nextyear.fateclock.clock_of(new).drawn
+        == nextyear.fate.Clock.from_dict({"drawn": clocks[1]}).drawn
+    )
