@@ -53,23 +53,34 @@ FORM = {
 }
 
 
+def garrisoned(state: dict, army: str) -> str:
+    """A city the army controls and garrisons (a loan's source)."""
+    return next(
+        g["city"]
+        for g in sorted(state["garrisons"], key=lambda g: g["city"])
+        if g["army"] == army and g["points"] >= 50 and state["control"].get(g["city"]) == army
+    )
+
+
 def test_the_organiser_starts_the_next_year_with_the_clock_of_fate(
     organiser, django_capture_on_commit_callbacks
 ):
     old = finished(organiser, django_capture_on_commit_callbacks)
     final = old.latest_version().state
+    loan = f"france, austria, 50, {garrisoned(final, 'france')}, {garrisoned(final, 'austria')}"
+    form = {**FORM, "loans": loan}
     c = client_for(organiser)
     url = reverse("next_year", args=[old.code])
     page = c.get(url)
     text = page.content.decode()
     assert page.status_code == 200
     assert "13.4" in text and "13.6" in text and "13.7" in text and "13.8" in text
-    asked = c.post(url, FORM)
+    asked = c.post(url, form)
     assert asked.status_code == 200 and "Start the next year?" in asked.content.decode()
     assert not Campaign.objects.filter(previous=old).exists()  # asked first, nothing done
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        done = c.post(url, {**FORM, "confirmed": "yes", "reason": "Agreed at the club"})
+        done = c.post(url, {**form, "confirmed": "yes", "reason": "Agreed at the club"})
     new = Campaign.objects.get(previous=old)
     assert done.status_code == 302
     assert done["Location"] == reverse("organiser_board", args=[new.code])
@@ -88,6 +99,14 @@ def test_the_organiser_starts_the_next_year_with_the_clock_of_fate(
     assert "Clock of Fate" in cards.first().text and "clock" in cards.first().data
     assert [r["name"] for r in first.rolls if r["name"].startswith("fate:")] == ["fate:y1"]
     assert new.options["fate_clock"]["drawn"] == cards.first().data["clock"]
+    # the loan (13.6) is public: every seat reads it in the new year's log,
+    lent = Event.objects.get(version=first, rule="13.6", kind="points-transferred")
+    assert lent.public and "50 points are lent by france to the Austrian army" in lent.text
+    # its number only to the lender and the borrower (the projection's rule for points)
+    for power, told in (("prussia", False), ("france", True), ("austria", True)):
+        texts = [e.text for e in knowledge.seat_view(new.seats.get(power=power), first).events]
+        assert (lent.text in texts) is told, power
+        assert any("points are lent by france to the Austrian army" in t for t in texts)
     # the same players in the same seats, and the first window of the year open
     seats = {s.power: s.user_id for s in old.seats.all()}
     for seat in new.seats.filter(reserve=False):
