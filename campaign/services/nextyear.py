@@ -130,10 +130,12 @@ def seat_plan(seats: list[Seat], out: tuple[Army, ...], *, fate_on: bool) -> dic
     return plan
 
 
-def _copy_seats(old: Campaign, new: Campaign, plan: dict[str, list[str]], now) -> list[Seat]:
+def _copy_seats(old: Campaign, new: Campaign, plan: dict[str, list[str]], state, now) -> list[Seat]:
+    """The same players in the seats of ``plan``; each seat's leaders (3.1.1) are its armies'
+    leaders on the map now (13.3 brings new ones)."""
     leaders: dict[str, list[str]] = {}
-    for seat in old.seats.all():
-        leaders.update(seat.leaders or {})
+    for x in state.leaders:
+        leaders.setdefault(x.army.value, []).append(x.key)
     made = []
     for seat in old.seats.all().order_by("id"):
         armies = plan.get(seat.power, []) if seat.power and not seat.reserve else []
@@ -226,7 +228,8 @@ def start_next_year(
     state = gameplay.read_state(carried.state)
     out = tuple(dict.fromkeys((*state.at_peace, *carried.clock.out_of_the_war)))
     seats = list(campaign.seats.all())
-    _copy_seats(campaign, new, seat_plan(seats, out, fate_on=fate_settings is not None), now)
+    plan = seat_plan(seats, out, fate_on=fate_settings is not None)
+    _copy_seats(campaign, new, plan, state, now)
     version = StateVersion.objects.create(
         campaign=new,
         number=0,

@@ -111,6 +111,9 @@ def test_the_organiser_starts_the_next_year_with_the_clock_of_fate(
     seats = {s.power: s.user_id for s in old.seats.all()}
     for seat in new.seats.filter(reserve=False):
         assert seats[seat.power] == seat.user_id
+        for army in seat.armies:  # its leaders (3.1.1) are those on the map now (13.3)
+            on_map = {k for k, x in first.state["leaders"].items() if x["army"] == army}
+            assert set(seat.leaders.get(army, [])) == on_map
     assert new.open_window() is not None
     # the players are told the next year has started, the organiser's log says why
     subjects = {m.subject for m in mail.outbox}
