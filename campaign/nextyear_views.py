@@ -18,14 +18,38 @@ from campaign.services import fateclock, gameplay, nextyear
 from campaign.services.organiser import OrganiserError
 from campaign.views import _organiser_campaign
 
+CHOICE_WORDS = {
+    "redeploy": "Leaders redeployed (13.1)",
+    "no_exchange": "No prisoner exchange (13.2)",
+    "replace": "Leaders replaced (13.3)",
+    "new_leader_city": "New leaders arrive at (13.3)",
+    "siege_trains": "Siege trains built (13.5)",
+    "loans": "Loans (13.6)",
+    "peace": "Peace (13.7)",
+    "change_sides": "Changing sides (13.8)",
+    "own_course": "Own course (13.8)",
+}
 
-def _effects(campaign, fate_on: bool, every: str) -> list[str]:
+
+def _said(value) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{k} → {v}" for k, v in value.items())
+    items = [
+        f"{x['from']} → {x['to']} {x['points']}" if isinstance(x, dict) else str(x) for x in value
+    ]
+    return ", ".join(items)
+
+
+def _effects(form: NextYearForm, fate_on: bool, every: str) -> list[str]:
     lines = [
         "A new campaign starts at turn 1 of the next year, linked to this one, with the same "
         "players, rules and options; this one stays as it ended.",
         "The optional rules 13.1-13.8 switched on apply in the book's order, with your choices; "
         "their dice roll with the new year's own secret seed and are recorded.",
     ]
+    if form.agreed_points is not None:
+        lines.append(f"New points per star city (13.4): {form.agreed_points}.")
+    lines += [f"{CHOICE_WORDS[k]}: {_said(v)}." for k, v in form.inputs.items()]
     if fate_on and every == "season":
         lines.append("The Clock of Fate draws a card; every player reads it in the log.")
     lines.append("Every player is emailed that the next year has started.")
@@ -56,7 +80,7 @@ def next_year(request: HttpRequest, code) -> HttpResponse:
                 request,
                 campaign,
                 "Start the next year?",
-                _effects(campaign, fate is not None, fate.every if fate else ""),
+                _effects(form, fate is not None, fate.every if fate else ""),
                 reverse("next_year", args=[campaign.code]),
                 hidden=hidden,
                 back_url=reverse("next_year", args=[campaign.code]),

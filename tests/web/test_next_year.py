@@ -76,7 +76,11 @@ def test_the_organiser_starts_the_next_year_with_the_clock_of_fate(
     assert page.status_code == 200
     assert "13.4" in text and "13.6" in text and "13.7" in text and "13.8" in text
     asked = c.post(url, form)
-    assert asked.status_code == 200 and "Start the next year?" in asked.content.decode()
+    question = asked.content.decode()
+    assert asked.status_code == 200 and "Start the next year?" in question
+    assert "New points per star city (13.4): 150." in question
+    assert "Siege trains built (13.5): prussia." in question
+    assert "Loans (13.6): france → austria 50." in question
     assert not Campaign.objects.filter(previous=old).exists()  # asked first, nothing done
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
