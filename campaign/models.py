@@ -145,6 +145,10 @@ class Campaign(models.Model):
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
+    # Linked campaigns (13): the campaign year this one carries on from (services/nextyear.py).
+    previous = models.ForeignKey(
+        "self", models.SET_NULL, null=True, blank=True, related_name="next_years"
+    )
 
     class Meta:
         indexes = [
@@ -390,6 +394,7 @@ class OrganiserActionKind(models.TextChoices):
     UNLOCKED = "unlocked", "Unlocked a player's sign-in"
     REOPENED = "reopened", "Reopened the campaign"
     BATTLE = "battle", "Settled, dated or resolved a battle"
+    NEXT_YEAR = "next-year", "Started the next campaign year"
 
 
 class OrganiserAction(models.Model):

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from campaign import dice_views, email_views, guard_views, press_views, views
+from campaign import dice_views, email_views, guard_views, nextyear_views, press_views, views
 from campaign.forms import QueuedPasswordResetForm
 
 urlpatterns = [
@@ -44,6 +44,7 @@ urlpatterns = [
     path("campaigns/<uuid:code>/organiser/resolve/", views.resolve_now, name="resolve_now"),
     path("campaigns/<uuid:code>/organiser/rollback/", views.roll_back, name="roll_back"),
     path("campaigns/<uuid:code>/organiser/end/", views.end, name="end_campaign"),
+    path("campaigns/<uuid:code>/organiser/next-year/", nextyear_views.next_year, name="next_year"),
     path(
         "campaigns/<uuid:code>/organiser/orders/<uuid:seat_code>/",
         views.enter_orders,

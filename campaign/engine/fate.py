@@ -33,18 +33,17 @@ from fractions import Fraction
 from typing import Any
 
 from campaign.engine.armies import ADJECTIVES, Army, Seat
-from campaign.engine.dice import Dice
-from campaign.engine.events import Event, EventKind
-from campaign.engine.leaders import leader
-from campaign.engine.linked import (
+from campaign.engine.betweencampaigns import (
     STAR_SIZES,
     BetweenCampaigns,
     add_points_at,
-    make_peace,
-    next_campaign,
     pick,
     take_points_at,
 )
+from campaign.engine.dice import Dice
+from campaign.engine.events import Event, EventKind
+from campaign.engine.leaders import leader
+from campaign.engine.linked import make_peace, next_campaign
 from campaign.engine.rulesettings import RuleSettings
 from campaign.engine.state import State
 from maps.core.model import HexMap

@@ -387,6 +387,9 @@ def lend_points(
                 "its own (13.6).",
                 points=taken,
                 to=loan.recipient.value,
+                # who may read the number (campaign/projection.py): the two armies concerned
+                army=loan.recipient.value,
+                by=Army.HANOVER.value if loan.donor == "britain" else loan.donor,
             )
         )
     return state, events

@@ -33,7 +33,7 @@ from campaign.models import (
 from campaign.models import (
     Event as EventRow,
 )
-from campaign.services import deadlines, email, gameplay, queue
+from campaign.services import deadlines, email, fateclock, gameplay, queue
 from maps.picture_queue import queue_pictures
 from orders.models import OrderSheet
 
@@ -66,7 +66,9 @@ def insert_version(
     extra_events: list[dict],
     now: datetime,
 ) -> StateVersion:
-    """Insert one state version with its events; IntegrityError if the number exists."""
+    """Insert one state version with its events; IntegrityError if the number exists. A phase
+    that closes a turn draws a card of fate first when the clock strikes every turn."""
+    outcome = fateclock.at_turn_end(campaign, outcome)
     state = outcome.state
     version = StateVersion.objects.create(
         campaign=campaign,

@@ -43,15 +43,19 @@ def play_real_season(
     name: str = "Real crawl",
     prefix: str = "real",
     step: Callable[[str, object], None] | None = None,
+    **create,
 ) -> tuple[Campaign, int]:
     """Play ``turns`` turns; returns the campaign and the number of battles fought.
     ``step(what, subject)`` follows each resolution ("phase", the window resolved) and each
-    quick battle ("battle", the battle), each inside its own on-commit capture."""
+    quick battle ("battle", the battle), each inside its own on-commit capture. ``create``: more
+    arguments of ``setup.create_campaign`` (rule settings, options...)."""
     hexmap = load_map()
     rules = gameplay.rule_settings(Campaign(rule_settings={}))
     points, sample = deployment_orders(hexmap, rules)
     now = timezone.now()
-    campaign = setup.create_campaign(organiser, name=name, players=5, now=now, army_points=points)
+    campaign = setup.create_campaign(
+        organiser, name=name, players=5, now=now, army_points=points, **create
+    )
     campaign.seed = "crawl-7a3f91c2e5d80b64"  # the same season every run
     campaign.save(update_fields=["seed"])
     by_army = {d.army.value: d for d in sample.deployment}

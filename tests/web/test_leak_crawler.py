@@ -95,6 +95,7 @@ FILL = {
     "resolve_now": "campaign",
     "roll_back": "campaign",
     "end_campaign": "campaign",
+    "next_year": "campaign",
     "enter_orders": "campaign_seat",
     "enter_orders_on_behalf": "campaign_seat",
     "replace_player": "campaign_seat",
