@@ -314,6 +314,75 @@ def quick_resolve(
     if battle.status == BattleStatus.APPLIED:
         raise BattleError("This battle's result is already applied.")
     setup = battle.setup
+    outcome, quick_dice = quick_outcome(battle, attacker)
+    loser = outcome.loser
+    retired = loser.outcome is quick.QuickOutcome.RETIRED
+    steps = [{"rule": s.rule, "text": s.text} for s in outcome.steps]
+    loser_side = setup["sides"][loser.name]
+    if retired and not loser_side.get("may_retire", True):
+        # SPI's retreat is a retirement only where DGK allows one (docs/rules-interpretations.md)
+        retired = False
+        steps.append(
+            {
+                "rule": loser_side.get("retire_rule") or "10.1",
+                "text": f"The {loser.name} side may not retire "
+                f"({loser_side.get('retire_refusal') or 'the rules forbid it'}): "
+                "it is defeated outright.",
+            }
+        )
+    # The engine's losses count the prisoners; "prisoners" says which part of them (13.2).
+    losses: dict[str, int] = {}
+    prisoners: dict[str, int] = {}
+    for side_result in outcome.sides:
+        eliminated = _share(setup["sides"][side_result.name], side_result.losses)
+        taken = _share(setup["sides"][side_result.name], side_result.prisoners)
+        for army in eliminated:
+            if eliminated[army] + taken[army]:
+                losses[army] = eliminated[army] + taken[army]
+            if taken[army]:
+                prisoners[army] = taken[army]
+    killed = [k for s in outcome.sides for k in s.killed]
+    captured = [k for s in outcome.sides for k in s.captured]
+    data = {
+        "loser": loser.name,
+        "outcome": "retired" if retired else "defeated",
+        "losses": losses,
+        "prisoners": prisoners,
+        "killed": killed,
+        "captured": captured,
+    }
+    battle.result = parse_result(battle, data)
+    _void_pending(battle, now)
+    _add_entry(battle, EntryKind.QUICK, battle.result, now, user=user)
+    battle.quick = True
+    battle.quick_record = {
+        "method": outcome.method,
+        "steps": steps,
+        "cell": str(outcome.cell) if outcome.cell else "",
+        "die": outcome.die,
+        "rolls": quick_dice.rolls_as_dicts(),
+        "seed_epoch": battle.campaign.seed_epoch,
+    }
+    battle.status = BattleStatus.SETTLED
+    battle.settled_by = user
+    battle.entered_at = now
+    battle.save()
+    log_action(
+        battle,
+        user,
+        f"Resolved the battle in hex {battle.hex} with the quick resolution (not on the table).",
+        now,
+        why,
+    )
+    continue_turn(battle.campaign, now=now)
+    battle.refresh_from_db()
+    return battle
+
+
+def quick_outcome(battle: Battle, attacker: str | None) -> tuple[quick.QuickResult, Dice]:
+    """SPI's tables applied to the battle with its own named dice (docs/quick-resolution.md):
+    the outcome as SPI gives it, and the dice (their rolls go into the record)."""
+    setup = battle.setup
     # SPI 9.0: the side that elects to attack is the attacker; here, a side whose player chose
     # to fight in the battle phase (9). quick.resolve decides with the first option otherwise.
     electing = set(wished_to_fight(battle))
@@ -352,54 +421,7 @@ def quick_resolve(
         ),
         quick_dice.roll,
     )
-    loser = outcome.loser
-    # The engine's losses count the prisoners; "prisoners" says which part of them (13.2).
-    losses: dict[str, int] = {}
-    prisoners: dict[str, int] = {}
-    for side_result in outcome.sides:
-        eliminated = _share(setup["sides"][side_result.name], side_result.losses)
-        taken = _share(setup["sides"][side_result.name], side_result.prisoners)
-        for army in eliminated:
-            if eliminated[army] + taken[army]:
-                losses[army] = eliminated[army] + taken[army]
-            if taken[army]:
-                prisoners[army] = taken[army]
-    killed = [k for s in outcome.sides for k in s.killed]
-    captured = [k for s in outcome.sides for k in s.captured]
-    data = {
-        "loser": loser.name,
-        "outcome": "retired" if loser.outcome is quick.QuickOutcome.RETIRED else "defeated",
-        "losses": losses,
-        "prisoners": prisoners,
-        "killed": killed,
-        "captured": captured,
-    }
-    battle.result = parse_result(battle, data)
-    _void_pending(battle, now)
-    _add_entry(battle, EntryKind.QUICK, battle.result, now, user=user)
-    battle.quick = True
-    battle.quick_record = {
-        "method": outcome.method,
-        "steps": [{"rule": s.rule, "text": s.text} for s in outcome.steps],
-        "cell": str(outcome.cell) if outcome.cell else "",
-        "die": outcome.die,
-        "rolls": quick_dice.rolls_as_dicts(),
-        "seed_epoch": battle.campaign.seed_epoch,
-    }
-    battle.status = BattleStatus.SETTLED
-    battle.settled_by = user
-    battle.entered_at = now
-    battle.save()
-    log_action(
-        battle,
-        user,
-        f"Resolved the battle in hex {battle.hex} with the quick resolution (not on the table).",
-        now,
-        why,
-    )
-    continue_turn(battle.campaign, now=now)
-    battle.refresh_from_db()
-    return battle
+    return outcome, quick_dice
 
 
 def wished_to_fight(battle: Battle) -> list[str]:

@@ -711,3 +711,32 @@ def test_the_side_that_chose_to_fight_is_the_one_the_engine_set_the_army_on(batt
     Battle.objects.filter(id=battle.id).update(setup=setup_)
     battle.refresh_from_db()
     assert battle_results.wished_to_fight(battle) == ["austrian"]
+
+
+def test_a_quick_retreat_of_a_side_that_may_not_retire_is_a_defeat(battle, organiser):
+    # The Austrians stood still (no march order): 10.1 forbids them to retire. Made the attacker,
+    # they break off on a draw in SPI's table; that retreat is then a defeat outright, and the
+    # record says why. The seed is looked for with the service's own quick_outcome.
+    assert battle.setup["sides"]["austrian"]["may_retire"] is False
+    # Sides as strong and as well led as each other once the odds are read, no works, so that
+    # a draw comes up (about one roll in three at these strengths).
+    austrian, prussian = battle.setup["sides"]["austrian"], battle.setup["sides"]["prussian"]
+    austrian.update(leaders=prussian["leaders"], field_works={}, points=3000)
+    austrian["points_by_country"]["austria"]["points"] = 3000
+    austrian["commander"] = prussian["commander"]
+    battle.save(update_fields=["setup"])
+    campaign = battle.campaign
+    for n in range(400):
+        campaign.seed = f"retire-{n}"
+        outcome, _ = battle_results.quick_outcome(battle, "austrian")
+        if outcome.loser.name == "austrian" and outcome.loser.outcome.value == "retired":
+            break
+    else:
+        pytest.fail("no seed in 400 makes SPI's table retreat the Austrians")
+    campaign.save(update_fields=["seed"])
+    battle.refresh_from_db()
+    battle_results.quick_resolve(battle, organiser, attacker="austrian", now=timezone.now())
+    battle.refresh_from_db()
+    assert battle.result["loser"] == "austrian" and battle.result["outcome"] == "defeated"
+    steps = [s["text"] for s in battle.quick_record["steps"]]
+    assert any("austrian side may not retire" in t and "defeated outright" in t for t in steps)
