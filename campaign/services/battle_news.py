@@ -16,8 +16,9 @@ from campaign.services.battles import SIDES, UMPIRE, audience_for, side_name, ta
 _NUMBERS = re.compile(r"\b\d[\d,]*\s*(points?|pts)\b", re.IGNORECASE)
 
 
+# "fate": a card of the Clock of Fate (docs/clock-of-fate.md), public news when drawn.
 _GAZETTE_KINDS = ("leader-killed", "leader-captured", "fortress-captured", "army-surrenders",
-                  "campaign-ends")  # fmt: skip
+                  "campaign-ends", "fate")  # fmt: skip
 
 
 def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:

@@ -3,6 +3,8 @@ with the Clock of Fate (services/nextyear.py, campaign/nextyear_views.py)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core import mail
 from django.test import Client
@@ -11,7 +13,7 @@ from django.utils import timezone
 
 from campaign.engine.armies import Army
 from campaign.models import Campaign, CampaignStatus, Event, OrganiserAction
-from campaign.services import fairdice, knowledge, nextyear
+from campaign.services import battle_news, fairdice, knowledge, nextyear
 from campaign.services.organiser import OrganiserError
 from tests.web.real_season import play_real_season
 
@@ -103,6 +105,9 @@ def test_the_organiser_starts_the_next_year_with_the_clock_of_fate(
     assert "Clock of Fate" in cards.first().text and "clock" in cards.first().data
     assert [r["name"] for r in first.rolls if r["name"].startswith("fate:")] == ["fate:y1"]
     assert new.options["fate_clock"]["drawn"] == cards.first().data["clock"]
+    # and the gazette announces it, once its delay has passed
+    later = battle_news.gazette(new, now=timezone.now() + timedelta(days=3))
+    assert any("Clock of Fate" in n["text"] for n in later)
     # the loan (13.6) is public: every seat reads it in the new year's log,
     lent = Event.objects.get(version=first, rule="13.6", kind="points-transferred")
     assert lent.public and "50 points are lent by france to the Austrian army" in lent.text
