@@ -4,12 +4,12 @@ settings, the chronicle and the public gazette.
 
 Access is checked in ``_battle_for`` / ``_member_campaign`` / ``_organiser_campaign``, which
 raise PermissionDenied; what each audience may read is decided by
-``campaign.services.battles.briefing`` alone.
+``campaign.services.battles.briefing`` (the battle page) and
+``campaign.services.briefing.scenario`` (the printed scenario sheet) alone.
 """
 
 from __future__ import annotations
 
-import base64
 from datetime import datetime
 from fractions import Fraction
 
@@ -28,8 +28,8 @@ from campaign import asking
 from campaign.battles.models import Battle, BattleStatus
 from campaign.models import Campaign
 from campaign.services import battles as service
+from campaign.services import briefing as briefing_service
 from campaign.tabletop import forces
-from campaign.tabletop.render import render_png
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 
@@ -177,6 +177,14 @@ class TabletopSettingsForm(forms.Form):
         min_value=1,
         max_value=1_000_000,
     )
+    unit_system = forms.ChoiceField(
+        label="Briefing: order of battle in the units of",
+        choices=briefing_service.UNIT_CHOICES,
+        help_text="The suggested order of battle by wing on each side's briefing",
+    )
+    points_per_battalion = forms.IntegerField(
+        label="Tabletop points per battalion", min_value=1, max_value=100_000
+    )
     unit_costs = forms.CharField(
         label="Your club's unit costs (optional)",
         required=False,
@@ -301,18 +309,13 @@ def _audiences(battle: Battle, audience: str | None) -> list[tuple[str, str]]:
 
 
 def _briefing_html(request: HttpRequest, battle: Battle, audience: str, paper: str) -> str:
-    png = render_png(service.table_layout(battle), title=f"Battle at {battle.hex}")
     return render_to_string(
         "battles/briefing.html",
         {
-            "brief": service.briefing(battle, audience),
-            "battle": battle,
-            "campaign": battle.campaign,
+            "s": briefing_service.scenario(battle, audience, units=request.GET.get("units")),
             "paper": PAPERS[paper],
-            "table_src": "data:image/png;base64," + base64.b64encode(png).decode(),
+            "quick": battle.quick,
             "result_lines": service.describe_result(battle, battle.result),
-            "pending_entry": service.pending_entry(battle),
-            "entries": service.entry_history(battle),
         },
         request=request,
     )
@@ -355,8 +358,7 @@ def briefing_pdf(request: HttpRequest, code, battle_code, audience: str) -> Http
 @require_GET
 def table_png(request: HttpRequest, code, battle_code) -> HttpResponse:
     battle, _ = _battle_for(request, code, battle_code)
-    png = render_png(service.table_layout(battle), title=f"Battle at {battle.hex}")
-    return HttpResponse(png, content_type="image/png")
+    return HttpResponse(briefing_service.table_png(battle), content_type="image/png")
 
 
 # ---- actions ---------------------------------------------------------------------------------
@@ -588,6 +590,8 @@ def tabletop_settings(request: HttpRequest, code) -> HttpResponse:
                     "gazette_delay_hours": data["gazette_delay_hours"],
                     "points_per_strength_point": data["points_per_strength_point"],
                     "unit_costs": data.get("unit_costs") or "",
+                    "unit_system": data["unit_system"],
+                    "points_per_battalion": data["points_per_battalion"],
                 },
             )
             messages.success(request, "Tabletop settings saved.")
@@ -603,6 +607,7 @@ def tabletop_settings(request: HttpRequest, code) -> HttpResponse:
                 "gazette_delay_hours": current.gazette_delay.total_seconds() / 3600,
                 "points_per_strength_point": current.points_per_strength_point,
                 "unit_costs": current.unit_costs,
+                **briefing_service.unit_settings(campaign),
             }
         )
     return render(request, "battles/settings.html", {"campaign": campaign, "form": form})

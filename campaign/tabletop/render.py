@@ -33,7 +33,7 @@ FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 MARGIN_LEFT = 70
 MARGIN_RIGHT = 70
 MARGIN_TOP = 100
-MARGIN_BOTTOM = 170
+MARGIN_BOTTOM = 200
 
 BLACK = (0, 0, 0)
 WHITE = (255, 255, 255)
@@ -354,7 +354,7 @@ class _Renderer:
         x0, y0 = self.px((0, 0))
         x1, y1 = self.px((self.layout.width, self.layout.depth))
         for d in self.layout.deployments:
-            text = f'{d.side} deploy here ({d.edge.value} edge, {d.zone:g}")'
+            text = f'{d.side}: deploys here ({d.zone:g}"), retreats off the {d.edge.value} edge'
             if d.edge is Edge.NORTH:
                 self.draw_.text(((x0 + x1) / 2, y0 - 24), text, font=face, fill=BLACK, anchor="md")
             elif d.edge is Edge.SOUTH:
@@ -412,6 +412,17 @@ class _Renderer:
             if sx + 2 * 170 > self.size[0]:
                 col = 0
                 y += 24
+        # the deployment zones (hatched) and the retreat edge each lies on
+        sx = x + col * 170
+        if sx + 2 * 170 > self.size[0] + 170:
+            sx, y = x, y + 24
+        self.draw_.rectangle([sx, y, sx + 26, y + 16], outline=(150, 150, 150), width=1)
+        for k in range(-16, 26, 7):
+            seg = clip_segment((sx + k, y + 16), (sx + k + 16, y), (sx, y, sx + 26, y + 16))
+            if seg:
+                self.draw_.line(seg, fill=(190, 190, 190), width=2)
+        text = "deployment zone; its edge is the side's retreat edge (10.1)"
+        self.draw_.text((sx + 32, y + 8), text, font=small, fill=BLACK, anchor="lm")
 
     def _swatch(self, kind: FeatureKind, box: list[tuple[float, float]]) -> None:
         (x0, y0), (x1, _), (_, y1) = box[0], box[1], box[2]
