@@ -94,7 +94,8 @@ class ResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.battle = battle
         sides = battle.setup["sides"]
-        self.fields["loser"].choices = [(s, f"{s.capitalize()} alliance") for s in sides]
+        names = briefing_service.side_names(battle)
+        self.fields["loser"].choices = [(s, names[s]) for s in sides]
         leaders = []
         for name, side in sides.items():
             shown = audience in (service.UMPIRE, name)
@@ -263,7 +264,7 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
     return {
         "campaign": battle.campaign,
         "battle": battle,
-        "brief": service.briefing(battle, audience) if audience else None,
+        "brief": briefing_service.page_brief(battle, audience) if audience else None,
         "seat": seat,
         "is_organiser": service.may_settle(battle, request.user),
         "result_lines": service.describe_result(battle, battle.result, exact=exact),
@@ -286,6 +287,7 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
         and battle.status == BattleStatus.ENTERED
         and not own_side_entered,
         "audiences": _audiences(battle, audience),
+        "side_names": briefing_service.side_names(battle),
         "papers": PAPERS,
     }
 
@@ -301,10 +303,10 @@ def battle_page(request: HttpRequest, code, battle_code) -> HttpResponse:
 def _audiences(battle: Battle, audience: str | None) -> list[tuple[str, str]]:
     if audience == service.UMPIRE:
         return [(service.UMPIRE, "Umpire sheet")] + [
-            (s, f"{s.capitalize()} alliance sheet") for s in battle.setup["sides"]
+            (s, f"{name} sheet") for s, name in briefing_service.side_names(battle).items()
         ]
     if audience:
-        return [(audience, f"{audience.capitalize()} alliance sheet")]
+        return [(audience, f"{briefing_service.side_names(battle)[audience]} sheet")]
     return []
 
 

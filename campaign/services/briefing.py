@@ -44,6 +44,23 @@ def unit_settings(campaign) -> dict[str, Any]:
     }
 
 
+def side_names(battle: Battle) -> dict[str, str]:
+    """Each side (alliance value) named by the armies that fight in it (issue 14)."""
+    return {side: sheets.fighting_name(data) for side, data in battle.setup["sides"].items()}
+
+
+def page_brief(battle: Battle, audience: str) -> dict[str, Any]:
+    """The battle page's briefing (``battles.briefing``, which decides what the audience may
+    read) with each side named by who fights, as the printed sheet names it."""
+    brief = battles.briefing(battle, audience)
+    names = side_names(battle)
+    for side in brief["sides"]:
+        side["name"] = names.get(side["side"], side["name"])
+    if audience in names:
+        brief["audience_label"] = names[audience]
+    return brief
+
+
 def unit_system(battle: Battle, override: str | None = None) -> unit_rules.UnitSystem:
     """The club's tactical rules for the order of battle: the briefing option ``override`` if
     it names one, else the campaign setting, else the generic points per battalion."""

@@ -224,6 +224,8 @@ def test_each_side_sees_its_own_briefing_and_not_the_others_secrets(battle, play
     assert "2213" in theirs and "3150" in mine
     assert "buy Austrian" in theirs and "buy Prussian" not in theirs
     assert "buy Prussian" in mine and "buy Austrian" not in mine
+    # Each side is named by the armies that fight in it (issue 14), not by its alliance.
+    assert "Prussian army sheet" in mine and "Prussian alliance" not in mine
 
 
 def test_the_umpire_sees_everything(battle, organiser):
