@@ -58,6 +58,7 @@ def page_brief(battle: Battle, audience: str) -> dict[str, Any]:
         side["name"] = names.get(side["side"], side["name"])
     if audience in names:
         brief["audience_label"] = names[audience]
+    brief["table"]["deployments"] = [d.description for d in table_layout(battle).deployments]
     return brief
 
 
