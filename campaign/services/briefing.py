@@ -21,12 +21,13 @@ from campaign.battles.models import Battle
 from campaign.engine.armies import Army
 from campaign.engine.state import Phase, State, state_from_dict
 from campaign.models import StateVersion
-from campaign.services import battles
+from campaign.services import battles, gameplay
 from campaign.tabletop import examples
 from campaign.tabletop import sheet as sheets
 from campaign.tabletop import units as unit_rules
 from campaign.tabletop.layout import TableLayout, generate
 from campaign.tabletop.render import render_png
+from maps.core.hexgrid import parse_hex_id
 
 UMPIRE = sheets.UMPIRE
 
@@ -79,7 +80,17 @@ def table_layout(battle: Battle) -> TableLayout:
         for s, d in battle.setup["sides"].items()
     }
     sides = tuple(dataclasses.replace(s, name=names.get(s.name, s.name)) for s in request.sides)
-    return generate(dataclasses.replace(request, sides=sides))
+    return generate(dataclasses.replace(request, sides=sides, roads=_roads(battle)))
+
+
+def _roads(battle: Battle) -> tuple[int, ...]:
+    """The hexsides of the battle hex a road of the campaign map crosses (none if the map
+    cannot be loaded: the table is still drawn)."""
+    hexmap = gameplay.load_campaign_map(battle.campaign.map_name)
+    if hexmap is None:
+        return ()
+    h = parse_hex_id(battle.hex)
+    return tuple(d for d in range(1, 7) if hexmap.road(h, d))
 
 
 def table_png(battle: Battle) -> bytes:

@@ -32,6 +32,7 @@ from campaign.tabletop.layout import (
     generate,
 )
 from campaign.tabletop.sheet import Facts, fighting_name
+from maps.core.hexgrid import parse_hex_id
 from maps.core.model import CitySize, HexMap, River, Terrain
 
 
@@ -145,8 +146,8 @@ KEYS = tuple(_SPECS)
 
 
 def table_request(
-    setup: dict[str, Any], came_from: dict[str, list[int]], seed: str
-) -> TableRequest:  # noqa: E501
+    setup: dict[str, Any], came_from: dict[str, list[int]], seed: str, roads: tuple[int, ...] = ()
+) -> TableRequest:
     """The table of a set-up, as the web side makes it (``services.battles.table_request``),
     with the sides named by the armies that fight."""
     terrain = Terrain[setup["terrain"].upper()]
@@ -168,7 +169,7 @@ def table_request(
         )
         for s in ("prussian", "austrian")
     )
-    return TableRequest(terrain, sides, rivers, city, (6, 4), seed)  # type: ignore[arg-type]
+    return TableRequest(terrain, sides, rivers, city, (6, 4), seed, roads)  # type: ignore[arg-type]
 
 
 def example(key: str, hexmap: HexMap) -> Example:
@@ -192,5 +193,7 @@ def example(key: str, hexmap: HexMap) -> Example:
         garrison_points=garrisons[0][2] if garrisons else 0,
         garrison_side=side_of[garrisons[0][1]] if garrisons else "",
     )
-    layout = generate(table_request(setup, came_from, f"example:{key}"))
+    h = parse_hex_id(hex_id)
+    roads = tuple(d for d in range(1, 7) if hexmap.road(h, d))
+    layout = generate(table_request(setup, came_from, f"example:{key}", roads))
     return Example(key, title, setup, came_from, layout, facts, wished)

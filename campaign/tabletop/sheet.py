@@ -103,13 +103,16 @@ def _size(f) -> str:
     )
 
 
+_GROUPED = (FeatureKind.BRIDGE, FeatureKind.FORD, FeatureKind.ROAD, FeatureKind.FIELD_WORKS)
+
+
 def features(layout: TableLayout) -> list[dict[str, str]]:
     """The terrain features, each with its size in inches and cm and where its centre lies
-    (inches from the north-west corner). Buildings are counted, not listed one by one."""
+    (inches from the north-west corner). Buildings are counted; crossings, roads and works are
+    listed one line per kind, so the list stays short enough for one page."""
     out = []
-    buildings = layout.of_kind(FeatureKind.BUILDING)
     for f in layout.features:
-        if f.kind is FeatureKind.BUILDING:
+        if f.kind is FeatureKind.BUILDING or f.kind in _GROUPED:
             continue
         out.append(
             {
@@ -119,6 +122,28 @@ def features(layout: TableLayout) -> list[dict[str, str]]:
                 "where": f'centre {f.x:.0f}" E, {f.y:.0f}" S',
             }
         )
+    for kind in _GROUPED:
+        items = layout.of_kind(kind)
+        if not items:
+            continue
+        one, many = {
+            FeatureKind.FIELD_WORKS: ("section of field works", "sections of field works")
+        }.get(kind, (kind.value, f"{kind.value}s"))
+        if kind is FeatureKind.ROAD:
+            size = "; ".join(
+                f'{f.label.removeprefix("Road ")} {f.length:.0f}" ({f.length * CM:.0f} cm)'
+                for f in items
+            )
+            where = "from the edge they face to the town"
+        else:
+            size = f'each {items[0].length:.0f}" long ({items[0].length * CM:.0f} cm)'
+            where = "centres " + ", ".join(f'{f.x:.0f}" E {f.y:.0f}" S' for f in items)
+        label = f"{len(items)} {many}" if len(items) > 1 else f"1 {one}"
+        if kind is FeatureKind.FIELD_WORKS:
+            sides = sorted({f.label.removesuffix(" field works") for f in items})
+            label += f" ({', '.join(sides)})"
+        out.append({"kind": kind.value, "label": label, "size": size, "where": where})
+    buildings = layout.of_kind(FeatureKind.BUILDING)
     if buildings:
         w = max(b.width for b in buildings)
         out.append(
