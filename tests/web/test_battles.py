@@ -255,6 +255,14 @@ def test_the_printable_briefing_has_the_table_and_print_css(battle, player):
     assert "data:image/png;base64," in text
     assert "Prussian army: for this side only" in text  # named by who fights (issue 14)
     assert page(client_for(player), "briefing", battle, "prussian", paper="a3").status_code == 404
+    # The scenario sheet (issue 14): Frederick marched East into Charles's hex and attacks.
+    for item in ("The Prussian army attacks: it marched into the hex", "sets up first",
+                 "turns of 30 minutes", "Frederick is present", "What you do not know",
+                 "Retiring:", "Siege trains:", "Order of battle", "Victory conditions",
+                 "<th>Retreats</th>", 'id="result"', "break-inside: avoid"):  # fmt: skip
+        assert item in text, item
+    # The road of the map (0302-0602) crosses the battle hex: two roads on the table.
+    assert "2 roads" in text and "(W)" in text and "(E)" in text
 
 
 def test_the_table_picture_is_a_png(battle, player):
