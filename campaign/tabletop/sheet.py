@@ -401,15 +401,28 @@ def sheet(
         if side == audience:
             continue
         n = names[side]
+        of = f"{n}'" if n.endswith("s") else f"{n}'s"
+        has = "have" if n.endswith("armies") else "has"
+        data = setup["sides"][side]
         lines = [
-            f"How the {n}'s {setup['sides'][side].get('points', 0)} points are shared among its "
-            "leaders and countries, and what it buys with them (3.1.2, 9).",
+            f"How the {of} {data.get('points', 0)} points are shared among its leaders and "
+            "countries, and what it buys with them (3.1.2, 9).",
             f"Whether the {n} may retire (10.1, 10.1.1).",
-            f"Whether the {n} has siege trains in the hex (8: they are never reported).",
+            f"Whether the {n} {has} siege trains in the hex (8: they are never reported).",
         ]
         if facts.garrison_city and facts.garrison_side == side:
-            lines.append(f"The strength of the {n}'s garrison of {facts.garrison_city} (3.1.2).")
+            lines.append(f"The strength of the {of} garrison of {facts.garrison_city} (3.1.2).")
         if audience == UMPIRE:
+            # the umpire's sheet gives the answers
+            trains = list(facts.siege_trains.get(side, ()))
+            answers = [
+                "; ".join(f"{x['name']} {x['points']}" for x in data.get("leaders", [])) + ".",
+                "Yes." if data.get("may_retire", True) else f"No: {data.get('retire_refusal')}.",
+                ", ".join(trains) + "." if trains else "None.",
+            ]
+            if facts.garrison_city and facts.garrison_side == side:
+                answers.append(f"{facts.garrison_points} points.")
+            lines = [f"{q} {a}" for q, a in zip(lines, answers, strict=True)]
             out["hidden"].append({"side": n, "lines": lines})
         else:
             out["unknown"].extend(lines)
