@@ -4,12 +4,12 @@ settings, the chronicle and the public gazette.
 
 Access is checked in ``_battle_for`` and ``campaign.access``, which
 raise PermissionDenied; what each audience may read is decided by
-``campaign.services.battle_briefing.briefing`` alone.
+``campaign.services.battle_briefing.briefing`` (the battle page) and
+``campaign.services.briefing.scenario`` (the printed scenario sheet) alone.
 """
 
 from __future__ import annotations
 
-import base64
 from datetime import datetime
 from fractions import Fraction
 
@@ -36,8 +36,8 @@ from campaign.services import (
     battle_results,
 )
 from campaign.services import battles as service
+from campaign.services import briefing as briefing_service
 from campaign.tabletop import forces
-from campaign.tabletop.render import render_png
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 
@@ -87,7 +87,8 @@ class ResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.battle = battle
         sides = battle.setup["sides"]
-        self.fields["loser"].choices = [(s, f"{s.capitalize()} alliance") for s in sides]
+        names = briefing_service.side_names(battle)
+        self.fields["loser"].choices = [(s, names[s]) for s in sides]
         leaders = []
         for name, side in sides.items():
             shown = audience in (service.UMPIRE, name)
@@ -170,6 +171,14 @@ class TabletopSettingsForm(forms.Form):
         min_value=1,
         max_value=1_000_000,
     )
+    unit_system = forms.ChoiceField(
+        label="Briefing: order of battle in the units of",
+        choices=briefing_service.UNIT_CHOICES,
+        help_text="The suggested order of battle by wing on each side's briefing",
+    )
+    points_per_battalion = forms.IntegerField(
+        label="Tabletop points per battalion", min_value=1, max_value=100_000
+    )
     unit_costs = forms.CharField(
         label="Your club's unit costs (optional)",
         required=False,
@@ -248,7 +257,7 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
     return {
         "campaign": battle.campaign,
         "battle": battle,
-        "brief": battle_briefing.briefing(battle, audience) if audience else None,
+        "brief": briefing_service.page_brief(battle, audience) if audience else None,
         "seat": seat,
         "is_organiser": service.may_settle(battle, request.user),
         "result_lines": battle_briefing.describe_result(battle, battle.result, exact=exact),
@@ -271,6 +280,7 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
         and battle.status == BattleStatus.ENTERED
         and not own_side_entered,
         "audiences": _audiences(battle, audience),
+        "side_names": briefing_service.side_names(battle),
         "papers": PAPERS,
     }
 
@@ -286,26 +296,21 @@ def battle_page(request: HttpRequest, code, battle_code) -> HttpResponse:
 def _audiences(battle: Battle, audience: str | None) -> list[tuple[str, str]]:
     if audience == service.UMPIRE:
         return [(service.UMPIRE, "Umpire sheet")] + [
-            (s, f"{s.capitalize()} alliance sheet") for s in battle.setup["sides"]
+            (s, f"{name} sheet") for s, name in briefing_service.side_names(battle).items()
         ]
     if audience:
-        return [(audience, f"{audience.capitalize()} alliance sheet")]
+        return [(audience, f"{briefing_service.side_names(battle)[audience]} sheet")]
     return []
 
 
 def _briefing_html(request: HttpRequest, battle: Battle, audience: str, paper: str) -> str:
-    png = render_png(service.table_layout(battle), title=f"Battle at {battle.hex}")
     return render_to_string(
         "battles/briefing.html",
         {
-            "brief": battle_briefing.briefing(battle, audience),
-            "battle": battle,
-            "campaign": battle.campaign,
+            "s": briefing_service.scenario(battle, audience, units=request.GET.get("units")),
             "paper": PAPERS[paper],
-            "table_src": "data:image/png;base64," + base64.b64encode(png).decode(),
+            "quick": battle.quick,
             "result_lines": battle_briefing.describe_result(battle, battle.result),
-            "pending_entry": battle_results.pending_entry(battle),
-            "entries": battle_results.entry_history(battle),
         },
         request=request,
     )
@@ -348,8 +353,7 @@ def briefing_pdf(request: HttpRequest, code, battle_code, audience: str) -> Http
 @require_GET
 def table_png(request: HttpRequest, code, battle_code) -> HttpResponse:
     battle, _ = _battle_for(request, code, battle_code)
-    png = render_png(service.table_layout(battle), title=f"Battle at {battle.hex}")
-    return HttpResponse(png, content_type="image/png")
+    return HttpResponse(briefing_service.table_png(battle), content_type="image/png")
 
 
 # ---- actions ---------------------------------------------------------------------------------
@@ -583,6 +587,8 @@ def tabletop_settings(request: HttpRequest, code) -> HttpResponse:
                     "gazette_delay_hours": data["gazette_delay_hours"],
                     "points_per_strength_point": data["points_per_strength_point"],
                     "unit_costs": data.get("unit_costs") or "",
+                    "unit_system": data["unit_system"],
+                    "points_per_battalion": data["points_per_battalion"],
                 },
             )
             messages.success(request, "Tabletop settings saved.")
@@ -598,6 +604,7 @@ def tabletop_settings(request: HttpRequest, code) -> HttpResponse:
                 "gazette_delay_hours": current.gazette_delay.total_seconds() / 3600,
                 "points_per_strength_point": current.points_per_strength_point,
                 "unit_costs": current.unit_costs,
+                **briefing_service.unit_settings(campaign),
             }
         )
     return render(request, "battles/settings.html", {"campaign": campaign, "form": form})

@@ -42,6 +42,7 @@ from campaign.tabletop.layout import (
     TableSide,
     generate,
 )
+from campaign.tabletop.sheet import fighting_name
 from maps.core.hexgrid import DIRECTIONS, parse_hex_id
 from maps.core.model import CitySize, River, Terrain
 
@@ -250,7 +251,7 @@ def table_request(battle: Battle, feet: tuple[float, float] = (6, 4)) -> TableRe
         city = TableCity(near["name"], CitySize.parse(near["size"]), bool(near.get("fortress")))
     sides = tuple(
         TableSide(
-            side_name(side),
+            fighting_name(setup["sides"][side]),
             tuple(battle.came_from.get(side, [])),
             int(setup["sides"][side].get("field_works", {}).get("inches", 0)),
         )
@@ -264,7 +265,18 @@ def table_request(battle: Battle, feet: tuple[float, float] = (6, 4)) -> TableRe
         city=city,
         table_feet=feet,
         seed=battle.table_seed or battle.campaign.derived_seed(f"table:{battle.battle_id}"),
+        roads=_roads(battle),
     )
+
+
+def _roads(battle: Battle) -> tuple[int, ...]:
+    """The hexsides of the battle hex a road of the campaign map crosses (none if the map
+    cannot be loaded: the table is still drawn)."""
+    hexmap = gameplay.load_campaign_map(battle.campaign.map_name)
+    if hexmap is None:
+        return ()
+    h = parse_hex_id(battle.hex)
+    return tuple(d for d in range(1, 7) if hexmap.road(h, d))
 
 
 def table_layout(battle: Battle) -> TableLayout:

@@ -189,3 +189,38 @@ def bastion_trace(cx: float, cy: float, r: float, bastions: int) -> list[Point]:
         radius = r * (1.0 if i % 2 == 0 else 0.82)
         out.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
     return out
+
+
+def hull(points: Sequence[Point]) -> list[Point]:
+    """The convex hull, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return list(pts)
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Point] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def outline_near_path(outline: Sequence[Point], path: Sequence[Point], gap: float) -> bool:
+    """Whether the closed outline's edges pass within ``gap`` of the path (sampled every half
+    inch), or the path runs inside it."""
+    ring = [*outline, outline[0]]
+    for a, b in zip(ring, ring[1:], strict=False):
+        steps = max(1, math.ceil(2 * math.dist(a, b)))
+        for i in range(steps + 1):
+            q = (a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps)
+            if near_path(q, path, gap):
+                return True
+    return any(inside(p, outline) for p in path)

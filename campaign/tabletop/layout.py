@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from campaign.tabletop import geometry
+from campaign.tabletop import geometry, roads
 from maps.core.hexgrid import DIRECTION_NAMES
 from maps.core.model import CitySize, River, Terrain
 
@@ -69,11 +69,13 @@ class FeatureKind(Enum):
     BRIDGE = "bridge"
     MARSH = "marsh"
     FIELD_WORKS = "field works"
+    ROAD = "road"
 
     @property
     def is_line(self) -> bool:
-        """Lines (rivers, crossings, works) have a path; the others have an outline."""
+        """Lines (rivers, crossings, works, roads) have a path; the others have an outline."""
         return self in (
+            FeatureKind.ROAD,
             FeatureKind.RIVER,
             FeatureKind.FORD,
             FeatureKind.BRIDGE,
@@ -149,8 +151,11 @@ class TableRequest:
     city: TableCity | None = None
     table_feet: tuple[float, float] = (6, 4)
     seed: str = ""
+    roads: tuple[int, ...] = ()  # hexsides a road of the campaign map crosses (rule 6's codes)
 
     def __post_init__(self) -> None:
+        for d in self.roads:
+            _check_direction(d)
         if self.terrain not in TABLE_TERRAINS:
             raise ValueError(
                 f"battles are fought in clear, marsh or rough hexes, not {self.terrain.label}"
@@ -275,6 +280,8 @@ def generate(request: TableRequest) -> TableLayout:
     for side, deployment in zip(request.sides, deployments, strict=True):
         if side.field_works:
             table.add_field_works(side, deployment.edge)
+    if request.roads:
+        table.add_roads(sorted(set(request.roads)))
 
     return TableLayout(
         width=width,
@@ -371,6 +378,7 @@ class _Table:
         self.numbers: dict[FeatureKind, int] = {}
         self.scale = math.sqrt(width * depth / (72 * 48))
         self.zones: list[tuple[float, float, float, float]] = []  # the deployment zones
+        self.hub: Point | None = None  # where the roads meet: the city of the hex
 
     def _in_zone(self, x: float, y: float, margin: float) -> bool:
         return any(
@@ -471,19 +479,40 @@ class _Table:
             return
         chosen = [(x, y) for _, x, y in plots[:n]]
         what = f"{city.name} ({city.size.value}, {n} buildings, 2.3.2)"
-        self._add_town(chosen, (bw, bh), what)
-        xs, ys = [x for x, _ in chosen], [y for _, y in chosen]
+        # One outline per bank (or bend) of a river that runs through the town: none over water.
+        groups = roads.split_off_water(chosen, (bw / 2, bh / 2), self.rivers)
+        for i, group in enumerate(groups):
+            self._add_town(group, (bw, bh), what if i == 0 else f"{city.name}, part {i + 1}")
+        main = groups[0]
+        xs, ys = [x for x, _ in main], [y for _, y in main]
         box = (min(xs) - bw, min(ys) - bh, max(xs) + bw, max(ys) + bh)
+        mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        self.hub = (round(mx, 2), round(my, 2))
         if city.fortress:
             bastions = city.size.bastions or 4
-            mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            # The walls round the houses, but never reaching into a deployment zone.
-            r = min(max(box[2] - box[0], box[3] - box[1]) / 2 + 3.0, self._room_to_zones(mx, my))
+            # The walls round the houses of the main bank, never reaching into a deployment
+            # zone nor over the water (houses across the river are suburbs outside the walls).
+            r = min(
+                max(box[2] - box[0], box[3] - box[1]) / 2 + 3.0,
+                self._room_to_zones(mx, my),
+                self._room_to_water(mx, my),
+            )
             outline = geometry.bastion_trace(mx, my, r, bastions)
             label = f"{city.name} fortress, {bastions} bastions (the garrison fights no battle, 11)"
             self.features.append(_area_feature(FeatureKind.FORTRESS, outline, label))
             box = (mx - r, my - r, mx + r, my + r)
+        for group in groups:
+            gx, gy = [x for x, _ in group], [y for _, y in group]
+            self.taken.append((min(gx) - bw, min(gy) - bh, max(gx) + bw, max(gy) + bh))
         self.taken.append(box)
+
+    def _room_to_water(self, x: float, y: float) -> float:
+        """How far the point lies from the nearest river's bank (less half an inch)."""
+        far = math.inf
+        for path, w in self.rivers:
+            for a, b in zip(path, path[1:], strict=False):
+                far = min(far, geometry.segment_distance((x, y), a, b) - w / 2 - 0.5)
+        return far
 
     def add_villages(self, count: int) -> None:
         for _ in range(count):
@@ -516,11 +545,7 @@ class _Table:
                 (bx - bw / 2, by + bh / 2),
             )
             buildings.append(_area_feature(FeatureKind.BUILDING, corners, ""))
-        xs = [x for x, _ in plots]
-        ys = [y for _, y in plots]
-        x0, x1 = min(xs) - bw / 2 - 0.7, max(xs) + bw / 2 + 0.7
-        y0, y1 = min(ys) - bh / 2 - 0.7, max(ys) + bh / 2 + 0.7
-        outline = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+        outline = roads.town_outline(plots, (bw / 2, bh / 2))
         self.features.append(_area_feature(FeatureKind.TOWN, outline, label))
         self.features.extend(buildings)
 
@@ -607,6 +632,36 @@ class _Table:
             return False
         woods = [f for f in self.features if f.kind is FeatureKind.WOOD]
         return not any(geometry.inside(q, wood.points) for wood in woods for q in samples)
+
+    # ---- roads ---------------------------------------------------------------------------
+    def add_roads(self, directions: Sequence[int]) -> None:
+        """Each road of the campaign map from its edge to the town; a bridge at each river it
+        crosses (``roads``)."""
+        hub = self.hub or self._village_hub()
+        bridges = [
+            ((f.points[0][0] + f.points[-1][0]) / 2, (f.points[0][1] + f.points[-1][1]) / 2)
+            for f in self.features
+            if f.kind is FeatureKind.BRIDGE
+        ]
+        for d in directions:
+            path = roads.road_path(roads.edge_point(self.width, self.depth, d), hub, self.rng)
+            label = f"Road ({DIRECTION_NAMES[d]})"
+            self.features.append(_line_feature(FeatureKind.ROAD, path, label, roads.ROAD_WIDTH))
+            for river, w in self.rivers:
+                for point, tangent in roads.crossings(path, river):
+                    if any(math.dist(point, b) <= roads.BRIDGE_REACH for b in bridges):
+                        continue
+                    ends = roads.bridge_at(point, tangent, w)
+                    self.features.append(_line_feature(FeatureKind.BRIDGE, ends, "Bridge", 2.0))
+                    bridges.append(point)
+
+    def _village_hub(self) -> Point:
+        """The village nearest the middle of the table, else the middle."""
+        middle = (self.width / 2, self.depth / 2)
+        villages = [(f.x, f.y) for f in self.features if f.kind is FeatureKind.TOWN]
+        if villages:
+            return min(villages, key=lambda v: math.dist(v, middle))
+        return middle
 
     # ---- helpers -------------------------------------------------------------------------
     def _next_number(self, kind: FeatureKind) -> int:

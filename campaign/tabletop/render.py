@@ -2,12 +2,12 @@
 
 Every kind of scenery has its own pattern and outline (woods tree rings, hills hatching and a
 contour, marsh tufts, towns stipple, buildings solid, fortress a heavy bastioned trace, rivers two
-black banks, bridges a deck, fords dashes, field works a toothed line); colour is only a light
-tint on top. A grid of 6-inch squares with every foot in bold and labelled, a scale bar, a north
-arrow and each side's deployment edge named in the margin complete it.
+black banks, bridges a deck, fords dashes, field works a toothed line, roads two black verges);
+colour is only a light tint on top. A grid of 6-inch squares with every foot in bold and
+labelled, a scale bar, a north arrow, a legend and each side's deployment edge and retreat edge
+named in the margin complete it.
 
->>> from campaign.engine.dice import short_code
-from campaign.tabletop.layout import TableRequest, TableSide, generate
+>>> from campaign.tabletop.layout import TableRequest, TableSide, generate
 >>> from maps.core.model import Terrain
 >>> sides = (TableSide("Prussians", (2,)), TableSide("Austrians", (5,)))
 >>> layout = generate(TableRequest(terrain=Terrain.CLEAR, sides=sides, seed="doc"))
@@ -33,7 +33,7 @@ FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 MARGIN_LEFT = 70
 MARGIN_RIGHT = 70
 MARGIN_TOP = 100
-MARGIN_BOTTOM = 170
+MARGIN_BOTTOM = 245
 
 BLACK = (0, 0, 0)
 WHITE = (255, 255, 255)
@@ -48,6 +48,7 @@ TINT = {
     FeatureKind.TOWN: (238, 238, 238),
     FeatureKind.FORTRESS: (246, 240, 228),
     FeatureKind.RIVER: (196, 216, 240),
+    FeatureKind.ROAD: (236, 222, 190),
 }
 
 LEGEND = (
@@ -61,6 +62,7 @@ LEGEND = (
     (FeatureKind.BRIDGE, "bridge"),
     (FeatureKind.FORD, "ford"),
     (FeatureKind.FIELD_WORKS, "field works (9.4)"),
+    (FeatureKind.ROAD, "road (from the campaign map)"),
 )
 
 
@@ -122,6 +124,8 @@ class _Renderer:
             self._fortress(f)
         for f in by_kind[FeatureKind.TOWN]:
             self._town(f)
+        for f in by_kind[FeatureKind.ROAD]:
+            self._road(f)
         for f in by_kind[FeatureKind.RIVER]:
             self._river(f)
         for f in by_kind[FeatureKind.BUILDING]:
@@ -268,6 +272,13 @@ class _Renderer:
             self.draw_.line([(x, y), (x + nx * tooth, y + ny * tooth)], fill=BLACK, width=2)
             t += max(4.0, self.ppi)
 
+    def _road(self, f: Feature) -> None:
+        """Two black verges and a light tan bed: a road, readable in black and white."""
+        points = self.pxs(f.points)
+        width = max(4, round(f.line_width * self.ppi))
+        self.draw_.line(points, fill=BLACK, width=width, joint="curve")
+        self.draw_.line(points, fill=TINT[FeatureKind.ROAD], width=width - 4, joint="curve")
+
     # ---- table furniture -----------------------------------------------------------------
     def _deployment_zones(self) -> None:
         w, h = self.layout.width, self.layout.depth
@@ -335,6 +346,8 @@ class _Renderer:
             for f in by_kind[kind]:
                 self._text(self.px((f.x, f.y)), f.label, label_font)
         for f in by_kind[FeatureKind.TOWN]:
+            if ", part " in f.label:
+                continue  # the rest of a town cut by a river: its first part carries the name
             top = self.px((f.x, f.y - f.depth / 2))
             self._text((top[0], top[1] - 8), f.label, label_font)
         for f in by_kind[FeatureKind.RIVER]:
@@ -354,7 +367,7 @@ class _Renderer:
         x0, y0 = self.px((0, 0))
         x1, y1 = self.px((self.layout.width, self.layout.depth))
         for d in self.layout.deployments:
-            text = f'{d.side} deploy here ({d.edge.value} edge, {d.zone:g}")'
+            text = f'{d.side}: deploys here ({d.zone:g}"), retreats off the {d.edge.value} edge'
             if d.edge is Edge.NORTH:
                 self.draw_.text(((x0 + x1) / 2, y0 - 24), text, font=face, fill=BLACK, anchor="md")
             elif d.edge is Edge.SOUTH:
@@ -382,7 +395,7 @@ class _Renderer:
 
     def _scale_bar(self) -> None:
         x0 = MARGIN_LEFT
-        y0 = self.size[1] - MARGIN_BOTTOM + 50
+        y0 = self.size[1] - MARGIN_BOTTOM + 72  # below a south edge's deployment label
         block = 6 * self.ppi
         for i in range(4):
             fill = BLACK if i % 2 == 0 else WHITE
@@ -400,7 +413,7 @@ class _Renderer:
     def _legend(self, by_kind: dict[FeatureKind, tuple[Feature, ...]]) -> None:
         present = [(k, text) for k, text in LEGEND if by_kind[k]]
         x = MARGIN_LEFT
-        y = self.size[1] - MARGIN_BOTTOM + 95
+        y = self.size[1] - MARGIN_BOTTOM + 115
         col = 0
         small = font(11)
         for kind, text in present:
@@ -412,6 +425,15 @@ class _Renderer:
             if sx + 2 * 170 > self.size[0]:
                 col = 0
                 y += 24
+        # the deployment zones (hatched) and the retreat edge each lies on
+        sx, y = x, y + (24 if col else 0)
+        self.draw_.rectangle([sx, y, sx + 26, y + 16], outline=(150, 150, 150), width=1)
+        for k in range(-16, 26, 7):
+            seg = clip_segment((sx + k, y + 16), (sx + k + 16, y), (sx, y, sx + 26, y + 16))
+            if seg:
+                self.draw_.line(seg, fill=(190, 190, 190), width=2)
+        text = "deployment zone; its edge is the side's retreat edge (10.1)"
+        self.draw_.text((sx + 32, y + 8), text, font=small, fill=BLACK, anchor="lm")
 
     def _swatch(self, kind: FeatureKind, box: list[tuple[float, float]]) -> None:
         (x0, y0), (x1, _), (_, y1) = box[0], box[1], box[2]
@@ -437,6 +459,8 @@ class _Renderer:
             self.draw_.rectangle([x0, y0 + 2, x1, y1 - 2], fill=TINT[FeatureKind.RIVER])
             for k in (-4, 0, 4):
                 _dashed(self.draw_, [(x0 + 13 + k, y0), (x0 + 13 + k, y1)], BLACK, 2, 3)
+        elif kind is FeatureKind.ROAD:
+            self.draw_.rectangle([x0, y0 + 3, x1, y1 - 3], fill=TINT[kind], outline=BLACK, width=2)
         elif kind is FeatureKind.FIELD_WORKS:
             self.draw_.line([(x0, mid), (x1, mid)], fill=BLACK, width=4)
             for tx in range(int(x0), int(x1) + 1, 6):

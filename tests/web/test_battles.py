@@ -232,6 +232,8 @@ def test_each_side_sees_its_own_briefing_and_not_the_others_secrets(battle, play
     assert "2213" in theirs and "3150" in mine
     assert "buy Austrian" in theirs and "buy Prussian" not in theirs
     assert "buy Prussian" in mine and "buy Austrian" not in mine
+    # Each side is named by the armies that fight in it (issue 14), not by its alliance.
+    assert "Prussian army sheet" in mine and "Prussian alliance" not in mine
 
 
 def test_the_umpire_sees_everything(battle, organiser):
@@ -259,8 +261,16 @@ def test_the_printable_briefing_has_the_table_and_print_css(battle, player):
     text = body.content.decode()
     assert "@page { size: Letter" in text
     assert "data:image/png;base64," in text
-    assert "Prussian alliance sheet" in text
+    assert "Prussian army: for this side only" in text  # named by who fights (issue 14)
     assert page(client_for(player), "briefing", battle, "prussian", paper="a3").status_code == 404
+    # The scenario sheet (issue 14): Frederick marched East into Charles's hex and attacks.
+    for item in ("The Prussian army attacks: it marched into the hex", "sets up first",
+                 "turns of 30 minutes", "Frederick is present", "What you do not know",
+                 "Retiring:", "Siege trains:", "Order of battle", "Victory conditions",
+                 "<th>Retreats</th>", 'id="result"', "break-inside: avoid"):  # fmt: skip
+        assert item in text, item
+    # The road of the map (0302-0602) crosses the battle hex: two roads on the table.
+    assert "2 roads" in text and "(W)" in text and "(E)" in text
 
 
 def test_the_table_picture_is_a_png(battle, player):
@@ -446,6 +456,7 @@ def test_the_organiser_edits_the_tabletop_settings(battle, organiser, player):
         target,
         {"table_long": 8, "table_short": 5, "ratio": "1/2", "british_share": "1/3",
          "gazette_delay_hours": 24, "points_per_strength_point": 40,
+         "unit_system": "prussias-glory", "points_per_battalion": 60,
          "unit_costs": "Musketeers, Prussian, 100\nRegiment, Swedish, 90"},
     )  # fmt: skip
     assert r.status_code == 302
@@ -456,6 +467,12 @@ def test_the_organiser_edits_the_tabletop_settings(battle, organiser, player):
     own = next(s for s in brief["sides"] if s["own"])
     assert own["tabletop_points"] == (FREDERICK + SCHWERIN + 1) // 2
     assert own["order_of_battle"][0]["lines"]
+    # The printed briefing: the order of battle by wing in the chosen rules' units (issue 14).
+    sheet = page(client_for(player), "briefing", battle, "prussian").content.decode()
+    assert "Order of battle (Prussia&#x27;s Glory)" in sheet and "infantry SP" in sheet
+    assert f"= {(FREDERICK + SCHWERIN + 1) // 2} tabletop points" in sheet
+    option = page(client_for(player), "briefing", battle, "prussian", units="per-battalion")
+    assert "60 points per battalion" in option.content.decode()
     bad = client_for(organiser).post(target, {"table_long": 4, "table_short": 6, "ratio": "x",
                                               "gazette_delay_hours": 1,
                                               "points_per_strength_point": 1})  # fmt: skip
@@ -472,41 +489,30 @@ def test_a_player_records_a_collection_and_is_warned(battle, player):
 @pytest.mark.browser
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_briefings_print_to_pdf_in_chromium(battle, player, organiser, paper, tmp_path):
+    """Printed by chromium, read back with pypdfium2 (text, page size, pages as pictures)."""
     import os
-    import shutil
-    import subprocess
     from pathlib import Path
 
-    if battle_print.chromium() is None or shutil.which("pdftoppm") is None:
-        pytest.skip(
-            "chromium and poppler-utils are needed (apt-get install chromium poppler-utils)"
-        )
+    pdfium = pytest.importorskip("pypdfium2")
+    if battle_print.chromium() is None:
+        pytest.skip("chromium is needed (apt-get install chromium)")
     r = page(client_for(player), "briefing_pdf", battle, "prussian", paper=paper)
     assert r.status_code == 200, r.content[:300]
     assert r["Content-Type"] == "application/pdf" and r.content[:5] == b"%PDF-"
-    pdf = tmp_path / "side.pdf"
-    pdf.write_bytes(r.content)
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
-    assert "Prussian alliance sheet" in text and "Frederick" in text
+    pdf = pdfium.PdfDocument(r.content)
+    text = "\n".join(p.get_textpage().get_text_range() for p in pdf)
+    assert "Prussian army: for this side only" in text and "Frederick" in text
     assert all(m in text for m in PRUSSIAN_SECRETS)
     assert not any(m in text for m in AUSTRIAN_SECRETS)
-    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
-    assert ("(A4)" in info) if paper == "a4" else ("(letter)" in info), info
-    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(pdf),
-                    str(tmp_path / "page")], check=True)  # fmt: skip
-    pngs = sorted(tmp_path.glob("page*.png"))
+    width, height = pdf[0].get_size()  # points
+    assert (round(width), round(height)) == ((595, 842) if paper == "a4" else (612, 792))
     if os.environ.get("DGK_KEEP_PRINTS"):
-        shutil.copy(pdf, Path(os.environ["DGK_KEEP_PRINTS"]) / f"side-{paper}.pdf")
-    assert pngs and pngs[0].stat().st_size > 1000
-    from PIL import Image
-
-    image = Image.open(pngs[0]).convert("L")
+        (Path(os.environ["DGK_KEEP_PRINTS"]) / f"side-{paper}.pdf").write_bytes(r.content)
+    image = pdf[0].render(scale=40 / 72).to_pil().convert("L")
     assert image.getextrema()[0] < 50  # black ink on the page
-    umpire = page(client_for(organiser), "briefing_pdf", battle, "umpire", paper=paper)
-    (tmp_path / "umpire.pdf").write_bytes(umpire.content)
-    text = subprocess.run(
-        ["pdftotext", str(tmp_path / "umpire.pdf"), "-"], capture_output=True, text=True
-    ).stdout
+    umpire = pdfium.PdfDocument(page(client_for(organiser), "briefing_pdf", battle, "umpire",
+                                     paper=paper).content)  # fmt: skip
+    text = "\n".join(p.get_textpage().get_text_range() for p in umpire)
     assert all(m in text for m in PRUSSIAN_SECRETS + AUSTRIAN_SECRETS)
 
 
