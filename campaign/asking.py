@@ -25,6 +25,17 @@ def reason(request: HttpRequest) -> str:
     return request.POST.get("reason", "").strip()[:300]
 
 
+def posted_fields(request: HttpRequest) -> list[tuple[str, str]]:
+    """The tool's own posted fields, to carry through the question (``ask(hidden=...)``): all
+    but the CSRF token and the question's own answer and reason."""
+    return [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "confirmed", "reason")
+        for value in values
+    ]
+
+
 def ask(
     request: HttpRequest,
     campaign,

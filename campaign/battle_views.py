@@ -384,12 +384,7 @@ def _asked(request: HttpRequest, battle: Battle, question: str, effects: list[st
     carries the posted fields through the question."""
     if asking.said_yes(request):
         return None
-    hidden = [
-        (name, value)
-        for name, values in request.POST.lists()
-        if name not in ("csrfmiddlewaretoken", "confirmed", "reason")
-        for value in values
-    ]
+    hidden = asking.posted_fields(request)
     return asking.ask(
         request,
         battle.campaign,

@@ -70,12 +70,7 @@ def next_year(request: HttpRequest, code) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         if not asking.said_yes(request):
-            hidden = [
-                (name, value)
-                for name, values in request.POST.lists()
-                if name not in ("csrfmiddlewaretoken", "confirmed", "reason")
-                for value in values
-            ]
+            hidden = asking.posted_fields(request)
             return asking.ask(
                 request,
                 campaign,

@@ -39,18 +39,21 @@ class Violation:
 
 
 def west_of_rhine(hexmap: HexMap) -> frozenset[Hex]:
-    """Empire hexes West of the Rhine (3.2.4).
-
-    Walking East along its row from a hex, a line crosses the Rhine an odd number of times if
-    the hex lies West of it: a river running North-South must cross every row it passes through
-    by a West/East hexside, so the parity of those crossings tells the bank.
-    """
+    """Empire hexes West of the Rhine (3.2.4)."""
     return _west_of_rhine(hexmap)
 
 
 @functools.lru_cache(maxsize=8)
 def _west_of_rhine(hexmap: HexMap) -> frozenset[Hex]:
-    crossings_east: dict[Hex, int] = {}
+    return frozenset(h for h in west_bank(hexmap, RHINE) if hexmap.area(h) == "Empire")
+
+
+@functools.lru_cache(maxsize=8)
+def west_bank(hexmap: HexMap, river: str) -> frozenset[Hex]:
+    """Hexes West of ``river``. Walking East along its row from a hex, a line crosses the river
+    an odd number of times if the hex lies West of it: a river running North-South must cross
+    every row it passes through by a West/East hexside, so the parity of those crossings tells
+    the bank. Rows the river never crosses have no West bank."""
     west = set()
     by_row: dict[int, list[Hex]] = {}
     for h in hexmap.hexes:
@@ -59,12 +62,10 @@ def _west_of_rhine(hexmap: HexMap) -> frozenset[Hex]:
         row.sort(key=lambda h: -h.q)
         count = 0
         for h in row:
-            crossings_east[h] = count
-            if hexmap.river_name(h, 1) == RHINE:
+            if count % 2 == 1:
+                west.add(h)
+            if hexmap.river_name(h, 1) == river:
                 count += 1
-    for h, count in crossings_east.items():
-        if count % 2 == 1 and hexmap.area(h) == "Empire":
-            west.add(h)
     return frozenset(west)
 
 

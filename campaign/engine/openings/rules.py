@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 
 from campaign.engine.armies import Army
+from campaign.engine.deployment import west_bank
 from campaign.engine.orders import ForcedMarchOrder, MarchOrder
 from campaign.engine.state import State
 from maps.core.hexgrid import Hex, HexIdError, parse_hex_id, walk
@@ -24,26 +25,6 @@ from maps.core.model import HexMap
 RULE_KEYS = ("stay_in_area", "not_west_of_rhine", "hanover_not_east_of", "hanover_not_east_of_elbe")
 # Areas wholly West of the Rhine (the Empire's West bank is found by the river itself).
 WEST_AREAS = ("France", "Austrian Netherlands", "United Provinces")
-
-
-@functools.lru_cache(maxsize=8)
-def west_bank(hexmap: HexMap, river: str) -> frozenset[Hex]:
-    """Hexes West of ``river``: walking East along its row, a hex West of a river crossing the
-    row by West/East hexsides crosses it an odd number of times (as ``deployment.west_of_rhine``).
-    Rows the river never crosses have no West bank."""
-    west = set()
-    by_row: dict[int, list[Hex]] = {}
-    for h in hexmap.hexes:
-        by_row.setdefault(h.r, []).append(h)
-    for row in by_row.values():
-        row.sort(key=lambda h: -h.q)
-        count = 0
-        for h in row:
-            if count % 2 == 1:
-                west.add(h)
-            if hexmap.river_name(h, 1) == river:
-                count += 1
-    return frozenset(west)
 
 
 @functools.lru_cache(maxsize=8)
