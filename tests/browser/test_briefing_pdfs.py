@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from campaign.services import briefing
-from campaign.services.battles import chromium
+from campaign.services.battle_print import chromium
 from campaign.tabletop import examples, units
 from campaign.tabletop.sheet import UMPIRE, sheet
 from maps.core.loader import load_map
