@@ -91,17 +91,27 @@ def run(args) -> None:
     engine = time.perf_counter() - t0
 
     spent = [0.0, 0]
-    deliver = email.deliver
+    deliver, deliver_many = email.deliver, email.deliver_many
+    inside = []
 
-    def timed_deliver(kind, **ids):  # the bench's stopwatch around the real function
+    def timed_deliver(kind, **ids):  # the bench's stopwatch around the real functions
         t = time.perf_counter()
         try:
             return deliver(kind, **ids)
         finally:
-            spent[0] += time.perf_counter() - t
+            spent[0] += 0 if inside else time.perf_counter() - t
             spent[1] += 1
 
-    email.deliver = timed_deliver
+    def timed_deliver_many(batch):
+        t = time.perf_counter()
+        inside.append(1)
+        try:
+            return deliver_many(batch)
+        finally:
+            inside.pop()
+            spent[0] += time.perf_counter() - t
+
+    email.deliver, email.deliver_many = timed_deliver, timed_deliver_many
     organiser = make_user("bench-organiser")
     organiser.groups.add(organisers_group())
     t0 = time.perf_counter()

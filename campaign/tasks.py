@@ -95,3 +95,12 @@ def send_email(kind: str, **ids) -> bool:
     from campaign.services.email import deliver
 
     return deliver(kind, **ids)
+
+
+@shared_task(ignore_result=True)
+def send_emails(batch: list) -> int:
+    """Build and send one resolution's emails together ([kind, ids] each); one refused by the
+    mail server is queued again alone as ``send_email``."""
+    from campaign.services.email import deliver_many
+
+    return deliver_many([(kind, ids) for kind, ids in batch])

@@ -848,6 +848,8 @@ def quick_resolve(
         "killed": killed,
         "captured": captured,
     }
+    if data["outcome"] == "retired" and not setup["sides"][loser.name].get("may_retire", True):
+        data["outcome"] = "defeated"  # a side that may not retire is defeated outright (10.1)
     battle.result = parse_result(battle, data)
     _void_pending(battle, now)
     _add_entry(battle, EntryKind.QUICK, battle.result, now, user=user)

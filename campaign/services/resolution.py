@@ -13,6 +13,7 @@ duplicate resolution fail to insert. Emails, and the seats' map pictures of the 
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +22,7 @@ from django.db import IntegrityError, transaction
 
 from campaign.engine.armies import Army
 from campaign.engine.events import Event, EventKind, event_to_dict, private
-from campaign.engine.state import Phase
+from campaign.engine.state import Phase, State
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -33,7 +34,7 @@ from campaign.models import (
 from campaign.models import (
     Event as EventRow,
 )
-from campaign.services import deadlines, gameplay
+from campaign.services import deadlines, gameplay, viewcache
 from maps.picture_queue import queue_pictures
 
 logger = logging.getLogger(__name__)
@@ -102,20 +103,29 @@ def store_events(version: StateVersion, events: list[dict]) -> None:
 
 
 def open_next(
-    campaign: Campaign, version: StateVersion, *, now: datetime, notices: Notices | None = None
+    campaign: Campaign,
+    version: StateVersion,
+    *,
+    now: datetime,
+    notices: Notices | None = None,
+    state: State | None = None,
 ) -> PhaseWindow | None:
     """From ``version``, run automatic phases straight through until a phase waits for
-    players (open its window and return it) or the campaign ends (return None)."""
+    players (open its window and return it) or the campaign ends (return None). ``state`` is
+    the version's state decoded, when the caller just made it (it is not read again)."""
     seats = list(campaign.seats.all())
     settings = gameplay.rule_settings(campaign)
+    hexmap = gameplay.load_campaign_map(campaign.map_name)
     for _ in range(MAX_AUTOMATIC):
-        state = gameplay.read_state(version.state)
+        if state is None:
+            state = gameplay.read_state(version.state)
+        # Kept for this process's emails and map pictures once the version is committed.
+        transaction.on_commit(functools.partial(viewcache.remember_state, version, state))
         if state.ended:
             Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
             if notices is not None:
                 notices.over = True
             return None
-        hexmap = gameplay.load_campaign_map(campaign.map_name)
         if gameplay.awaits_tabletop(state):
             window = PhaseWindow.objects.create(
                 campaign=campaign,
@@ -154,11 +164,12 @@ def open_next(
                 notices.opened += [(email_kind, s.id) for s in owing]
             return window
         outcome = gameplay.run_phase(
-            version.state, {}, seed=campaign.seed, settings=settings, map_name=campaign.map_name
+            state, {}, seed=campaign.seed, settings=settings, map_name=campaign.map_name
         )
         version = insert_version(
             campaign, version.number + 1, outcome, orders={}, extra_events=[], now=now
         )
+        state = outcome.decoded
     raise RuntimeError(f"{campaign}: more than {MAX_AUTOMATIC} automatic phases in a row")
 
 
@@ -275,7 +286,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         per_seat.append(extra_orders)
         used["tabletop"] = {"orders": extra_orders}
     outcome = gameplay.run_phase(
-        window.version.state,
+        state,
         gameplay.merge_orders(per_seat),
         seed=campaign.seed,
         settings=gameplay.rule_settings(campaign),
@@ -291,7 +302,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     )
     PhaseWindow.objects.filter(id=window.id).update(status=WindowStatus.RESOLVED, resolved_at=now)
     notices = Notices(since_version=window.version.number)
-    open_next(campaign, version, now=now, notices=notices)
+    open_next(campaign, version, now=now, notices=notices, state=outcome.decoded)
     notices.resolved = [s.id for s in seats if not s.reserve]
     return version, notices
 

@@ -89,7 +89,9 @@ def test_a_resolved_phase_tells_seats_that_owe_nothing(campaign, prussia, austri
     queued = []
     notices = Notices(since_version=0, opened=[("phase-opened", prussia.id)])
     notices.resolved = [prussia.id, austria.id]
-    monkeypatch.setattr(email, "_queue", lambda kind, **ids: queued.append((kind, ids["seat_id"])))
+    monkeypatch.setattr(
+        email, "_queue_batch", lambda batch: queued.extend((k, ids["seat_id"]) for k, ids in batch)
+    )
     email.queue_after_resolution(campaign.id, notices)
     assert queued == [("phase-opened", prussia.id), ("phase-resolved", austria.id)]
 
