@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Func, IntegerField, Q
 
 from campaign.engine.armies import Army
 from campaign.engine.events import Event, EventKind, event_to_dict, private
@@ -307,14 +308,26 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     return version, notices
 
 
+class JSONArrayLength(Func):
+    """The length of a JSON array column (SQLite's ``json_array_length``, PostgreSQL's
+    ``jsonb_array_length``)."""
+
+    function = "json_array_length"
+    output_field = IntegerField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return self.as_sql(compiler, connection, function="jsonb_array_length", **extra_context)
+
+
 def due_window_ids(now: datetime) -> list[int]:
     """Open windows of running, unpaused campaigns that are due: deadline passed, or every
     awaited seat ready (the sweep's query).
 
     Its cost does not grow with the campaigns that are not due: the passed deadlines come from
-    the index on (status, deadline) (``window_due_idx``), and "every seat ready" is looked for
-    only among the windows that have a ready sheet, then only where the ready seats cover the
-    seats owed (absent players excepted), which is checked by ``is_due`` on those alone."""
+    the index on (status, deadline) (``window_due_idx``); "every seat ready" is one aggregate
+    query that returns only the windows whose ready sheets are as many as the seats they owe
+    (or that owe a seat of a campaign with an absent player: absent players need not be
+    ready), which ``is_due`` then checks on those alone."""
     from orders.models import OrderSheet
 
     live = PhaseWindow.objects.filter(
@@ -323,21 +336,19 @@ def due_window_ids(now: datetime) -> list[int]:
         campaign__paused=False,
     )
     due = set(live.filter(deadline__lte=now).values_list("id", flat=True))
-    ready: dict[int, set[str]] = {}
-    owing: dict[int, list[str]] = {}
-    for window_id, code, owed in OrderSheet.objects.filter(
-        ready=True, window__in=live.exclude(id__in=due)
-    ).values_list("window_id", "seat__code", "window__owing"):
-        ready.setdefault(window_id, set()).add(str(code))
-        owing[window_id] = owed or []
-    # Only windows whose owed seats are ready or absent may be due (the absent are few).
-    missing = {w: set(owing[w]) - codes for w, codes in ready.items()}
-    absent = (
-        {str(c) for c in Seat.objects.filter(absent_until__gt=now).values_list("code", flat=True)}
-        if any(missing.values())
-        else set()
+    with_absent = set(
+        Seat.objects.filter(absent_until__gt=now).values_list("campaign_id", flat=True)
     )
-    maybe = [w for w, codes in missing.items() if codes <= absent]
+    maybe = set(
+        OrderSheet.objects.filter(
+            ready=True,
+            window__in=live.filter(Q(deadline__isnull=True) | Q(deadline__gt=now)),
+        )
+        .values("window_id", "window__campaign_id")
+        .annotate(ready_n=Count("id"), owed_n=JSONArrayLength("window__owing"))
+        .filter(Q(ready_n__gte=F("owed_n")) | Q(window__campaign_id__in=with_absent))
+        .values_list("window_id", flat=True)
+    )
     if maybe:
         windows = list(PhaseWindow.objects.filter(id__in=maybe))
         ready_ids: dict[int, set[int]] = {}
