@@ -93,3 +93,9 @@ def remember_state(version: StateVersion, state: State) -> None:
     _remembered[_stamp(version)] = state
     while len(_remembered) > 64:
         _remembered.pop(next(iter(_remembered)))
+
+
+def forget() -> None:
+    """Drop this process's decoded states (the tests start each from nothing)."""
+    _remembered.clear()
+    _state.cache_clear()
