@@ -21,7 +21,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
-from campaign.projection import Viewer, project, report_lines
+from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, emailmodes, press, viewcache
 
 logger = logging.getLogger(__name__)
@@ -250,10 +250,9 @@ def seat_report(
     viewer = Viewer.for_armies(
         seat.armies, allies_share=bool(campaign.options.get("allies_share")), label=seat.label
     )
-    reports = list(latest.reports)
     state = viewcache.version_state(latest)
-    view = project(state, viewer, events=events, reports=reports)
-    return report_lines(view)
+    # The events and reports of the seat's projection, without projecting its forces.
+    return news_lines(state, viewer, events=events, reports=list(latest.reports))
 
 
 def _recipient(seat: Seat) -> str:

@@ -80,3 +80,21 @@ def test_no_other_seats_report_is_read(organiser, django_capture_on_commit_callb
                 old += 1
                 assert row.public or set(seat.armies) & set(row.armies), (seat.power, row.armies)
     assert old  # earlier turns' reports were read, each by its own seat
+
+
+def test_an_emails_report_is_its_projections_report(organiser, django_capture_on_commit_callbacks):
+    """The email's report (``news_lines``, the events and reports without the forces) is the
+    report of the seat's whole projection, for every seat, from the start and from mid-season."""
+    from campaign.projection import Viewer, report_lines
+    from campaign.services import email
+
+    campaign, _ = play_real_season(organiser, django_capture_on_commit_callbacks, turns=3)
+    latest = email.latest_version(campaign)
+    state = state_from_dict(StateVersion.objects.get(id=latest.id).state)
+    for since in (None, latest.number // 2):
+        events = email._events_since(campaign, since)
+        for seat in campaign.seats.filter(reserve=False).select_related("campaign"):
+            viewer = Viewer.for_armies(seat.armies, label=seat.label)
+            whole = report_lines(project(state, viewer, events=events, reports=latest.reports))
+            assert whole  # there is something to compare
+            assert email.seat_report(seat, since, latest=latest, events=events) == whole
