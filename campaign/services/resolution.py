@@ -110,11 +110,13 @@ def open_next(
     now: datetime,
     notices: Notices | None = None,
     state: State | None = None,
+    seats: list[Seat] | None = None,
 ) -> PhaseWindow | None:
     """From ``version``, run automatic phases straight through until a phase waits for
     players (open its window and return it) or the campaign ends (return None). ``state`` is
-    the version's state decoded, when the caller just made it (it is not read again)."""
-    seats = list(campaign.seats.all())
+    the version's state decoded, when the caller just made it (it is not read again), and
+    ``seats`` the campaign's seats when the caller has them."""
+    seats = list(campaign.seats.all()) if seats is None else seats
     settings = gameplay.rule_settings(campaign)
     hexmap = gameplay.load_campaign_map(campaign.map_name)
     for _ in range(MAX_AUTOMATIC):
@@ -259,7 +261,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     hexmap = gameplay.load_campaign_map(campaign.map_name)
     by_deadline = window.deadline is not None and window.deadline <= now
     chosen = {s.power: s.leaders for s in seats}
-    per_seat, extra_events, used = [], [], {}
+    per_seat, extra_events, used, back = [], [], {}, []
     for seat in seats:
         if not window.owes(seat):
             continue
@@ -272,7 +274,8 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
             per_seat.append(orders)
             extra_events += rejections
             used[seat.power] = {"orders": orders, "by_organiser": sheet.entered_by_organiser}
-            Seat.objects.filter(id=seat.id).update(missed_in_a_row=0)
+            if seat.missed_in_a_row:
+                back.append(seat.id)
         else:
             extra_events.append(_missing_event(seat, phase, absent))
             if by_deadline and not absent:
@@ -283,6 +286,8 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
 
                     email.queue_organiser_flag(seat.id)
 
+    if back:  # seats that gave orders again after missing some
+        Seat.objects.filter(id__in=back).update(missed_in_a_row=0)
     if extra_orders:
         per_seat.append(extra_orders)
         used["tabletop"] = {"orders": extra_orders}
@@ -303,7 +308,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     )
     PhaseWindow.objects.filter(id=window.id).update(status=WindowStatus.RESOLVED, resolved_at=now)
     notices = Notices(since_version=window.version.number)
-    open_next(campaign, version, now=now, notices=notices, state=outcome.decoded)
+    open_next(campaign, version, now=now, notices=notices, state=outcome.decoded, seats=seats)
     notices.resolved = [s.id for s in seats if not s.reserve]
     return version, notices
 
