@@ -701,3 +701,35 @@ def test_the_side_that_chose_to_fight_is_the_one_the_engine_set_the_army_on(batt
     Battle.objects.filter(id=battle.id).update(setup=setup_)
     battle.refresh_from_db()
     assert service.wished_to_fight(battle) == ["austrian"]
+
+
+def test_a_quick_draw_whose_loser_may_not_retire_is_recorded_as_defeated(
+    battle, organiser, monkeypatch
+):
+    """SPI's tables make the attacker retire on a draw; a side that may not retire (10.1) is
+    recorded as defeated outright, with the tables' losses, instead of the result being
+    refused. The draw is made by turning the tables' loser into "retired"."""
+    import dataclasses
+
+    from campaign.tabletop import quick
+
+    real = quick.resolve
+
+    def drawn(*args, **kwargs):
+        outcome = real(*args, **kwargs)
+        sides = tuple(
+            s if s.outcome is quick.QuickOutcome.VICTOR
+            else dataclasses.replace(s, outcome=quick.QuickOutcome.RETIRED)
+            for s in outcome.sides
+        )  # fmt: skip
+        return dataclasses.replace(outcome, sides=sides)
+
+    monkeypatch.setattr(quick, "resolve", drawn)
+    for side in battle.setup["sides"].values():
+        side["may_retire"] = False
+        side["retire_refusal"] = "no march order this turn (10.1)"
+    battle.save()
+    service.quick_resolve(battle, organiser, attacker=None, now=timezone.now())
+    battle.refresh_from_db()
+    assert battle.result["outcome"] == "defeated"
+    assert battle.result["losses"]
