@@ -528,6 +528,56 @@ def roll_concerns(name: str, armies: frozenset[Army]) -> bool:
 # --- the projection --------------------------------------------------------------------------
 
 
+def _news(
+    viewer: Viewer,
+    informed: frozenset[Army],
+    deploying: bool,
+    events: Iterable[Any],
+    reports: Iterable[Any],
+) -> tuple[tuple[EventView, ...], tuple[ReportView, ...]]:
+    """The events and reconnaissance reports ``viewer`` (bound to the state) may read."""
+    seen_reports = []
+    for item in reports:
+        turn, report = _as_report(item)
+        if report.to in informed:
+            seen_reports.append(
+                ReportView(
+                    turn,
+                    report.to,
+                    report.hex,
+                    report.army,
+                    report.commander,
+                    report.points,
+                    report.inside,
+                    report.garrison,
+                    report.text,
+                )
+            )
+    seen_events = []
+    for item in events:
+        turn, event = _as_event(item)
+        if not _event_visible(event, viewer, informed, deploying):
+            continue
+        text = _public_text(event, viewer, informed) if event.public else event.text
+        seen_events.append(EventView(turn, event.rule, event.kind.value, text, event.public))
+        report = _report_of_event(turn, event)
+        if report is not None and report.to in informed:
+            seen_reports.append(report)
+    seen_reports = list({_report_key(r): r for r in seen_reports}.values())
+    return tuple(seen_events), tuple(sorted(seen_reports, key=lambda r: (-r.turn, r.hex)))
+
+
+def news_lines(
+    state: State, viewer: Viewer, *, events: Iterable[Any] = (), reports: Iterable[Any] = ()
+) -> list[str]:
+    """``report_lines(project(state, viewer, events=..., reports=...))`` without projecting
+    the forces: an email's report needs the events and reports alone."""
+    viewer = viewer.bound_to(state)
+    deploying = state.phase is Phase.DEPLOYMENT and not state.turn > 1
+    seen_events, seen_reports = _news(viewer, viewer.informed(), deploying, events, reports)
+    return _lines(seen_events, seen_reports)
+
+
 def project(
     state: State,
     viewer: Viewer,
@@ -565,34 +615,7 @@ def project(
         if viewer.knows(t.army)  # never reported, not even by reconnaissance (8)
     )
     marches = {a: n for a, n in state.marches.items() if Army.parse(a) in informed}
-    seen_reports = []
-    for item in reports:
-        turn, report = _as_report(item)
-        if report.to in informed:
-            seen_reports.append(
-                ReportView(
-                    turn,
-                    report.to,
-                    report.hex,
-                    report.army,
-                    report.commander,
-                    report.points,
-                    report.inside,
-                    report.garrison,
-                    report.text,
-                )
-            )
-    seen_events = []
-    for item in events:
-        turn, event = _as_event(item)
-        if not _event_visible(event, viewer, informed, deploying):
-            continue
-        text = _public_text(event, viewer, informed) if event.public else event.text
-        seen_events.append(EventView(turn, event.rule, event.kind.value, text, event.public))
-        report = _report_of_event(turn, event)
-        if report is not None and report.to in informed:
-            seen_reports.append(report)
-    seen_reports = list({_report_key(r): r for r in seen_reports}.values())
+    seen_events, seen_reports = _news(viewer, informed, deploying, events, reports)
     seen_rolls = tuple(
         RollView(str(r["name"]), tuple(int(d) for d in r.get("dice", ())), int(r["total"]))
         for r in rolls
@@ -611,8 +634,8 @@ def project(
         control=dict(state.control),
         army_totals=_army_totals(state),
         marches=marches,
-        reports=tuple(sorted(seen_reports, key=lambda r: (-r.turn, r.hex))),
-        events=tuple(seen_events),
+        reports=seen_reports,
+        events=seen_events,
         dice=seen_rolls,
         killed=tuple(state.killed),
         captives=tuple((c.leader, c.held_by.value) for c in state.captives),
@@ -652,12 +675,16 @@ def view_to_dict(view: View) -> dict[str, Any]:
 def report_lines(view: View, turn: int | None = None) -> list[str]:
     """The turn report in plain sentences: events of ``turn`` (all when None), then the
     reconnaissance reports of that turn."""
+    return _lines(view.events, view.reports, turn)
+
+
+def _lines(events, reports, turn: int | None = None) -> list[str]:
     lines = [
         f"{e.text} ({e.rule})" if e.rule and f"({e.rule})" not in e.text else e.text
-        for e in view.events
+        for e in events
         if turn is None or e.turn in (None, turn)
     ]
-    lines += [r.text for r in view.reports if turn is None or r.turn == turn]
+    lines += [r.text for r in reports if turn is None or r.turn == turn]
     return lines
 
 

@@ -85,3 +85,10 @@ def send_digests() -> int:
 def send_email(kind: str, **ids) -> bool:
     """Build and send one email (never inside a web request)."""
     return email.deliver(kind, **ids)
+
+
+@shared_task(ignore_result=True)
+def send_emails(batch: list) -> int:
+    """Build and send one resolution's emails together ([kind, ids] each); one refused by the
+    mail server is queued again alone as ``send_email``."""
+    return email.deliver_many([(kind, ids) for kind, ids in batch])

@@ -43,7 +43,8 @@ def ask_for_picture(version: StateVersion, seat: Seat | None) -> None:
 def queue_pictures(campaign: Campaign) -> None:
     """After a phase resolves (or the campaign starts): every playing seat's picture of the
     latest version, and the umpire's when the organiser does not play."""
-    version = campaign.latest_version()
+    # Its row id and its campaign are all a picture's path needs: not its JSON.
+    version = campaign.versions.defer("state", "orders").order_by("-number").first()
     if version is None or load_campaign_map(campaign.map_name) is None:
         return
     version.campaign = campaign

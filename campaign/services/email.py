@@ -20,7 +20,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
-from campaign.projection import Viewer, project, report_lines
+from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, emailmodes, press, queue, viewcache
 from campaign.services.battle_mail import build_mail
 
@@ -48,9 +48,15 @@ def _queue(kind: str, **ids) -> None:
     queue.on_commit(queue.SEND_EMAIL, kind, **ids)
 
 
+def _queue_batch(batch: list[tuple[str, dict]]) -> None:
+    if batch:
+        queue.on_commit(queue.SEND_EMAILS, [[k, ids] for k, ids in batch])
+
+
 def queue_after_resolution(campaign_id: int, notices) -> None:
     """One email per seat per resolution: the new phase's call for orders to the seats that
-    owe them, the resolved report to the others, and "campaign over" at the end."""
+    owe them, the resolved report to the others, and "campaign over" at the end. They go as
+    one task (``deliver_many``), which reads what they share once."""
     if notices is None:
         return
     seated = set(
@@ -61,14 +67,16 @@ def queue_after_resolution(campaign_id: int, notices) -> None:
     notices.opened = [(kind, seat_id) for kind, seat_id in notices.opened if seat_id in seated]
     notices.resolved = [seat_id for seat_id in notices.resolved if seat_id in seated]
     told = set()
+    batch: list[tuple[str, dict]] = []
     for kind, seat_id in notices.opened:
-        _queue(kind, seat_id=seat_id, since=notices.since_version)
+        batch.append((kind, {"seat_id": seat_id, "since": notices.since_version}))
         told.add(seat_id)
     for seat_id in notices.resolved:
         if seat_id not in told:
-            _queue("phase-resolved", seat_id=seat_id, since=notices.since_version)
+            batch.append(("phase-resolved", {"seat_id": seat_id, "since": notices.since_version}))
     if notices.over:
-        queue_campaign_over(campaign_id)
+        batch += [("campaign-over", {"seat_id": seat_id}) for seat_id in _over_seats(campaign_id)]
+    _queue_batch(batch)
 
 
 def queue_invitation(invitation_id: int) -> None:
@@ -113,10 +121,16 @@ def queue_reseeded(seat_id: int) -> None:
     _queue("reseeded", seat_id=seat_id)
 
 
+def _over_seats(campaign_id: int) -> list[int]:
+    return list(
+        Seat.objects.filter(campaign_id=campaign_id, reserve=False, user__isnull=False)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
 def queue_campaign_over(campaign_id: int) -> None:
-    for seat_id in Seat.objects.filter(
-        campaign_id=campaign_id, reserve=False, user__isnull=False
-    ).values_list("id", flat=True):
+    for seat_id in _over_seats(campaign_id):
         _queue("campaign-over", seat_id=seat_id)
 
 
@@ -129,6 +143,52 @@ def _url(name: str, *args, fallback: str = "home") -> str:
     except NoReverseMatch:
         path = reverse(fallback)
     return settings.SITE_URL + path
+
+
+class Shared:
+    """What the emails built together (one resolution's, ``deliver_many``) read once: the seats,
+    each campaign's latest version, open window and the events since a version."""
+
+    def __init__(self, seat_ids: list[int] = ()) -> None:
+        rows = Seat.objects.select_related("campaign", "user").filter(id__in=seat_ids)
+        self._seats = {s.id: s for s in rows} if seat_ids else {}
+        self._campaigns: dict[int, Campaign] = {}
+        self._latest: dict[int, StateVersion | None] = {}
+        self._window: dict[int, PhaseWindow | None] = {}
+        self._events: dict[tuple[int, int | None], list[dict]] = {}
+        self._letters: dict[tuple, dict] = {}
+
+    def seat(self, seat_id: int) -> Seat | None:
+        if seat_id not in self._seats:
+            self._seats[seat_id] = (
+                Seat.objects.select_related("campaign", "user").filter(id=seat_id).first()
+            )
+        seat = self._seats[seat_id]
+        if seat is not None:  # one Campaign object per campaign, whatever the seat
+            seat.campaign = self._campaigns.setdefault(seat.campaign_id, seat.campaign)
+        return seat
+
+    def latest(self, campaign: Campaign) -> StateVersion | None:
+        if campaign.id not in self._latest:
+            self._latest[campaign.id] = latest_version(campaign)
+        return self._latest[campaign.id]
+
+    def window(self, campaign: Campaign) -> PhaseWindow | None:
+        if campaign.id not in self._window:
+            self._window[campaign.id] = campaign.open_window()
+        return self._window[campaign.id]
+
+    def letters(self, seat: Seat, since: int | None, latest: int) -> list:
+        """``press.mailed_with`` for ``seat``, read for every seat of its campaign at once."""
+        key = (seat.campaign_id, since, latest)
+        if key not in self._letters:
+            self._letters[key] = press.mailed_with_seats(seat.campaign, since, latest)
+        return self._letters[key].get(seat.id, [])
+
+    def events(self, campaign: Campaign, since: int | None) -> list[dict]:
+        if (campaign.id, since) not in self._events:
+            self._events[campaign.id, since] = _events_since(campaign, since)
+        return self._events[campaign.id, since]
 
 
 def _events_since(campaign: Campaign, since_version: int | None) -> list[dict]:
@@ -186,18 +246,19 @@ def seat_report(
     viewer = Viewer.for_armies(
         seat.armies, allies_share=bool(campaign.options.get("allies_share")), label=seat.label
     )
-    reports = list(latest.reports)
     state = viewcache.version_state(latest)
-    view = project(state, viewer, events=events, reports=reports)
-    return report_lines(view)
+    # The events and reports of the seat's projection, without projecting its forces.
+    return news_lines(state, viewer, events=events, reports=list(latest.reports))
 
 
 def _recipient(seat: Seat) -> str:
     return seat.user.email if seat.user and seat.user.email else ""
 
 
-def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
-    """(recipients, subject, text, html) for one email, or None when nothing is to be sent."""
+def build(kind: str, shared: Shared | None = None, **ids) -> tuple[list[str], str, str, str] | None:
+    """(recipients, subject, text, html) for one email, or None when nothing is to be sent.
+    ``shared``: what the emails built with it read once (``deliver_many``)."""
+    shared = shared or Shared()
     if kind == "battle":
         return _build_battle(**ids)
     if kind == "password-reset":
@@ -207,7 +268,7 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     seat = None
     latest: StateVersion | None = None
     if "seat_id" in ids:
-        seat = Seat.objects.select_related("campaign", "user").filter(id=ids["seat_id"]).first()
+        seat = shared.seat(ids["seat_id"])
         if seat is None:
             return None
     if kind == "invitation":
@@ -233,10 +294,10 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         always = ("handover", "reseeded", "rolled-back", "digest")
         if kind not in seat.email_kinds and kind not in always:
             return None
-        latest = latest_version(seat.campaign)
+        latest = shared.latest(seat.campaign)
         mailed = ("phase-opened", "phase-resolved", "campaign-over", "digest")
         if kind in mailed and latest is not None:
-            ctx["letters"] = press.mailed_with(seat, ids.get("since"), latest.number)
+            ctx["letters"] = shared.letters(seat, ids.get("since"), latest.number)
             ctx["letters_link"] = _url("letters", seat.code)
         last_call = kind == "reminder" and deadlines.is_last_step(
             seat.campaign.reminders, ids.get("hours") or 0
@@ -244,7 +305,7 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
         if not emailmodes.allows(seat, kind, last_call=last_call, letters=bool(ctx.get("letters"))):
             return None  # the player chose fewer emails (every phase / only due / digest)
         reported = ("phase-opened", "battle-pending", "phase-resolved", "campaign-over", "digest")
-        events = _events_since(seat.campaign, ids.get("since")) if kind in reported else []
+        events = shared.events(seat.campaign, ids.get("since")) if kind in reported else []
         if kind == "phase-resolved" and not ctx.get("letters") and not _own_news(seat, events):
             return None  # a phase that did nothing to this seat's forces: no email
         to = [_recipient(seat)] if _recipient(seat) else []
@@ -262,9 +323,9 @@ def build(kind: str, **ids) -> tuple[list[str], str, str, str] | None:
     if "window_id" in ids:
         window = PhaseWindow.objects.filter(id=ids["window_id"]).first()
     else:
-        window = campaign.open_window()
+        window = shared.window(campaign)
     if latest is None:
-        latest = latest_version(campaign)
+        latest = shared.latest(campaign)
     ctx.update(
         campaign=campaign,
         seat=seat,
@@ -340,9 +401,28 @@ def unsubscribe(seat: Seat) -> None:
     Seat.objects.filter(id=seat.id).update(email_kinds=[])
 
 
-def deliver(kind: str, **ids) -> bool:
+def deliver_many(batch: list[tuple[str, dict]]) -> int:
+    """Build and send the emails of ``batch`` (kind, ids), reading what they share once (one
+    resolution's emails); how many were sent. One that the mail server refuses is queued again
+    alone (``send_email`` retries it), so the others are not sent twice."""
+    shared = Shared([ids["seat_id"] for _, ids in batch if "seat_id" in ids])
+    sent = 0
+    for kind, ids in batch:
+        try:
+            sent += deliver(kind, shared=shared, **ids)
+        except OSError:
+            logger.warning("email %s %s refused; queued again alone", kind, ids)
+            _queue_now(kind, **ids)
+    return sent
+
+
+def _queue_now(kind: str, **ids) -> None:
+    queue.now(queue.SEND_EMAIL, kind, **ids)
+
+
+def deliver(kind: str, shared: Shared | None = None, **ids) -> bool:
     """Build and send one email; False when there was nothing to send."""
-    built = build(kind, **ids)
+    built = build(kind, shared, **ids)
     if built is None:
         return False
     to, subject, text, html = built

@@ -353,6 +353,8 @@ class Outcome:
     rolls: list[dict] = field(default_factory=list)
     reports: list[dict] = field(default_factory=list)
     complete: bool = True
+    # The new state decoded (``state`` is its JSON): the next phase starts from it unread.
+    decoded: State | None = None
 
 
 def load_campaign_map(map_name: str):
@@ -378,14 +380,20 @@ def _pass_through(state: State, phase: Phase, reason: str, settings: RuleSetting
         f"The {phase.value} phase passes: {reason}.",
         {"phase": phase.value, "passed": True},
     )
-    return Outcome(phase, state_to_dict(new), [event_to_dict(event)])
+    return Outcome(phase, state_to_dict(new), [event_to_dict(event)], decoded=new)
 
 
 def run_phase(
-    state_data: dict, orders: dict, *, seed: str, settings: RuleSettings, map_name: str = ""
+    state_data: dict | State,
+    orders: dict,
+    *,
+    seed: str,
+    settings: RuleSettings,
+    map_name: str = "",
 ) -> Outcome:
-    """Resolve the state's current phase with the engine (see module docstring)."""
-    state = state_from_dict(state_data)
+    """Resolve the state's current phase with the engine (see module docstring).
+    ``state_data`` is the state's JSON, or the state already decoded (States are immutable)."""
+    state = state_data if isinstance(state_data, State) else state_from_dict(state_data)
     phase = state.phase
     if phase not in _handlers():
         return _pass_through(state, phase, "the rules engine has no rules for it yet", settings)
@@ -412,6 +420,7 @@ def run_phase(
         ],
         reports=[{**report_to_dict(r), "turn": state.turn} for r in result.reports],
         complete=result.complete,
+        decoded=result.state,
     )
 
 

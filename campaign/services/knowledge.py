@@ -7,7 +7,8 @@ the worker (``maps.pictures``) show one and the same view of a version for a sea
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Q, TextField
+from django.db.models.functions import Cast
 
 from campaign.engine.events import EventKind
 from campaign.engine.state import State, state_from_dict
@@ -25,6 +26,21 @@ def seat_viewer(seat: Seat) -> Viewer:
     )
 
 
+def _reports_for(seat: Seat, kind: EventKind) -> Q:
+    """The events of ``kind`` that ``seat``'s view may keep, chosen in SQL: public ones and
+    those addressed to one of its armies (the projection drops the others). With
+    ``allies_share`` its allies' too, and who is an ally depends on the state (13.8): then
+    every one is read and the projection chooses. Portable: the armies' JSON list is matched
+    as text (``"prussia"`` with its quotes, so that ``"russia"`` never matches it)."""
+    q = Q(kind=kind.value)
+    if (seat.campaign.options or {}).get("allies_share", False):
+        return q
+    mine = Q(public=True)
+    for army in seat.armies:
+        mine |= Q(armies_text__contains=f'"{army}"')
+    return q & mine
+
+
 def seat_view(
     seat: Seat, version: StateVersion, *, all_turns: bool = False, state: State | None = None
 ) -> View:
@@ -34,12 +50,12 @@ def seat_view(
 
     Pages read the events of this turn and the last (and every reconnaissance report, for the
     map); ``all_turns`` reads the whole campaign (the handover page)."""
-    events = Event.objects.filter(
+    events = Event.objects.annotate(armies_text=Cast("armies", TextField())).filter(
         campaign_id=version.campaign_id, version__number__lte=version.number
     )
     if not all_turns:
         events = events.filter(
-            Q(version__turn__gte=version.turn - 1) | Q(kind=EventKind.RECONNAISSANCE.value)
+            Q(version__turn__gte=version.turn - 1) | _reports_for(seat, EventKind.RECONNAISSANCE)
         )
     events = (
         events.select_related("version")

@@ -14,6 +14,7 @@ from dgk.celery import app
 
 RESOLVE_PHASE = "campaign.tasks.resolve_phase"
 SEND_EMAIL = "campaign.tasks.send_email"
+SEND_EMAILS = "campaign.tasks.send_emails"
 DRAW_MAP_PICTURE = "maps.tasks.draw_map_picture"
 
 
@@ -21,3 +22,8 @@ def on_commit(task: str, *args, robust: bool = False, **kwargs) -> None:
     """Queue ``task`` (its dotted name) with these arguments once the transaction commits;
     ``robust``: a broker error is logged, not raised (``transaction.on_commit``)."""
     transaction.on_commit(lambda: app.tasks[task].delay(*args, **kwargs), robust=robust)
+
+
+def now(task: str, *args, **kwargs) -> None:
+    """Queue ``task`` at once (from a task already running after its commit)."""
+    app.tasks[task].delay(*args, **kwargs)

@@ -13,15 +13,17 @@ duplicate resolution fail to insert. Emails, and the seats' map pictures of the 
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Func, IntegerField, Q
 
 from campaign.engine.armies import Army
 from campaign.engine.events import Event, EventKind, event_to_dict, private
-from campaign.engine.state import Phase
+from campaign.engine.state import Phase, State
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -33,7 +35,7 @@ from campaign.models import (
 from campaign.models import (
     Event as EventRow,
 )
-from campaign.services import deadlines, email, fateclock, gameplay, queue
+from campaign.services import deadlines, email, fateclock, gameplay, queue, viewcache
 from maps.picture_queue import queue_pictures
 from orders.models import OrderSheet
 
@@ -105,20 +107,31 @@ def store_events(version: StateVersion, events: list[dict]) -> None:
 
 
 def open_next(
-    campaign: Campaign, version: StateVersion, *, now: datetime, notices: Notices | None = None
+    campaign: Campaign,
+    version: StateVersion,
+    *,
+    now: datetime,
+    notices: Notices | None = None,
+    state: State | None = None,
+    seats: list[Seat] | None = None,
 ) -> PhaseWindow | None:
     """From ``version``, run automatic phases straight through until a phase waits for
-    players (open its window and return it) or the campaign ends (return None)."""
-    seats = list(campaign.seats.all())
+    players (open its window and return it) or the campaign ends (return None). ``state`` is
+    the version's state decoded, when the caller just made it (it is not read again), and
+    ``seats`` the campaign's seats when the caller has them."""
+    seats = list(campaign.seats.all()) if seats is None else seats
     settings = gameplay.rule_settings(campaign)
+    hexmap = gameplay.load_campaign_map(campaign.map_name)
     for _ in range(MAX_AUTOMATIC):
-        state = gameplay.read_state(version.state)
+        if state is None:
+            state = gameplay.read_state(version.state)
+        # Kept for this process's emails and map pictures once the version is committed.
+        transaction.on_commit(functools.partial(viewcache.remember_state, version, state))
         if state.ended:
             Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
             if notices is not None:
                 notices.over = True
             return None
-        hexmap = gameplay.load_campaign_map(campaign.map_name)
         if gameplay.awaits_tabletop(state):
             window = PhaseWindow.objects.create(
                 campaign=campaign,
@@ -157,11 +170,12 @@ def open_next(
                 notices.opened += [(email_kind, s.id) for s in owing]
             return window
         outcome = gameplay.run_phase(
-            version.state, {}, seed=campaign.seed, settings=settings, map_name=campaign.map_name
+            state, {}, seed=campaign.seed, settings=settings, map_name=campaign.map_name
         )
         version = insert_version(
             campaign, version.number + 1, outcome, orders={}, extra_events=[], now=now
         )
+        state = outcome.decoded
     raise RuntimeError(f"{campaign}: more than {MAX_AUTOMATIC} automatic phases in a row")
 
 
@@ -246,7 +260,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     hexmap = gameplay.load_campaign_map(campaign.map_name)
     by_deadline = window.deadline is not None and window.deadline <= now
     chosen = {s.power: s.leaders for s in seats}
-    per_seat, extra_events, used = [], [], {}
+    per_seat, extra_events, used, back = [], [], {}, []
     for seat in seats:
         if not window.owes(seat):
             continue
@@ -259,7 +273,8 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
             per_seat.append(orders)
             extra_events += rejections
             used[seat.power] = {"orders": orders, "by_organiser": sheet.entered_by_organiser}
-            Seat.objects.filter(id=seat.id).update(missed_in_a_row=0)
+            if seat.missed_in_a_row:
+                back.append(seat.id)
         else:
             extra_events.append(_missing_event(seat, phase, absent))
             if by_deadline and not absent:
@@ -268,11 +283,13 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
                 if seat.missed_in_a_row == int(campaign.reminders.get("flag_after_missed", 2)):
                     email.queue_organiser_flag(seat.id)
 
+    if back:  # seats that gave orders again after missing some
+        Seat.objects.filter(id__in=back).update(missed_in_a_row=0)
     if extra_orders:
         per_seat.append(extra_orders)
         used["tabletop"] = {"orders": extra_orders}
     outcome = gameplay.run_phase(
-        window.version.state,
+        state,
         gameplay.merge_orders(per_seat),
         seed=campaign.seed,
         settings=gameplay.rule_settings(campaign),
@@ -288,9 +305,20 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     )
     PhaseWindow.objects.filter(id=window.id).update(status=WindowStatus.RESOLVED, resolved_at=now)
     notices = Notices(since_version=window.version.number)
-    open_next(campaign, version, now=now, notices=notices)
+    open_next(campaign, version, now=now, notices=notices, state=outcome.decoded, seats=seats)
     notices.resolved = [s.id for s in seats if not s.reserve]
     return version, notices
+
+
+class JSONArrayLength(Func):
+    """The length of a JSON array column (SQLite's ``json_array_length``, PostgreSQL's
+    ``jsonb_array_length``)."""
+
+    function = "json_array_length"
+    output_field = IntegerField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return self.as_sql(compiler, connection, function="jsonb_array_length", **extra_context)
 
 
 def due_window_ids(now: datetime) -> list[int]:
@@ -298,30 +326,29 @@ def due_window_ids(now: datetime) -> list[int]:
     awaited seat ready (the sweep's query).
 
     Its cost does not grow with the campaigns that are not due: the passed deadlines come from
-    the index on (status, deadline) (``window_due_idx``), and "every seat ready" is looked for
-    only among the windows that have a ready sheet, then only where the ready seats cover the
-    seats owed (absent players excepted), which is checked by ``is_due`` on those alone."""
+    the index on (status, deadline) (``window_due_idx``); "every seat ready" is one aggregate
+    query that returns only the windows whose ready sheets are as many as the seats they owe
+    (or that owe a seat of a campaign with an absent player: absent players need not be
+    ready), which ``is_due`` then checks on those alone."""
     live = PhaseWindow.objects.filter(
         status=WindowStatus.OPEN,
         campaign__status=CampaignStatus.RUNNING,
         campaign__paused=False,
     )
     due = set(live.filter(deadline__lte=now).values_list("id", flat=True))
-    ready: dict[int, set[str]] = {}
-    owing: dict[int, list[str]] = {}
-    for window_id, code, owed in OrderSheet.objects.filter(
-        ready=True, window__in=live.exclude(id__in=due)
-    ).values_list("window_id", "seat__code", "window__owing"):
-        ready.setdefault(window_id, set()).add(str(code))
-        owing[window_id] = owed or []
-    # Only windows whose owed seats are ready or absent may be due (the absent are few).
-    missing = {w: set(owing[w]) - codes for w, codes in ready.items()}
-    absent = (
-        {str(c) for c in Seat.objects.filter(absent_until__gt=now).values_list("code", flat=True)}
-        if any(missing.values())
-        else set()
+    with_absent = set(
+        Seat.objects.filter(absent_until__gt=now).values_list("campaign_id", flat=True)
     )
-    maybe = [w for w, codes in missing.items() if codes <= absent]
+    maybe = set(
+        OrderSheet.objects.filter(
+            ready=True,
+            window__in=live.filter(Q(deadline__isnull=True) | Q(deadline__gt=now)),
+        )
+        .values("window_id", "window__campaign_id")
+        .annotate(ready_n=Count("id"), owed_n=JSONArrayLength("window__owing"))
+        .filter(Q(ready_n__gte=F("owed_n")) | Q(window__campaign_id__in=with_absent))
+        .values_list("window_id", flat=True)
+    )
     if maybe:
         windows = list(PhaseWindow.objects.filter(id__in=maybe))
         ready_ids: dict[int, set[int]] = {}

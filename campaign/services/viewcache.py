@@ -69,6 +69,10 @@ def umpire_view(version: StateVersion) -> View:
     return view
 
 
+# States handed over by the resolution that made them, by stamp (oldest first).
+_remembered: dict[str, State] = {}
+
+
 @functools.lru_cache(maxsize=64)
 def _state(stamp: str, version_id: int) -> State:
     return state_from_dict(StateVersion.objects.values_list("state", flat=True).get(id=version_id))
@@ -78,4 +82,20 @@ def version_state(version: StateVersion) -> State:
     """The engine's state of ``version``, decoded once per process (States are immutable).
     The JSON is read only when this process has not decoded it yet, so pages load versions
     with ``state`` deferred."""
-    return _state(_stamp(version), version.id)
+    stamp = _stamp(version)
+    remembered = _remembered.get(stamp)
+    return remembered if remembered is not None else _state(stamp, version.id)
+
+
+def remember_state(version: StateVersion, state: State) -> None:
+    """Keep ``state``, just made by the engine for ``version``, as its decoded state in this
+    process (the resolution's emails and map pictures then need not decode the JSON)."""
+    _remembered[_stamp(version)] = state
+    while len(_remembered) > 64:
+        _remembered.pop(next(iter(_remembered)))
+
+
+def forget() -> None:
+    """Drop this process's decoded states (the tests start each from nothing)."""
+    _remembered.clear()
+    _state.cache_clear()

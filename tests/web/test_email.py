@@ -89,7 +89,9 @@ def test_a_resolved_phase_tells_seats_that_owe_nothing(campaign, prussia, austri
     queued = []
     notices = Notices(since_version=0, opened=[("phase-opened", prussia.id)])
     notices.resolved = [prussia.id, austria.id]
-    monkeypatch.setattr(email, "_queue", lambda kind, **ids: queued.append((kind, ids["seat_id"])))
+    monkeypatch.setattr(
+        email, "_queue_batch", lambda batch: queued.extend((k, ids["seat_id"]) for k, ids in batch)
+    )
     email.queue_after_resolution(campaign.id, notices)
     assert queued == [("phase-opened", prussia.id), ("phase-resolved", austria.id)]
 
@@ -106,3 +108,21 @@ def test_nothing_is_sent_inside_a_request(client, campaign, organiser, mailoutbo
     client.force_login(organiser)
     client.post(f"/campaigns/{campaign.code}/organiser/end/")
     assert mailoutbox == []
+
+
+def test_one_resolutions_emails_read_what_they_share_once(campaign, mailoutbox):
+    """``deliver_many`` (one resolution's emails): the queries do not grow with the seats."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    version = resolve_due_phase(campaign.open_window().id, now=campaign.open_window().deadline)
+    seats = list(campaign.seats.filter(reserve=False).order_by("id").values_list("id", flat=True))
+    counts = []
+    for some in (seats[:1], seats[:1], seats):  # the first warms this process (templates)
+        batch = [("phase-opened", {"seat_id": s, "since": version.number - 1}) for s in some]
+        mailoutbox.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            assert email.deliver_many(batch) == len(some)
+        counts.append(len(ctx.captured_queries))
+        assert len(mailoutbox) == len(some)
+    assert counts[1] == counts[2], counts

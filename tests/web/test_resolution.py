@@ -86,6 +86,29 @@ def test_it_resolves_when_every_awaited_seat_is_ready(campaign, now):
     assert resolve_due_phase(window.id, now=now) is not None
 
 
+def test_the_sweep_finds_exactly_the_due_windows(campaign, prussia, now):
+    """Not due while a seat it waits for is not ready; due when the last one is, or when that
+    one's player is away, or when the deadline passes (the sweep's one aggregate query)."""
+    window = campaign.open_window()
+    others = list(campaign.seats.exclude(id=prussia.id).filter(reserve=False))
+    assert due_window_ids(now) == []
+    for seat in others:
+        ready(campaign, seat, now=now)
+    assert len(window.owing) == len(others) + 1
+    assert due_window_ids(now) == []
+    prussia.absent_until = now + timedelta(days=1)
+    prussia.save()
+    assert due_window_ids(now) == [window.id]
+    prussia.absent_until = None
+    prussia.save()
+    assert due_window_ids(now) == []
+    sheet = ready(campaign, prussia, now=now)
+    assert due_window_ids(now) == [window.id]
+    OrderSheet.objects.filter(id=sheet.id).update(ready=False)
+    assert due_window_ids(now) == []
+    assert due_window_ids(window.deadline) == [window.id]
+
+
 def test_an_absent_seat_does_not_hold_the_phase_up(campaign, prussia, now):
     prussia.absent_until = now + timedelta(days=7)
     prussia.save()

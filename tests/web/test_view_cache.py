@@ -89,3 +89,21 @@ def test_allies_sharing_is_part_of_the_key(deployed):
     deployed.save()
     hanover = seat(deployed, "hanover")
     assert viewcache.view_key(hanover, version) != before
+
+
+def test_a_resolution_keeps_the_state_it_made_for_this_process(
+    campaign, now, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """Once the resolution commits, its new versions' states are decoded already: reading one
+    makes no query, and it is the state stored."""
+    from campaign.engine.state import state_from_dict
+    from campaign.services.resolution import resolve_due_phase
+
+    window = campaign.open_window()
+    with django_capture_on_commit_callbacks(execute=True):
+        resolve_due_phase(window.id, now=window.deadline)
+    latest = StateVersion.objects.defer("state").filter(campaign=campaign).latest("number")
+    assert latest.number > window.version.number
+    with django_assert_num_queries(0):
+        state = viewcache.version_state(latest)
+    assert state == state_from_dict(StateVersion.objects.get(id=latest.id).state)
