@@ -609,12 +609,13 @@ class _Table:
                 done += section
             remaining -= line
             row += 1
-        self.notes.append(f'{side.name}: {side.field_works}" of field works (9.4).')
+        note = f'{side.name}: {side.field_works}" of field works (9.4).'
         if blocked:
-            self.notes.append(
-                f'{side.name}: {blocked:g}" of its works found no open ground along its front '
-                "(rivers, woods): lay them where both players agree."
+            note += (
+                f' {blocked:g}" of them found no open ground along its front (rivers, woods):'
+                " lay them where both players agree."
             )
+        self.notes.append(note)
 
     def _open_ground(self, path: Sequence[Point]) -> bool:
         """No river within reach of the line and no wood under it (sampled every half inch)."""
