@@ -20,8 +20,8 @@ import django  # noqa: E402
 django.setup()
 
 from campaign.services import briefing  # noqa: E402
-from campaign.tabletop import examples  # noqa: E402
 from maps.core.loader import load_map  # noqa: E402
+from tabletop import examples  # noqa: E402
 
 
 def main() -> None:

@@ -20,18 +20,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from campaign.engine.armies import Army  # noqa: E402
-from campaign.engine.board import Board  # noqa: E402
-from campaign.engine.deployment import army_points_from, sample_deployments  # noqa: E402
-from campaign.engine.dice import Dice  # noqa: E402
-from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders  # noqa: E402
-from campaign.engine.phases import resolve_phase  # noqa: E402
-from campaign.engine.rulesettings import DEFAULT_SETTINGS  # noqa: E402
-from campaign.engine.state import Phase, State, state_from_dict, state_to_dict  # noqa: E402
-from campaign.engine.supply import blocking_hexes, supply_maps, supply_sources  # noqa: E402
 from maps.core.hexgrid import parse_hex_id  # noqa: E402
 from maps.core.loader import load_map  # noqa: E402
 from maps.core.paths import reachable  # noqa: E402
+from rules.armies import Army  # noqa: E402
+from rules.board import Board  # noqa: E402
+from rules.deployment import army_points_from, sample_deployments  # noqa: E402
+from rules.dice import Dice  # noqa: E402
+from rules.orders import ForcedMarchOrder, MarchOrder, Orders  # noqa: E402
+from rules.phases import resolve_phase  # noqa: E402
+from rules.rulesettings import DEFAULT_SETTINGS  # noqa: E402
+from rules.state import Phase, State, state_from_dict, state_to_dict  # noqa: E402
+from rules.supply import blocking_hexes, supply_maps, supply_sources  # noqa: E402
 
 PHASES = [
     Phase.SUPPLY,

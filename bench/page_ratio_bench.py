@@ -128,10 +128,10 @@ def time_pages(campaigns: dict[str, object], rounds: int = 15) -> dict:
 def deploying_campaign(people):
     from django.utils import timezone
 
-    from campaign.engine.autoplay import deployment_orders
     from campaign.models import Campaign, organisers_group
     from campaign.services import gameplay, setup
     from maps.core.loader import load_map
+    from rules.autoplay import deployment_orders
 
     points, _ = deployment_orders(load_map(), gameplay.rule_settings(Campaign(rule_settings={})))
     people[0].groups.add(organisers_group())

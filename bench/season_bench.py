@@ -1,6 +1,6 @@
 """Bench: a whole season (18 turns, nine phases each) of a seven-army campaign on the bundled map
 of Central Europe, played by the automatic players with the tabletop stand-in
-(campaign/engine/autoplay.py). The aim is under 10 s a season.
+(rules/autoplay.py). The aim is under 10 s a season.
 
     .venv/bin/python bench/season_bench.py [--runs 3] [--seed season]
 
@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from campaign.engine.autoplay import play_season  # noqa: E402
-from campaign.engine.events import EventKind  # noqa: E402
 from maps.core.loader import load_map  # noqa: E402
+from rules.autoplay import play_season  # noqa: E402
+from rules.events import EventKind  # noqa: E402
 
 
 def main() -> None:

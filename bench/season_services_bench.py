@@ -5,7 +5,7 @@ machine).
     .venv/bin/python bench/season_services_bench.py [--turns 18]
         [--database postgres://postgres@127.0.0.1:5432/postgres]
 
-1. The engine alone: ``campaign.engine.autoplay.play_season`` on the bundled map (seven armies,
+1. The engine alone: ``rules.autoplay.play_season`` on the bundled map (seven armies,
    the tabletop stand-in for battles).
 2. The services: a scratch PostgreSQL database, a five-seat campaign on the bundled map played
    by the automatic players (``tests/web/real_season.py``): every phase resolved by
@@ -79,10 +79,10 @@ def run(args) -> None:
     mail.outbox = []
     call_command("migrate", verbosity=0)
 
-    from campaign.engine.autoplay import play_season
     from campaign.models import organisers_group
     from campaign.services import email
     from maps.core.loader import load_map
+    from rules.autoplay import play_season
     from tests.web.conftest import make_user
     from tests.web.real_season import play_real_season
 

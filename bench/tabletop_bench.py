@@ -16,16 +16,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from campaign.tabletop import quick  # noqa: E402
-from campaign.tabletop.layout import (  # noqa: E402
+from maps.core.model import CitySize, River, Terrain  # noqa: E402
+from tabletop import quick  # noqa: E402
+from tabletop.layout import (  # noqa: E402
     RiverSide,
     TableCity,
     TableRequest,
     TableSide,
     generate,
 )
-from campaign.tabletop.render import render_png  # noqa: E402
-from maps.core.model import CitySize, River, Terrain  # noqa: E402
+from tabletop.render import render_png  # noqa: E402
 
 
 def timed(fn, repeat: int = 10) -> float:

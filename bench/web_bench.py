@@ -85,11 +85,11 @@ def make_campaign(name: str, leaders: str, people: list) -> object:
     from django.urls import reverse
     from django.utils import timezone
 
-    from campaign.engine.armies import CONTROLLED_AREAS, Army
-    from campaign.engine.rulesettings import RuleSettings, settings_from_dict
     from campaign.models import organisers_group
     from campaign.services import gameplay, setup
     from maps.core.loader import load_map
+    from rules.armies import CONTROLLED_AREAS, Army
+    from rules.rulesettings import RuleSettings, settings_from_dict
 
     hexmap = load_map()
     settings = RuleSettings()
@@ -308,7 +308,7 @@ def main() -> None:
             for i in range(4)
         ]
         print(f"set-up: 5 campaigns deployed in {time.perf_counter() - t0:.1f} s")
-        from campaign.engine.state import state_from_dict
+        from rules.state import state_from_dict
 
         for c in (few, campaigns[0]):
             state = state_from_dict(c.latest_version().state)

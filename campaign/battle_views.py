@@ -37,7 +37,7 @@ from campaign.services import (
 )
 from campaign.services import battles as service
 from campaign.services import briefing as briefing_service
-from campaign.tabletop import forces
+from tabletop import forces
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 

@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from campaign.access import member_campaign, organiser_campaign
-from campaign.engine.dice import SCHEME
 from campaign.services import fairdice
 from campaign.services.actionlog import OrganiserError
+from rules.dice import SCHEME
 
 
 @login_required

@@ -8,10 +8,10 @@ from zoneinfo import available_timezones
 from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
-from campaign.engine.armies import LABELS, Army, Seat
-from campaign.engine.rulesettings import settings_from_dict
 from campaign.models import EMAIL_KINDS, EmailMode, LeaderSelection
 from campaign.services import deadlines, email, openings
+from rules.armies import LABELS, Army, Seat
+from rules.rulesettings import settings_from_dict
 
 PHASE_KINDS = ("deployment", "march", "forced-march", "battle", "siege")
 OPTIONAL_RULES = [

@@ -16,7 +16,7 @@ from django.contrib.auth.models import Group, Permission
 from django.db import models
 from django.utils import timezone
 
-from campaign.engine import dice
+from rules import dice
 
 # Members of this group may create and run campaigns (see createorganiser).
 ORGANISERS_GROUP = "organisers"

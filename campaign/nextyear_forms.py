@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from django import forms
 
-from campaign.engine.armies import LABELS, Army
-from campaign.engine.betweencampaigns import between_campaigns_from_dict
-from campaign.engine.leaders import leader_key
-from campaign.engine.rulesettings import RuleSettings
+from rules.armies import LABELS, Army
+from rules.betweencampaigns import between_campaigns_from_dict
+from rules.leaders import leader_key
+from rules.rulesettings import RuleSettings
 
 ARMIES = [(a.value, LABELS[a]) for a in Army]
 SMALL = [(Army.EMPIRE.value, LABELS[Army.EMPIRE]), (Army.SWEDEN.value, LABELS[Army.SWEDEN])]

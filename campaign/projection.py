@@ -28,8 +28,8 @@ become public when every army has deployed.
 
 API (the whole of it)
 ---------------------
->>> from campaign.engine.armies import Seat
->>> from campaign.engine.state import State
+>>> from rules.armies import Seat
+>>> from rules.state import State
 >>> viewer = Viewer.seat(Seat.PRUSSIA, players=5)
 >>> view = project(State(), viewer)
 >>> view.turn, view.viewer_label
@@ -60,16 +60,16 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from campaign.engine.armies import ADJECTIVES, Army, Seat, armies_of, seat_map
-from campaign.engine.events import (
+from rules.armies import ADJECTIVES, Army, Seat, armies_of, seat_map
+from rules.events import (
     Event,
     EventKind,
     Report,
     event_from_dict,
     report_from_dict,
 )
-from campaign.engine.leaders import UnknownLeader, leader, leader_key
-from campaign.engine.state import Phase, State
+from rules.leaders import UnknownLeader, leader, leader_key
+from rules.state import Phase, State
 
 __all__ = [
     "Relation",

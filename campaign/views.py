@@ -25,9 +25,6 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign import asking
 from campaign.access import member_campaign, organiser_campaign
 from campaign.asking import confirmed_tool, to_board
-from campaign.engine.armies import Army
-from campaign.engine.leaders import leaders_of
-from campaign.engine.rulesettings import settings_from_dict
 from campaign.forms import (
     ArmiesForm,
     CampaignForm,
@@ -53,6 +50,9 @@ from campaign.services import drifting, gameplay, openings, organiser, press, re
 from campaign.services.actionlog import OrganiserError
 from campaign.tasks import WORKER
 from dgk.celery import app
+from rules.armies import Army
+from rules.leaders import leaders_of
+from rules.rulesettings import settings_from_dict
 
 
 def home(request: HttpRequest) -> HttpResponse:

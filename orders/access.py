@@ -20,13 +20,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
-from campaign.engine.armies import Army
-from campaign.engine.rulesettings import RuleSettings, settings_from_dict
 from campaign.models import Campaign, PhaseWindow, Seat, StateVersion, WindowStatus
 from campaign.projection import View
 from campaign.services import gameplay, viewcache
 from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, not_yours
 from orders.models import OrderSheet
+from rules.armies import Army
+from rules.rulesettings import RuleSettings, settings_from_dict
 
 
 @dataclass

@@ -4,7 +4,7 @@
 Two sources, one truth each:
 - the line of march, step by step from what the seat knows (``forms.march_preview``: the
   Terrain Effects Chart, 6.4.4, 6.4.5);
-- the engine's own checks of the orders (``campaign.engine.movers.build_movers``: 6.2, 6.2.2-6.2.6,
+- the engine's own checks of the orders (``rules.movers.build_movers``: 6.2, 6.2.2-6.2.6,
   6.3.3, 6.4.2, 10.2.1, 11.6.1; ``transfers.check_transfer``: 6.4.2, 6.4.3), run on the state the
   phase will be resolved from. They weigh only the seat's own forces and orders.
 """
@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from campaign.engine.events import EventKind
-from campaign.engine.movers import build_movers
-from campaign.engine.orders import OrderError, orders_from_dict
-from campaign.engine.rulesettings import RuleSettings
-from campaign.engine.state import State
-from campaign.engine.transfers import check_transfer
 from campaign.projection import View
 from maps.core.model import HexMap
 from orders.forms import march_preview
+from rules.events import EventKind
+from rules.movers import build_movers
+from rules.orders import OrderError, orders_from_dict
+from rules.rulesettings import RuleSettings
+from rules.state import State
+from rules.transfers import check_transfer
 
 TRANSFERS = "transfers"
 

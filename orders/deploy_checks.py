@@ -3,12 +3,12 @@ the deployment as it grows, and what keeps "Submit my deployment" from going thr
 
 from __future__ import annotations
 
-from campaign.engine.armies import Army
-from campaign.engine.deployment import check_deployment
-from campaign.engine.orders import Deployment, OrderError, deployment_from_dict
-from campaign.engine.rulesettings import RuleSettings
-from campaign.engine.state import State
 from maps.core.model import HexMap
+from rules.armies import Army
+from rules.deployment import check_deployment
+from rules.orders import Deployment, OrderError, deployment_from_dict
+from rules.rulesettings import RuleSettings
+from rules.state import State
 
 
 def read_deployment(army: Army, spec: dict) -> tuple[Deployment, list[str]]:

@@ -11,9 +11,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.urls import reverse
 
-from campaign.engine.armies import Army
-from campaign.engine.deployment import may_deploy_in
-from campaign.engine.leaders import leader
 from campaign.projection import View
 from campaign.services import viewcache
 from maps.core.hexgrid import (
@@ -30,6 +27,9 @@ from orders.access import Access, _hexmap, _settings, _version
 from orders.deploy_checks import army_problems, read_deployment
 from orders.models import OrderSheet
 from orders.pages import page_context
+from rules.armies import Army
+from rules.deployment import may_deploy_in
+from rules.leaders import leader
 
 
 def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:

@@ -1,7 +1,7 @@
 """Forms for the orders a player writes, and the step-by-step preview of a march.
 
 Every form reads one order in the engine's own words and writes it into the seat's draft in the
-engine's order format (``campaign.engine.orders``), so the draft is exactly what resolution
+engine's order format (``rules.orders``), so the draft is exactly what resolution
 reads. Forms check only what can be checked by reading (a path in direction codes, a whole
 number, a leader of the seat's own armies); the rules themselves are the engine's and the map
 core's: the preview asks ``HexMap.enter_cost`` for every step and the rule settings for the MPs
@@ -14,9 +14,6 @@ from dataclasses import dataclass
 
 from django import forms
 
-from campaign.engine.leaders import leader, leader_key
-from campaign.engine.movers import march_mp
-from campaign.engine.rulesettings import RuleSettings
 from campaign.projection import Relation, View
 from maps.core.hexgrid import (
     DIRECTIONS,
@@ -29,6 +26,9 @@ from maps.core.hexgrid import (
 from maps.core.hexgrid import hex_id as format_hex
 from maps.core.hexgrid import neighbour as step_to
 from maps.core.model import HexMap
+from rules.leaders import leader, leader_key
+from rules.movers import march_mp
+from rules.rulesettings import RuleSettings
 
 DIRECTION_NAMES = {1: "W", 2: "NW", 3: "NE", 4: "E", 5: "SE", 6: "SW"}
 
@@ -97,7 +97,7 @@ class MarchForm(forms.Form):
         return out
 
     def order(self) -> dict:
-        """The order in the engine's format (``campaign.engine.orders.march_order_from_dict``)."""
+        """The order in the engine's format (``rules.orders.march_order_from_dict``)."""
         d = self.cleaned_data
         order: dict = {"unit": d["unit"], "path": d["path"]}
         if "marches" in self.fields:

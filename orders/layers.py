@@ -14,9 +14,6 @@ import hashlib
 
 from django.http import HttpRequest
 
-from campaign.engine.armies import Army
-from campaign.engine.deployment import may_deploy_in
-from campaign.engine.state import Phase
 from campaign.projection import Relation
 from maps import overlay
 from maps.core.hexgrid import hex_id
@@ -26,6 +23,9 @@ from orders.deploy_checks import read_deployment
 from orders.deploy_pages import deployment_context
 from orders.forms import enemy_hexes, march_preview
 from orders.pages import ORDER_PHASES, draft_items, own_units, unit_position
+from rules.armies import Army
+from rules.deployment import may_deploy_in
+from rules.state import Phase
 
 
 def inline_layer(request: HttpRequest, access) -> dict | None:

@@ -9,11 +9,6 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from campaign.engine.armies import ADJECTIVES, Army
-from campaign.engine.movers import marches_allowed
-from campaign.engine.orders import unit_army
-from campaign.engine.rulesettings import RuleSettings
-from campaign.engine.state import LeaderState, Phase
 from campaign.models import PhaseWindow, StateVersion
 from campaign.projection import Relation, View
 from campaign.services import gameplay, viewcache
@@ -23,6 +18,11 @@ from orders.checks import TRANSFERS, order_problems, problem_lines
 from orders.deploy_checks import deployment_problems
 from orders.forms import BattleDecisionForm, march_preview, next_steps
 from orders.models import OrderSheet
+from rules.armies import ADJECTIVES, Army
+from rules.movers import marches_allowed
+from rules.orders import unit_army
+from rules.rulesettings import RuleSettings
+from rules.state import LeaderState, Phase
 
 # Phases in which a seat writes orders on the orders page, and the draft kinds of each.
 ORDER_PHASES = {

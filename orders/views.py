@@ -20,7 +20,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.engine.state import Phase
 from campaign.models import PhaseWindow, Seat
 from campaign.projection import report_lines
 from campaign.services import gameplay
@@ -40,6 +39,7 @@ from orders.pages import (
     ready_problems,
 )
 from orders.sheets import Closed, save_draft, sheet_locked, writable_sheet, writes_orders
+from rules.state import Phase
 
 
 @login_required

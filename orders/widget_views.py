@@ -15,7 +15,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.views.decorators.http import require_GET
 
-from campaign.engine.state import Phase
 from campaign.models import PhaseWindow, StateVersion
 from maps import overlay
 from maps.core.hexgrid import hex_id
@@ -32,6 +31,7 @@ from orders.access import (
 from orders.layers import seat_layer, strength
 from orders.models import OrderSheet
 from orders.pages import draft_items, own_units, unit_position
+from rules.state import Phase
 
 BATTLE_AT = re.compile(r"\bat (\d{4})\b")
 

@@ -15,9 +15,9 @@ import pytest
 
 pytestmark = pytest.mark.pure
 
-PACKAGES = ("campaign", "orders", "maps", "dgk")
-ENGINE = "campaign.engine"
-TABLETOP = "campaign.tabletop"
+PACKAGES = ("campaign", "orders", "maps", "dgk", "rules", "tabletop")
+ENGINE = "rules"
+TABLETOP = "tabletop"
 
 # The layers, from the bottom up. A module belongs to the layer of the longest name below that
 # is the module itself or one of its packages; it may import its own layer and the layers below,

@@ -15,7 +15,7 @@ import pytest
 pytestmark = pytest.mark.pure
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE_PACKAGES = ("campaign/engine", "campaign/tabletop", "maps/core")
+PURE_PACKAGES = ("rules", "tabletop", "maps/core")
 
 _PROBE = """
 import importlib, json, sys
@@ -51,7 +51,7 @@ def django_imports(module: str) -> list[str]:
 
 def test_the_pure_packages_exist():
     modules = pure_modules()
-    assert "campaign.engine" in modules
+    assert "rules" in modules
     assert "maps.core" in modules
 
 

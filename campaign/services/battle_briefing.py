@@ -11,9 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.battles.models import Battle
-from campaign.engine.armies import ADJECTIVES, Army
-from campaign.engine.armies import Seat as EngineSeat
-from campaign.engine.leaders import leader
 from campaign.services import gameplay
 from campaign.services.battles import (
     SIDES,
@@ -23,7 +20,10 @@ from campaign.services.battles import (
     table_layout,
     tabletop_settings,
 )
-from campaign.tabletop import forces
+from rules.armies import ADJECTIVES, Army
+from rules.armies import Seat as EngineSeat
+from rules.leaders import leader
+from tabletop import forces
 
 MONTHS = ("April", "May", "June", "July", "August", "September", "October", "November", "December")
 

@@ -13,9 +13,6 @@ from typing import Any
 from django.db import transaction
 
 from campaign.battles.models import Battle, BattleStatus, EntryKind, ResultEntry
-from campaign.engine.armies import ADJECTIVES, Army
-from campaign.engine.dice import Dice
-from campaign.engine.state import Phase
 from campaign.models import Campaign, PhaseWindow, Seat, StateVersion
 from campaign.services import gameplay, resolution
 from campaign.services.battle_briefing import briefing, describe_result
@@ -30,8 +27,11 @@ from campaign.services.battles import (
     tabletop_settings,
 )
 from campaign.services.email import queue_battle
-from campaign.tabletop import quick
 from maps.core.model import Terrain
+from rules.armies import ADJECTIVES, Army
+from rules.dice import Dice
+from rules.state import Phase
+from tabletop import quick
 
 
 def _army_points(

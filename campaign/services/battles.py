@@ -3,14 +3,14 @@
 - ``sync`` makes one ``Battle`` record for each battle the engine set up and waits for (9).
 - Who is in a battle and who may open it: ``side_of_seat``, ``seats_in``, ``audience_for``,
   ``may_settle``; the campaign's tabletop settings; ``table_request`` turns the set-up into the
-  generated table (``campaign.tabletop.layout``).
+  generated table (``tabletop.layout``).
 
 The other jobs of the battles have their own services: ``battle_briefing`` (what an audience may
 read), ``battle_results`` (entering, confirming, disputing, settling, the quick resolution, the
 turn going on), ``battle_dates`` (dates, reminders, the periodic sweep), ``battle_mail`` (the
 emails' words), ``battle_news`` (the chronicle and the gazette) and ``battle_print`` (PDF).
 
-Time is passed in (``now=``); the rules stay in the engine and ``campaign.tabletop``.
+Time is passed in (``now=``); the rules stay in the engine and ``tabletop``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from fractions import Fraction
 from typing import Any
 
 from campaign.battles.models import Battle, BattleStatus
-from campaign.engine.armies import Alliance
-from campaign.engine.state import Phase
 from campaign.models import (
     Campaign,
     Event,
@@ -33,8 +31,12 @@ from campaign.models import (
     StateVersion,
 )
 from campaign.services import gameplay
-from campaign.tabletop import forces
-from campaign.tabletop.layout import (
+from maps.core.hexgrid import DIRECTIONS, parse_hex_id
+from maps.core.model import CitySize, River, Terrain
+from rules.armies import Alliance
+from rules.state import Phase
+from tabletop import forces
+from tabletop.layout import (
     RiverSide,
     TableCity,
     TableLayout,
@@ -42,9 +44,7 @@ from campaign.tabletop.layout import (
     TableSide,
     generate,
 )
-from campaign.tabletop.sheet import fighting_name
-from maps.core.hexgrid import DIRECTIONS, parse_hex_id
-from maps.core.model import CitySize, River, Terrain
+from tabletop.sheet import fighting_name
 
 DEFAULT_GAZETTE_DELAY = timedelta(hours=48)
 

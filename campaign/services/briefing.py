@@ -1,5 +1,5 @@
 """The printed briefing of a battle as a scenario sheet (issue 14): the database side of
-``campaign.tabletop.sheet``.
+``tabletop.sheet``.
 
 It reads what the battle record and the state at the battle phase hold (siege trains and the
 garrison of the hex), the campaign's tabletop settings (the unit system of the club's tactical
@@ -17,15 +17,15 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from campaign.battles.models import Battle
-from campaign.engine.armies import Army
-from campaign.engine.state import Phase, State, state_from_dict
 from campaign.models import StateVersion
 from campaign.services import battle_briefing, battle_print, battle_results, battles
-from campaign.tabletop import examples
-from campaign.tabletop import sheet as sheets
-from campaign.tabletop import units as unit_rules
-from campaign.tabletop.layout import TableLayout
-from campaign.tabletop.render import render_png
+from rules.armies import Army
+from rules.state import Phase, State, state_from_dict
+from tabletop import examples
+from tabletop import sheet as sheets
+from tabletop import units as unit_rules
+from tabletop.layout import TableLayout
+from tabletop.render import render_png
 
 UMPIRE = sheets.UMPIRE
 

@@ -16,10 +16,10 @@ from datetime import datetime
 
 from django.db import transaction
 
-from campaign.engine.dice import SCHEME, Mismatch, check_rolls, commitment, derive_seed
 from campaign.models import Campaign, CampaignStatus, OrganiserActionKind, Seat
 from campaign.services import email, gameplay
 from campaign.services.actionlog import OrganiserError, log
+from rules.dice import SCHEME, Mismatch, check_rolls, commitment, derive_seed
 
 
 @dataclass(frozen=True)

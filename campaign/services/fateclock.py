@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from campaign.engine import fate
-from campaign.engine.dice import Dice
-from campaign.engine.events import Event, EventKind, event_to_dict
-from campaign.engine.state import Phase, state_to_dict
 from campaign.models import Campaign
 from campaign.models import Event as EventRow
 from campaign.services import gameplay
+from rules import fate
+from rules.dice import Dice
+from rules.events import Event, EventKind, event_to_dict
+from rules.state import Phase, state_to_dict
 
 
 def settings_of(campaign: Campaign) -> fate.FateSettings | None:

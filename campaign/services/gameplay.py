@@ -1,6 +1,6 @@
 """The engine adapter: campaign state in and out of JSON, orders per seat, who owes input.
 
-Every rule is the engine's (``campaign.engine``); this module only translates between the
+Every rule is the engine's (``rules``); this module only translates between the
 database's JSON and the engine's dataclasses, and decides which seats a phase waits for.
 Where the engine has no handler for a phase yet (battle, siege, retreat/rally until part 2
 lands) or the campaign's map cannot be loaded, the phase passes the state through unchanged with
@@ -15,17 +15,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.engine import investment, phases
-from campaign.engine.armies import Army, Seat, armies_of, seats_in_play
-from campaign.engine.battlesetup import retire_refusal as engine_retire_refusal
-from campaign.engine.dice import Dice, derive_seed
-from campaign.engine.events import Event, EventKind, event_to_dict, private, report_to_dict
-from campaign.engine.leaders import leader_key, leaders_of
-from campaign.engine.orders import OrderError, orders_from_dict, unit_army
-from campaign.engine.rulesettings import RuleSettings, settings_from_dict
-from campaign.engine.state import Phase, State, state_from_dict, state_to_dict
 from campaign.services import openings
 from maps.core.loader import DEFAULT_MAP, MapError, load_map
+from rules import investment, phases
+from rules.armies import Army, Seat, armies_of, seats_in_play
+from rules.battlesetup import retire_refusal as engine_retire_refusal
+from rules.dice import Dice, derive_seed
+from rules.events import Event, EventKind, event_to_dict, private, report_to_dict
+from rules.leaders import leader_key, leaders_of
+from rules.orders import OrderError, orders_from_dict, unit_army
+from rules.rulesettings import RuleSettings, settings_from_dict
+from rules.state import Phase, State, state_from_dict, state_to_dict
 
 # Phases that may wait for players (issue 6); the others always run straight through.
 INPUT_PHASES = (Phase.DEPLOYMENT, Phase.MARCH, Phase.FORCED_MARCH, Phase.BATTLE, Phase.SIEGE)

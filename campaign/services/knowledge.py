@@ -10,10 +10,10 @@ from __future__ import annotations
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 
-from campaign.engine.events import EventKind
-from campaign.engine.state import State, state_from_dict
 from campaign.models import Event, Seat, StateVersion
 from campaign.projection import View, Viewer, project
+from rules.events import EventKind
+from rules.state import State, state_from_dict
 
 
 def seat_viewer(seat: Seat) -> Viewer:

@@ -25,13 +25,6 @@ from datetime import datetime
 
 from django.db import transaction
 
-from campaign.engine import betweencampaigns, fate, linked
-from campaign.engine.armies import Army
-from campaign.engine.armies import Seat as Power
-from campaign.engine.dice import Dice
-from campaign.engine.events import event_to_dict
-from campaign.engine.rulesettings import RuleSettings, settings_from_dict
-from campaign.engine.state import state_to_dict
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -44,6 +37,13 @@ from campaign.services import fateclock, gameplay
 from campaign.services.actionlog import OrganiserError, log
 from campaign.services.resolution import Notices, open_next, store_events
 from maps.picture_queue import queue_pictures
+from rules import betweencampaigns, fate, linked
+from rules.armies import Army
+from rules.armies import Seat as Power
+from rules.dice import Dice
+from rules.events import event_to_dict
+from rules.rulesettings import RuleSettings, settings_from_dict
+from rules.state import state_to_dict
 
 NOT_OVER = (
     "The season is not over: the next year starts from the positions at the end of its last "

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 
-from campaign.engine.armies import Army
-from campaign.engine.events import event_to_dict
-from campaign.engine.fate import FateSettings
-from campaign.engine.openings import OPENINGS, Opening, load_opening, opening_state
-from campaign.engine.openings.rules import march_breach
-from campaign.engine.orders import (
+from rules.armies import Army
+from rules.events import event_to_dict
+from rules.fate import FateSettings
+from rules.openings import OPENINGS, Opening, load_opening, opening_state
+from rules.openings.rules import march_breach
+from rules.orders import (
     OrderError,
     forced_march_order_from_dict,
     march_order_from_dict,
 )
-from campaign.engine.rulesettings import RuleSettings
-from campaign.engine.state import state_to_dict
+from rules.rulesettings import RuleSettings
+from rules.state import state_to_dict
 
 CHOICES = [("", "Free deployment (rule 3)")] + [
     (key, f"{load_opening(key).title} (SPI)") for key in OPENINGS
@@ -71,7 +71,7 @@ def march_problem(campaign, kind: str, item, state, hexmap) -> str:
 
 def fate_option(every: str, from_year: int | None, less_extreme: bool) -> dict:
     """The Clock of Fate as stored in ``Campaign.options["fate"]`` ({} when off), read by
-    ``campaign.engine.fate.FateSettings.from_dict``."""
+    ``rules.fate.FateSettings.from_dict``."""
     if not every:
         return {}
     return dataclasses.asdict(

@@ -11,8 +11,6 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from campaign.engine.armies import Army
-from campaign.engine.state import state_from_dict
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -30,6 +28,8 @@ from campaign.services.actionlog import OrganiserError, log
 from campaign.services.resolution import queue_resolution, resolve_due_phase
 from campaign.services.setup import invite
 from orders.models import OrderSheet
+from rules.armies import Army
+from rules.state import state_from_dict
 
 
 def _why(reason: str) -> str:

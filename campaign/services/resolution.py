@@ -21,9 +21,6 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Func, IntegerField, Q
 
-from campaign.engine.armies import Army
-from campaign.engine.events import Event, EventKind, event_to_dict, private
-from campaign.engine.state import Phase, State
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -38,6 +35,9 @@ from campaign.models import (
 from campaign.services import deadlines, email, fateclock, gameplay, queue, viewcache
 from maps.picture_queue import queue_pictures
 from orders.models import OrderSheet
+from rules.armies import Army
+from rules.events import Event, EventKind, event_to_dict, private
+from rules.state import Phase, State
 
 logger = logging.getLogger(__name__)
 

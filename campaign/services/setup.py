@@ -12,7 +12,6 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from campaign.engine.armies import Army
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -28,6 +27,7 @@ from campaign.services import email as mail
 from campaign.services.actionlog import log
 from campaign.services.resolution import Notices, open_next, store_events
 from maps.picture_queue import queue_pictures
+from rules.armies import Army
 
 
 class SetupError(ValueError):

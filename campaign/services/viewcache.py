@@ -17,10 +17,10 @@ import functools
 
 from django.core.cache import cache
 
-from campaign.engine.state import State, state_from_dict
 from campaign.models import Seat, StateVersion
 from campaign.projection import View
 from campaign.services import knowledge
+from rules.state import State, state_from_dict
 
 # A week: a version is looked at while it is the latest, then rarely (history pages).
 TIMEOUT = 7 * 24 * 3600

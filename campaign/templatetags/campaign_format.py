@@ -7,9 +7,9 @@ from datetime import timedelta
 
 from django import template
 
-from campaign.engine.armies import Army
-from campaign.engine.battlesetup import turn_date
-from campaign.engine.leaders import UnknownLeader, leader
+from rules.armies import Army
+from rules.battlesetup import turn_date
+from rules.leaders import UnknownLeader, leader
 
 ARMY_NAMES = {a.value: a.value.capitalize() for a in Army}
 

@@ -15,9 +15,9 @@ import pytest
 
 from campaign.services import briefing
 from campaign.services.battle_print import chromium
-from campaign.tabletop import examples, units
-from campaign.tabletop.sheet import UMPIRE, sheet
 from maps.core.loader import load_map
+from tabletop import examples, units
+from tabletop.sheet import UMPIRE, sheet
 
 pdfium = pytest.importorskip("pypdfium2")
 pytestmark = pytest.mark.browser

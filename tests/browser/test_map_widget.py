@@ -42,10 +42,10 @@ def deploying(tiles):
     """Deployment open on the bundled map; every seat but Prussia ready with the sample."""
     from django.utils import timezone
 
-    from campaign.engine.autoplay import deployment_orders
-    from campaign.engine.orders import Orders, orders_to_dict
     from campaign.models import organisers_group
     from campaign.services import gameplay, setup
+    from rules.autoplay import deployment_orders
+    from rules.orders import Orders, orders_to_dict
     from tests.web.conftest import make_user
 
     now = timezone.now()

@@ -128,9 +128,9 @@ def everyone_else_ready(campaign, but: str) -> None:
 def live_campaign(tmp_path):
     from django.utils import timezone
 
-    from campaign.engine.armies import Army
     from campaign.models import organisers_group
     from campaign.services import setup
+    from rules.armies import Army
     from tests.web.test_play_fixtures import ARMY_POINTS
 
     organiser = make_user("umpire")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from campaign.engine import expectations
-from campaign.engine.orders import ORDER_KINDS
-from campaign.engine.scenario import KEYS
-from campaign.engine.state import LeaderState, State
+from rules import expectations
+from rules.orders import ORDER_KINDS
+from rules.scenario import KEYS
+from rules.state import LeaderState, State
 
 CASEBOOK = Path(__file__).resolve().parent.parent / "casebook"
 

@@ -4,12 +4,13 @@ import dataclasses
 
 import pytest
 
-from campaign.engine.armies import Alliance, Army
-from campaign.engine.battle import battle_phase, meeting_hexes
-from campaign.engine.battlesetup import turn_date
-from campaign.engine.dice import Dice
-from campaign.engine.events import EventKind
-from campaign.engine.orders import (
+from maps.core.compact import compact_map
+from rules.armies import Alliance, Army
+from rules.battle import battle_phase, meeting_hexes
+from rules.battlesetup import turn_date
+from rules.dice import Dice
+from rules.events import EventKind
+from rules.orders import (
     BattleDecision,
     BattleResult,
     Choice,
@@ -17,10 +18,9 @@ from campaign.engine.orders import (
     Outcome,
     battle_result_from_dict,
 )
-from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
-from campaign.engine.sides import commander_of, outnumbers, sides_at
-from campaign.engine.state import Garrison, LeaderState, Phase, SiegeTrain, State
-from maps.core.compact import compact_map
+from rules.rulesettings import DEFAULT_SETTINGS as S
+from rules.sides import commander_of, outnumbers, sides_at
+from rules.state import Garrison, LeaderState, Phase, SiegeTrain, State
 
 pytestmark = pytest.mark.pure
 
@@ -270,7 +270,7 @@ def test_the_numbers_of_a_battle_go_to_the_armies_that_fought_only():
 def test_a_state_waiting_for_results_survives_json():
     import json
 
-    from campaign.engine.state import state_from_dict, state_to_dict
+    from rules.state import state_from_dict, state_to_dict
 
     s = state_with(
         leader("bevern", Army.PRUSSIA, 1000, marched=True),

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from campaign.engine.rollnames import read_roll_name
-from campaign.engine.scenario import (
+from rules.rollnames import read_roll_name
+from rules.scenario import (
     ScenarioError,
     check_expectations,
     load_scenario,

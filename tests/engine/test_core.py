@@ -5,17 +5,17 @@ import json
 
 import pytest
 
-from campaign.engine.armies import Alliance, Army, Seat, armies_of, seat_map, seats_in_play
-from campaign.engine.dice import Dice, DiceError
-from campaign.engine.events import Event, EventKind, event_from_dict, event_to_dict, private
-from campaign.engine.leaders import LEADERS, leader, leaders_of
-from campaign.engine.rulesettings import (
+from rules.armies import Alliance, Army, Seat, armies_of, seat_map, seats_in_play
+from rules.dice import Dice, DiceError
+from rules.events import Event, EventKind, event_from_dict, event_to_dict, private
+from rules.leaders import LEADERS, leader, leaders_of
+from rules.rulesettings import (
     DEFAULT_SETTINGS,
     RuleSettings,
     settings_from_dict,
     settings_to_dict,
 )
-from campaign.engine.state import (
+from rules.state import (
     Captive,
     Garrison,
     LeaderlessPoints,

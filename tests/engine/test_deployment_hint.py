@@ -1,11 +1,11 @@
 """The Empire is told how 3.2.4 relaxes 3.2.3: its fortresses West of the Rhine may be held by
 French points instead (issue 12)."""
 
-from campaign.engine.armies import Army
-from campaign.engine.deployment import check_deployment
-from campaign.engine.orders import Deployment
-from campaign.engine.rulesettings import RuleSettings
 from maps.core.loader import load_map
+from rules.armies import Army
+from rules.deployment import check_deployment
+from rules.orders import Deployment
+from rules.rulesettings import RuleSettings
 
 
 def test_an_empty_empire_deployment_names_the_french_exception_west_of_the_rhine():

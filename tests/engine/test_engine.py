@@ -5,22 +5,22 @@ import dataclasses
 
 import pytest
 
-from campaign.engine.armies import CONTROLLED_AREAS, Alliance, Army
-from campaign.engine.board import Board
-from campaign.engine.deployment import (
+from maps.core.loader import load_map
+from maps.core.paths import least_cost_path, path_cost, reachable
+from rules.armies import CONTROLLED_AREAS, Alliance, Army
+from rules.board import Board
+from rules.deployment import (
     army_points_from,
     check_deployment,
     sample_deployments,
     west_of_rhine,
 )
-from campaign.engine.dice import Dice
-from campaign.engine.orders import MarchOrder, Orders
-from campaign.engine.phases import PhaseError, resolve_phase
-from campaign.engine.rulesettings import DEFAULT_SETTINGS
-from campaign.engine.state import Phase, State, state_from_dict, state_to_dict
-from campaign.engine.supply import blocking_hexes, supply_map, supply_sources
-from maps.core.loader import load_map
-from maps.core.paths import least_cost_path, path_cost, reachable
+from rules.dice import Dice
+from rules.orders import MarchOrder, Orders
+from rules.phases import PhaseError, resolve_phase
+from rules.rulesettings import DEFAULT_SETTINGS
+from rules.state import Phase, State, state_from_dict, state_to_dict
+from rules.supply import blocking_hexes, supply_map, supply_sources
 
 pytestmark = pytest.mark.pure
 

@@ -5,11 +5,12 @@ from fractions import Fraction
 
 import pytest
 
-from campaign.engine.armies import Army, Seat, seat_map
-from campaign.engine.autoplay import play_on, play_season
-from campaign.engine.dice import Dice
-from campaign.engine.events import EventKind
-from campaign.engine.fate import (
+from maps.core.loader import load_map
+from rules.armies import Army, Seat, seat_map
+from rules.autoplay import play_on, play_season
+from rules.dice import Dice
+from rules.events import EventKind
+from rules.fate import (
     DECK,
     LESS_EXTREME_LATER,
     Card,
@@ -21,10 +22,9 @@ from campaign.engine.fate import (
     seat_changes,
     turn_end,
 )
-from campaign.engine.linked import BetweenCampaigns
-from campaign.engine.rulesettings import settings_from_dict
-from campaign.engine.state import state_to_dict
-from maps.core.loader import load_map
+from rules.linked import BetweenCampaigns
+from rules.rulesettings import settings_from_dict
+from rules.state import state_to_dict
 
 pytestmark = pytest.mark.pure
 

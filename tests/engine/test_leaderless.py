@@ -3,20 +3,20 @@ attrition, join a leader of their country, and leave the map with their army."""
 
 import pytest
 
-from campaign.engine.armies import Army
-from campaign.engine.attrition import army_totals, attrition_phase
-from campaign.engine.betweencampaigns import BetweenCampaigns
-from campaign.engine.board import Board
-from campaign.engine.dice import Dice
-from campaign.engine.leaderless import add_leaderless, join_leaderless
-from campaign.engine.linked import make_peace
-from campaign.engine.orders import Orders
-from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
-from campaign.engine.state import Garrison, LeaderlessPoints, LeaderState, Phase, State
-from campaign.engine.supply import supply_phase
-from campaign.engine.winterquarters import winter_quarters
 from maps.core.compact import compact_map
 from maps.core.hexgrid import parse_hex_id
+from rules.armies import Army
+from rules.attrition import army_totals, attrition_phase
+from rules.betweencampaigns import BetweenCampaigns
+from rules.board import Board
+from rules.dice import Dice
+from rules.leaderless import add_leaderless, join_leaderless
+from rules.linked import make_peace
+from rules.orders import Orders
+from rules.rulesettings import DEFAULT_SETTINGS as S
+from rules.state import Garrison, LeaderlessPoints, LeaderState, Phase, State
+from rules.supply import supply_phase
+from rules.winterquarters import winter_quarters
 
 pytestmark = pytest.mark.pure
 

@@ -4,18 +4,19 @@ import collections
 
 import pytest
 
-from campaign.engine.armies import Army
-from campaign.engine.betweencampaigns import (
+from maps.core.compact import compact_map
+from rules.armies import Army
+from rules.betweencampaigns import (
     LENDING,
     BetweenCampaigns,
     Loan,
     between_campaigns_from_dict,
     pick,
 )
-from campaign.engine.dice import Dice
-from campaign.engine.linked import next_campaign
-from campaign.engine.rulesettings import settings_from_dict
-from campaign.engine.state import (
+from rules.dice import Dice
+from rules.linked import next_campaign
+from rules.rulesettings import settings_from_dict
+from rules.state import (
     Captive,
     Garrison,
     LeaderState,
@@ -25,7 +26,6 @@ from campaign.engine.state import (
     state_from_dict,
     state_to_dict,
 )
-from maps.core.compact import compact_map
 
 pytestmark = pytest.mark.pure
 
@@ -196,7 +196,7 @@ def test_unknown_choices_fail_loudly():
 
 
 def test_the_home_country_of_an_army_at_peace_is_closed_like_the_united_provinces():
-    from campaign.engine.board import Board
+    from rules.board import Board
 
     peace_map = compact_map(
         {"terrain": ["c c c c"], "areas": {"France": ["0101", "0201"], "Empire": "*"}}
@@ -207,8 +207,8 @@ def test_the_home_country_of_an_army_at_peace_is_closed_like_the_united_province
 
 
 def test_a_second_year_follows_a_whole_season_on_the_real_map():
-    from campaign.engine.autoplay import play_on, play_season
     from maps.core.loader import load_map
+    from rules.autoplay import play_on, play_season
 
     europe = load_map()
     first = play_season(europe, seed="year-1")

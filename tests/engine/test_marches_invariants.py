@@ -7,16 +7,16 @@ import random
 
 import pytest
 
-from campaign.engine.armies import CLOSED_NEUTRALS, Army
-from campaign.engine.deployment import army_points_from, sample_deployments
-from campaign.engine.dice import Dice
-from campaign.engine.movers import march_mp
-from campaign.engine.orders import ForcedMarchOrder, MarchOrder, Orders
-from campaign.engine.phases import resolve_phase
-from campaign.engine.rulesettings import DEFAULT_SETTINGS
-from campaign.engine.state import Phase, State
 from maps.core.hexgrid import parse_hex_id
 from maps.core.loader import load_map
+from rules.armies import CLOSED_NEUTRALS, Army
+from rules.deployment import army_points_from, sample_deployments
+from rules.dice import Dice
+from rules.movers import march_mp
+from rules.orders import ForcedMarchOrder, MarchOrder, Orders
+from rules.phases import resolve_phase
+from rules.rulesettings import DEFAULT_SETTINGS
+from rules.state import Phase, State
 
 pytestmark = pytest.mark.pure
 

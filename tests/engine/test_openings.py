@@ -5,14 +5,14 @@ import json
 
 import pytest
 
-from campaign.engine.armies import Army
-from campaign.engine.deployment import army_points_from
-from campaign.engine.openings import HERE, OPENINGS, apportion, load_opening, opening_state
-from campaign.engine.openings.rules import march_breach
-from campaign.engine.orders import MarchOrder
-from campaign.engine.rulesettings import RuleSettings
 from maps.core.hexgrid import distance, neighbour, parse_hex_id
 from maps.core.loader import load_map
+from rules.armies import Army
+from rules.deployment import army_points_from
+from rules.openings import HERE, OPENINGS, apportion, load_opening, opening_state
+from rules.openings.rules import march_breach
+from rules.orders import MarchOrder
+from rules.rulesettings import RuleSettings
 
 pytestmark = pytest.mark.pure
 

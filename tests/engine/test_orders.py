@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from campaign.engine.armies import Army
-from campaign.engine.orders import OrderError, orders_from_dict, orders_to_dict
-from campaign.engine.scenario import run_scenario, scenario_from_dict
-from campaign.engine.state import Phase
+from rules.armies import Army
+from rules.orders import OrderError, orders_from_dict, orders_to_dict
+from rules.scenario import run_scenario, scenario_from_dict
+from rules.state import Phase
 
 pytestmark = pytest.mark.pure
 

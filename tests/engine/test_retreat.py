@@ -2,15 +2,15 @@
 
 import pytest
 
-from campaign.engine.armies import Alliance, Army
-from campaign.engine.dice import Dice
-from campaign.engine.events import EventKind
-from campaign.engine.orders import Orders
-from campaign.engine.retreat import plan_retreat, retreat_rally_phase
-from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
-from campaign.engine.state import Garrison, LeaderState, Phase, Retreat, State, Withdrawal
 from maps.core.compact import compact_map
 from maps.core.hexgrid import hex_id, parse_hex_id
+from rules.armies import Alliance, Army
+from rules.dice import Dice
+from rules.events import EventKind
+from rules.orders import Orders
+from rules.retreat import plan_retreat, retreat_rally_phase
+from rules.rulesettings import DEFAULT_SETTINGS as S
+from rules.state import Garrison, LeaderState, Phase, Retreat, State, Withdrawal
 
 pytestmark = pytest.mark.pure
 
@@ -111,7 +111,7 @@ def test_the_group_retreats_together_and_goes_inside():
     ],
 )
 def test_rally_needs_at_most_tactical_plus_strategic_ir(key, roll, rallied):
-    from campaign.engine.leaders import leader
+    from rules.leaders import leader
 
     army = leader(key).army
     s = state_with(LeaderState(key, army, "0501", 300, demoralized=True))
@@ -144,9 +144,9 @@ def test_the_last_turn_ends_with_the_victory_table():
 
 @pytest.mark.parametrize("start", ["0402", "0601", "0102", "0702"])
 def test_the_bounded_search_chooses_as_the_map_core_does(start):
-    from campaign.engine.board import Board
-    from campaign.engine.retreat import nearest_target, retreat_cost
     from maps.core.paths import nearest
+    from rules.board import Board
+    from rules.retreat import nearest_target, retreat_cost
 
     s = state_with(LeaderState("bevern", Army.PRUSSIA, "0801", 100))
     h = parse_hex_id(start)

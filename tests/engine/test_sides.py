@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from campaign.engine.armies import Alliance, Army, Seat
-from campaign.engine.betweencampaigns import between_campaigns_from_dict, lending_to
-from campaign.engine.linked import changing_armies
-from campaign.engine.orders import battle_result_from_dict
-from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
-from campaign.engine.scenario import load_scenario, run_scenario
-from campaign.engine.state import State, state_from_dict, state_to_dict
-from campaign.engine.victory import enemies, final_table, fortress_vps, surrendering_armies
 from maps.core.compact import compact_map
+from rules.armies import Alliance, Army, Seat
+from rules.betweencampaigns import between_campaigns_from_dict, lending_to
+from rules.linked import changing_armies
+from rules.orders import battle_result_from_dict
+from rules.rulesettings import DEFAULT_SETTINGS as S
+from rules.scenario import load_scenario, run_scenario
+from rules.state import State, state_from_dict, state_to_dict
+from rules.victory import enemies, final_table, fortress_vps, surrendering_armies
 
 pytestmark = pytest.mark.pure
 

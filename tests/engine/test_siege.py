@@ -2,15 +2,15 @@
 
 import pytest
 
-from campaign.engine.armies import Army
-from campaign.engine.dice import Dice
-from campaign.engine.events import EventKind
-from campaign.engine.investment import investments
-from campaign.engine.orders import HonorsDecision, Orders
-from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
-from campaign.engine.siege import SiegeFactors, garrison_limit, siege_phase
-from campaign.engine.state import Garrison, LeaderState, Phase, SiegeTrain, State
 from maps.core.compact import compact_map
+from rules.armies import Army
+from rules.dice import Dice
+from rules.events import EventKind
+from rules.investment import investments
+from rules.orders import HonorsDecision, Orders
+from rules.rulesettings import DEFAULT_SETTINGS as S
+from rules.siege import SiegeFactors, garrison_limit, siege_phase
+from rules.state import Garrison, LeaderState, Phase, SiegeTrain, State
 
 pytestmark = pytest.mark.pure
 
@@ -135,7 +135,7 @@ def test_an_even_fight_leaves_an_empty_fortress_with_its_old_master():
 
 
 def test_forces_retreating_this_turn_do_not_besiege():
-    from campaign.engine.state import Retreat
+    from rules.state import Retreat
 
     state = besieged(besieged_turns=2, retreats=(Retreat(T, "rout", 10, ("daun",)),))
     assert investments(state, MAP) == []
@@ -144,7 +144,7 @@ def test_forces_retreating_this_turn_do_not_besiege():
 
 
 def test_the_battle_phase_names_the_sieges_ahead_and_the_siege_phase_clears_them():
-    from campaign.engine.battle import battle_phase
+    from rules.battle import battle_phase
 
     state = besieged(besieged_turns=1, phase=Phase.BATTLE)
     after_battle = battle_phase(state, Orders(), Dice("s"), MAP, S).state

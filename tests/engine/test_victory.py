@@ -5,11 +5,12 @@ import dataclasses
 
 import pytest
 
-from campaign.engine.armies import Army, Seat
-from campaign.engine.rulesettings import DEFAULT_SETTINGS as S
-from campaign.engine.rulesettings import settings_from_dict
-from campaign.engine.state import State
-from campaign.engine.victory import (
+from maps.core.compact import compact_map
+from rules.armies import Army, Seat
+from rules.rulesettings import DEFAULT_SETTINGS as S
+from rules.rulesettings import settings_from_dict
+from rules.state import State
+from rules.victory import (
     Row,
     SizeClass,
     apply_surrenders,
@@ -24,7 +25,6 @@ from campaign.engine.victory import (
     size_class,
     surrendering_armies,
 )
-from maps.core.compact import compact_map
 
 pytestmark = pytest.mark.pure
 
@@ -202,7 +202,7 @@ def test_hanover_never_surrenders_while_britain_is_off_the_map():
 
 
 def test_a_surrendered_army_leaves_the_map():
-    from campaign.engine.state import Garrison, LeaderState, SiegeTrain
+    from rules.state import Garrison, LeaderState, SiegeTrain
 
     state = State(
         control={"Vienna": "prussia", "Prague": "prussia", "Budapest": "prussia"},

@@ -1,13 +1,13 @@
 """The whole season: seven armies on the bundled map of Central Europe, 18 turns of random legal
-orders from the automatic players (campaign/engine/autoplay.py), battles decided by the tabletop
+orders from the automatic players (rules/autoplay.py), battles decided by the tabletop
 stand-in, ending with the final victory table; the same seed plays the same season."""
 
 import pytest
 
-from campaign.engine.autoplay import play_season
-from campaign.engine.events import EventKind, event_to_dict
-from campaign.engine.state import Phase, state_to_dict
 from maps.core.loader import load_map
+from rules.autoplay import play_season
+from rules.events import EventKind, event_to_dict
+from rules.state import Phase, state_to_dict
 
 pytestmark = pytest.mark.pure
 
@@ -72,7 +72,7 @@ def test_the_phases_come_in_the_order_of_rule_4(hexmap):
 def test_every_state_of_a_season_survives_json(hexmap):
     import json
 
-    from campaign.engine.state import state_from_dict
+    from rules.state import state_from_dict
 
     checked = []
 

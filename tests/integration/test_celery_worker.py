@@ -16,10 +16,10 @@ from celery import Celery
 from django.conf import settings
 from django.utils import timezone
 
-from campaign.engine.armies import Army
 from campaign.models import Heartbeat
 from campaign.services import setup
 from maps.pictures import picture_path
+from rules.armies import Army
 from tests.conftest import TEST_BROKER_URL, broker_reachable, database_url_for_subprocess
 from tests.web.test_play_fixtures import ARMY_POINTS, write_map
 

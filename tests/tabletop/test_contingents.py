@@ -1,10 +1,10 @@
 """One list of what each army's points buy (9): the battle set-up and the tabletop budget read
 the same, and every suggested order of battle passes the purchase check."""
 
-from campaign.engine.armies import Army
-from campaign.engine.battlesetup import BUYS as SETUP_BUYS
-from campaign.engine.contingents import BUYS, Nationality
-from campaign.tabletop import forces
+from rules.armies import Army
+from rules.battlesetup import BUYS as SETUP_BUYS
+from rules.contingents import BUYS, Nationality
+from tabletop import forces
 
 
 def test_the_set_up_and_the_budget_name_the_same_contingents():

@@ -4,8 +4,8 @@ from fractions import Fraction
 
 import pytest
 
-from campaign.engine.armies import Army
-from campaign.tabletop.forces import (
+from rules.armies import Army
+from tabletop.forces import (
     BUYS,
     Contingent,
     Nationality,

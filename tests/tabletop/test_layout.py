@@ -5,7 +5,8 @@ from statistics import mean
 
 import pytest
 
-from campaign.tabletop.layout import (
+from maps.core.model import CitySize, River, Terrain
+from tabletop.layout import (
     Edge,
     FeatureKind,
     RiverSide,
@@ -14,7 +15,6 @@ from campaign.tabletop.layout import (
     TableSide,
     generate,
 )
-from maps.core.model import CitySize, River, Terrain
 
 pytestmark = pytest.mark.pure
 

@@ -15,7 +15,9 @@ import math
 
 import pytest
 
-from campaign.tabletop.layout import (
+from maps.core.hexgrid import hex_id
+from maps.core.loader import load_map
+from tabletop.layout import (
     TABLE_TERRAINS,
     Edge,
     FeatureKind,
@@ -25,9 +27,7 @@ from campaign.tabletop.layout import (
     TableSide,
     generate,
 )
-from campaign.tabletop.render import render_png
-from maps.core.hexgrid import hex_id
-from maps.core.loader import load_map
+from tabletop.render import render_png
 
 LIMIT = 600
 

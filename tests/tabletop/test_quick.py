@@ -3,8 +3,9 @@
 
 import pytest
 
-from campaign.engine.dice import Dice
-from campaign.tabletop.quick import (
+from maps.core.model import Terrain
+from rules.dice import Dice
+from tabletop.quick import (
     QuickBattle,
     QuickLeader,
     QuickOutcome,
@@ -12,7 +13,6 @@ from campaign.tabletop.quick import (
     resolve,
     strength_of,
 )
-from maps.core.model import Terrain
 
 pytestmark = pytest.mark.pure
 

@@ -5,7 +5,8 @@ import io
 import pytest
 from PIL import Image
 
-from campaign.tabletop.layout import (
+from maps.core.model import CitySize, River, Terrain
+from tabletop.layout import (
     FeatureKind,
     RiverSide,
     TableCity,
@@ -13,8 +14,7 @@ from campaign.tabletop.layout import (
     TableSide,
     generate,
 )
-from campaign.tabletop.render import MARGIN_LEFT, MARGIN_TOP, image_size, render_png
-from maps.core.model import CitySize, River, Terrain
+from tabletop.render import MARGIN_LEFT, MARGIN_TOP, image_size, render_png
 
 pytestmark = pytest.mark.pure
 

@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-from campaign.tabletop import examples, units
-from campaign.tabletop.sheet import UMPIRE, game_length, sheet, sunset
 from maps.core.loader import load_map
+from tabletop import examples, units
+from tabletop.sheet import UMPIRE, game_length, sheet, sunset
 
 pytestmark = pytest.mark.pure
 

@@ -6,8 +6,8 @@ import doctest
 
 import pytest
 
-from campaign.tabletop import quick, spi_crt
-from campaign.tabletop.spi_crt import (
+from tabletop import quick, spi_crt
+from tabletop.spi_crt import (
     COLUMNS,
     CRT,
     CRT_LINES,

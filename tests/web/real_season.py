@@ -8,14 +8,14 @@ from collections.abc import Callable
 
 from django.utils import timezone
 
-from campaign.engine.autoplay import battle_decisions, deployment_orders, march_orders
-from campaign.engine.orders import Orders, orders_to_dict, unit_army
 from campaign.models import Campaign
 from campaign.services import battle_results, gameplay, setup
 from campaign.services import battles as battle_service
 from campaign.services.resolution import resolve_due_phase
 from maps.core.loader import load_map
 from orders.models import OrderSheet
+from rules.autoplay import battle_decisions, deployment_orders, march_orders
+from rules.orders import Orders, orders_to_dict, unit_army
 from tests.web.conftest import make_user
 
 

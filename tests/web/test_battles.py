@@ -19,7 +19,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.battles.models import Battle, BattleStatus
-from campaign.engine.armies import Army
 from campaign.models import Campaign, StateVersion
 from campaign.services import (
     battle_briefing,
@@ -34,6 +33,7 @@ from campaign.services import battles as service
 from maps.core.compact import compact_map
 from maps.core.loader import map_to_dict
 from orders.models import OrderSheet
+from rules.armies import Army
 from tests.web.test_play_fixtures import client_for, seat, url, without_noise
 
 pytestmark = pytest.mark.django_db

@@ -1,9 +1,9 @@
 """What the printed briefing reads from the state at the battle phase (issue 14): the siege
 trains outside the walls in the hex, by side (9.1), and the garrison of the hex's fortress."""
 
-from campaign.engine.armies import Army
-from campaign.engine.state import Garrison, LeaderState, Phase, SiegeTrain, State
 from campaign.services.briefing import facts_of
+from rules.armies import Army
+from rules.state import Garrison, LeaderState, Phase, SiegeTrain, State
 
 
 def test_siege_trains_outside_the_walls_and_the_garrison_of_the_hex():

@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from campaign.engine.rulesettings import RuleSettings
 from campaign.models import Campaign, CampaignStatus, LeaderSelection, Seat
 from campaign.services import gameplay, setup
+from rules.rulesettings import RuleSettings
 from tests.web.conftest import NO_MAP
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
-from campaign.engine.events import EventKind
-from campaign.engine.state import state_from_dict
 from campaign.models import Campaign, Event, StateVersion
 from campaign.projection import project
 from campaign.services import knowledge
+from rules.events import EventKind
+from rules.state import state_from_dict
 from tests.web.real_season import play_real_season
 
 pytestmark = pytest.mark.django_db

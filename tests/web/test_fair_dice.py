@@ -10,13 +10,13 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from PIL import ImageDraw
 
-from campaign.engine.dice import check_rolls, commitment, derive_seed, short_code
 from campaign.models import OrganiserAction
 from campaign.services import battles as battle_service
 from campaign.services import fairdice, setup
 from campaign.services import organiser as tools
 from campaign.services.resolution import resolve_due_phase
 from maps.tasks import draw_map_picture
+from rules.dice import check_rolls, commitment, derive_seed, short_code
 from tests.web.conftest import make_user
 from tests.web.test_battles import (  # noqa: F401 (fixtures)
     battle,

@@ -8,9 +8,6 @@ import json
 
 import pytest
 
-from campaign.engine.armies import Army, Seat
-from campaign.engine.events import Event, EventKind, Report, event_to_dict, private, report_to_dict
-from campaign.engine.state import Garrison, LeaderState, Phase, SiegeTrain, State
 from campaign.projection import (
     Relation,
     Viewer,
@@ -21,6 +18,9 @@ from campaign.projection import (
     view_to_dict,
 )
 from maps.core.compact import compact_map
+from rules.armies import Army, Seat
+from rules.events import Event, EventKind, Report, event_to_dict, private, report_to_dict
+from rules.state import Garrison, LeaderState, Phase, SiegeTrain, State
 
 pytestmark = pytest.mark.pure
 

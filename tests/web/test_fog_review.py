@@ -411,10 +411,10 @@ def test_points_left_without_a_leader_are_told_only_to_the_armies_concerned(
 def test_a_captured_siege_train_is_news_only_to_the_two_armies():
     """Siege trains are never reported (8): that one was taken at 0502 is the business of the
     army that lost it and the army that took it, not of the other seats."""
-    from campaign.engine.armies import Army
-    from campaign.engine.events import Event, EventKind
-    from campaign.engine.state import State
     from campaign.projection import Viewer, project
+    from rules.armies import Army
+    from rules.events import Event, EventKind
+    from rules.state import State
 
     captured = Event(
         "9.5", EventKind.SIEGE_TRAIN_CAPTURED,

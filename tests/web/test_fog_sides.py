@@ -4,9 +4,9 @@ import dataclasses
 
 import pytest
 
-from campaign.engine.armies import Army
-from campaign.engine.state import LeaderlessPoints, LeaderState, Phase, State
 from campaign.projection import Relation, Viewer, map_counters, project, view_to_dict
+from rules.armies import Army
+from rules.state import LeaderlessPoints, LeaderState, Phase, State
 
 pytestmark = pytest.mark.pure
 

@@ -29,12 +29,12 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from PIL import ImageDraw
 
-from campaign.engine.armies import Alliance, Army
 from campaign.models import Invitation
 from campaign.services import battle_print, press, setup
 from campaign.services.email import preferences_token
 from campaign.tasks import record_heartbeat
 from maps.core.loader import load_map
+from rules.armies import Alliance, Army
 from tests.web.conftest import make_user
 from tests.web.real_season import play_real_season
 from tests.web.test_battles import (  # noqa: F401 (fixtures)

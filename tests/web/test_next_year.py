@@ -11,10 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.engine.armies import Army
 from campaign.models import Campaign, CampaignStatus, Event, OrganiserAction
 from campaign.services import battle_news, fairdice, knowledge, nextyear
 from campaign.services.organiser import OrganiserError
+from rules.armies import Army
 from tests.web.real_season import play_real_season
 
 pytestmark = pytest.mark.django_db

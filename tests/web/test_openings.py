@@ -4,11 +4,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.engine.armies import Army
 from campaign.models import Campaign, Event, StateVersion
 from campaign.services import gameplay, setup
 from campaign.services.resolution import resolve_due_phase
 from orders.models import OrderSheet
+from rules.armies import Army
 from tests.web.test_campaign_setup import FORM
 
 pytestmark = pytest.mark.django_db

@@ -281,8 +281,8 @@ def test_the_boards_queries_do_not_grow_with_the_seats(client, organiser, now):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from campaign.engine.rulesettings import RuleSettings
     from campaign.services import gameplay, setup
+    from rules.rulesettings import RuleSettings
     from tests.web.conftest import NO_MAP, make_user
 
     counts = {}

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from campaign.engine.armies import Army
+from rules.armies import Army
 from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     client_for,
     deploy_everyone,

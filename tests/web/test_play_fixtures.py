@@ -17,11 +17,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.engine.armies import Army
 from campaign.models import Campaign, Seat
 from campaign.services import setup
 from maps.core.compact import compact_map
 from maps.core.loader import map_to_dict
+from rules.armies import Army
 
 ARMY_POINTS = {  # the ratios of 3.4, from Sweden's 2000
     "austria": 32000,

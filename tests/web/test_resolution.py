@@ -197,8 +197,8 @@ HOSTILE = [
 
 @pytest.mark.parametrize(("phase", "draft", "told"), HOSTILE)
 def test_a_seat_orders_only_what_is_its_own(campaign, prussia, phase, draft, told):
-    from campaign.engine.armies import Army
-    from campaign.engine.state import Garrison, Phase, State
+    from rules.armies import Army
+    from rules.state import Garrison, Phase, State
 
     state = State(garrisons=(Garrison("Dresden", Army.AUSTRIA, 400),))
     orders, rejections = gameplay.seat_orders(prussia, draft, {}, phase=Phase(phase), state=state)
@@ -208,8 +208,8 @@ def test_a_seat_orders_only_what_is_its_own(campaign, prussia, phase, draft, tol
 
 
 def test_a_besieger_answers_for_the_besiegers(campaign, prussia):
-    from campaign.engine.armies import Army
-    from campaign.engine.state import Garrison, Phase, State
+    from rules.armies import Army
+    from rules.state import Garrison, Phase, State
 
     state = State(garrisons=(Garrison("Dresden", Army.AUSTRIA, 400),))
     draft = {"honors": [{"city": "Dresden", "besieger": "deny"}], "march": [{"unit": "x"}]}
@@ -237,9 +237,9 @@ def test_each_side_answers_only_its_own_part_of_the_honors_of_war(
 ):
     """11.6: the garrison's owner (not an ally) answers for the garrison, a force outside in the
     fortress's hex for the besiegers; sides are the state's, after 13.8's changes of side."""
-    from campaign.engine.armies import Army
-    from campaign.engine.state import Garrison, LeaderState, Phase, State
     from maps.core.loader import load_map
+    from rules.armies import Army
+    from rules.state import Garrison, LeaderState, Phase, State
 
     state = State(
         garrisons=(Garrison("Berlin", Army(holder), 500),),
@@ -258,7 +258,7 @@ def test_each_side_answers_only_its_own_part_of_the_honors_of_war(
 
 
 def test_a_battle_decision_for_an_allys_army_is_rejected(campaign, austria):
-    from campaign.engine.state import Phase, State
+    from rules.state import Phase, State
 
     draft = {"battle": [{"hex": "0503", "army": "france", "choice": "fight"},
                         {"hex": "0503", "army": "empire", "choice": "fight"}]}  # fmt: skip
@@ -304,10 +304,10 @@ def test_two_workers_at_the_same_moment_give_one_new_state(campaign, now):
 
 def test_a_whole_turn_under_the_rules_on_the_bundled_map(organiser, now):
     """Deployment, then every phase of turn 1 by the engine on the real map, to turn 2."""
-    from campaign.engine.autoplay import deployment_orders
-    from campaign.engine.orders import Orders, orders_to_dict
     from campaign.services import setup
     from maps.core.loader import load_map
+    from rules.autoplay import deployment_orders
+    from rules.orders import Orders, orders_to_dict
 
     rules = gameplay.rule_settings(Campaign(rule_settings={}))
     points, orders = deployment_orders(load_map(), rules)

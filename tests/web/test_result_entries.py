@@ -10,7 +10,7 @@ from django.core import mail
 from django.urls import reverse
 
 from campaign.battles.models import BattleStatus, ResultEntry
-from campaign.engine.state import Phase
+from rules.state import Phase
 from tests.web.test_battles import (  # noqa: F401 (fixtures)
     battle,
     battle_map,

@@ -96,8 +96,8 @@ def test_a_resolution_keeps_the_state_it_made_for_this_process(
 ):
     """Once the resolution commits, its new versions' states are decoded already: reading one
     makes no query, and it is the state stored."""
-    from campaign.engine.state import state_from_dict
     from campaign.services.resolution import resolve_due_phase
+    from rules.state import state_from_dict
 
     window = campaign.open_window()
     with django_capture_on_commit_callbacks(execute=True):

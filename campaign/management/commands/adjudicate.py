@@ -2,14 +2,14 @@
 
 Prints the resulting state, events, reconnaissance reports and named rolls as JSON (format
 ``dgk-adjudication/1``, keys in docs/scenario-format.md). Thin: the work is in
-``campaign.engine.scenario``.
+``rules.scenario``.
 """
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.engine.scenario import (
+from rules.scenario import (
     ScenarioError,
     check_expectations,
     load_scenario,
@@ -17,7 +17,7 @@ from campaign.engine.scenario import (
     run_scenario,
     unused_dice_text,
 )
-from campaign.engine.state import Phase
+from rules.state import Phase
 
 
 class Command(BaseCommand):

@@ -16,12 +16,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.engine.autoplay import deployment_orders
-from campaign.engine.orders import Orders, orders_to_dict
 from campaign.models import Campaign, organisers_group
 from campaign.services import drifting, gameplay, setup
 from campaign.services.resolution import resolve_due_phase
 from orders.models import OrderSheet
+from rules.autoplay import deployment_orders
+from rules.orders import Orders, orders_to_dict
 
 NAME = "Demo 1757"
 PASSWORD = "demo"

@@ -2,7 +2,7 @@
 
     manage.py printbriefings [--out docs/briefings] [--paper a4|letter] [--only siege ...]
 
-Each example battle (``campaign.tabletop.examples``: field battle, river crossing, siege, sortie,
+Each example battle (``tabletop.examples``: field battle, river crossing, siege, sortie,
 one-sided Hanover, three armies) is set up by the engine on the real map of 1756, and printed
 as three sheets: each side's and the umpire's. Needs no database.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.services import briefing
-from campaign.tabletop import examples
 from maps.core.loader import load_map
+from tabletop import examples
 
 
 class Command(BaseCommand):

@@ -6,17 +6,17 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.engine.armies import Army
-from campaign.engine.deployment import army_points_from
-from campaign.engine.dice import Dice
-from campaign.engine.openings import OPENINGS, OpeningError, load_opening, opening_state
-from campaign.engine.orders import NO_ORDERS
-from campaign.engine.phases import resolve_phase
-from campaign.engine.rulesettings import RuleSettings
-from campaign.engine.state import Phase
 from campaign.projection import Viewer, project
 from maps.core.loader import load_map
 from maps.seat_picture import seat_picture_png
+from rules.armies import Army
+from rules.deployment import army_points_from
+from rules.dice import Dice
+from rules.openings import OPENINGS, OpeningError, load_opening, opening_state
+from rules.orders import NO_ORDERS
+from rules.phases import resolve_phase
+from rules.rulesettings import RuleSettings
+from rules.state import Phase
 
 
 class Command(BaseCommand):
