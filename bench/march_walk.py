@@ -13,7 +13,8 @@ the phase when the transaction commits and builds and sends every email (the wor
 in the process, as with no broker).
 Only those two requests are traced (``sys.setprofile``). It prints:
 
-- **modules**: the project's modules (campaign, orders, maps, dgk) one of whose functions runs;
+- **modules**: the project's modules (rules, tabletop, campaign, orders, maps, dgk) one of whose
+  functions runs;
 - **functions**: the project's functions that run;
 - **calls up the layers**: the pairs (caller module, called module) where a module calls a module
   of a layer above its own, by the layer table of ``tests/test_architecture.py`` (read from this
@@ -33,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
-PACKAGES = ("campaign", "orders", "maps", "dgk")
+PACKAGES = ("campaign", "orders", "maps", "dgk", "rules", "tabletop")
 
 
 def layer_table():
@@ -132,7 +133,7 @@ def main() -> None:
     print(f"calls up the layers: {len(climbs)}")
     for caller, callee in sorted(climbs):
         print(f"  {caller} -> {callee}")
-    graph = table.build(*PACKAGES)
+    graph = table.build(*(p for p in PACKAGES if (root / p).is_dir()))
     wrong = [
         line
         for line in table.wrong_way(graph)
