@@ -6,10 +6,12 @@ and 13). Screenshots at 390x844 go to docs/screenshots/ (committed; look at them
 The campaign is the battle of ``test_battles`` (a small map), the battle still pending.
 """
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +20,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from campaign.models import Campaign, StateVersion
 from campaign.services import battle_results, press
 from campaign.services.email import preferences_token
+from rules.armies import ADJECTIVES, Army
 from tests.browser.test_map_widget import EVERY_ONE
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
 from tests.web.conftest import ally, now, organiser, other, player  # noqa: F401
@@ -217,10 +220,21 @@ def test_this_seasons_new_pages_fit_a_phone(
         WebDriverWait(browser, 30).until(lambda d: "/next-year/" not in d.current_url)
     new = Campaign.objects.get(previous=old)
     browser.save_screenshot(str(SCREENSHOTS / "next-year-started.png"))
+    # the emails the action sends: one a seat, named for the new year, links on the site's
+    # address, and the new points an army raised (13.4) told to that army alone
+    assert sorted(a for m in mail.outbox for a in m.to) == sorted(
+        s.user.email for s in new.seats.filter(reserve=False)
+    )
     for m in mail.outbox:
-        print("TO", m.to, "SUBJECT", m.subject)
-        print(m.body)
-        print("-" * 60)
+        assert m.subject.startswith(f"{new.name}: turn 1"), m.subject
+        links = re.findall(r"https?://\S+", m.body)
+        assert links and all(link.startswith(settings.SITE_URL + "/") for link in links)
+        seat_of = next(s for s in new.seats.all() if s.user.email in m.to)
+        raised = re.findall(r"raises \d+ new (\w+) points", m.body)
+        own = {ADJECTIVES[Army(a)] for a in seat_of.armies}
+        assert own >= set(raised), (seat_of.power, raised)
+        assert "(fate-" not in m.body
+    assert any(re.search(r"raises \d+ new", m.body) for m in mail.outbox)  # the check has teeth
     # the card of fate in the gazette, once its delay has passed
     StateVersion.objects.filter(campaign=new).update(created=timezone.now() - timedelta(days=30))
     look_at(
