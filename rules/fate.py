@@ -220,7 +220,8 @@ def apply(
     choices = choices or {}
     after = Clock((*before.drawn, card))
     if card not in STROKES:
-        return state, [_event(f"The Clock of Fate turns a card ({card.value}): the sands run on.")]
+        quiet = "The Clock of Fate turns a card with no stroke of fate: the sands run on."
+        return state, [_event(quiet, card=card.value)]
     if card in before.drawn:
         return state, [_event(f"The Clock of Fate turns {card.name} again: it has already struck.")]
     events = [_event(f"The Clock of Fate strikes: {HISTORY[card]}.", card=card.value)]

@@ -6,18 +6,26 @@ and 13). Screenshots at 390x844 go to docs/screenshots/ (committed; look at them
 The campaign is the battle of ``test_battles`` (a small map), the battle still pending.
 """
 
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 from selenium.webdriver.support.ui import WebDriverWait
 
+from campaign.models import Campaign, StateVersion
 from campaign.services import battle_results, press
 from campaign.services.email import preferences_token
+from rules.armies import ADJECTIVES, Army
 from tests.browser.test_map_widget import EVERY_ONE
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
 from tests.web.conftest import ally, now, organiser, other, player  # noqa: F401
 from tests.web.test_battles import battle, battle_map, campaign  # noqa: F401
+from tests.web.test_next_year import finished
 from tests.web.test_play_fixtures import seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -134,3 +142,108 @@ def look_at(browser, live_server, user, targets, wide: list[str]) -> None:
             hidden = [c for c in counters if not (c["visible"] and c["own"])]
             if hidden:
                 wide.append(f"{name}: forces not tappable on the map: {hidden[:3]}")
+
+
+def scrolled_to(browser, selector: str, name: str) -> None:
+    """The screenshot of the part of the page ``selector`` begins."""
+    element = browser.find_element("css selector", selector)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", element)
+    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def test_this_seasons_new_pages_fit_a_phone(
+    browser, live_server, battle, organiser, player, django_capture_on_commit_callbacks
+):
+    """The set-up page's opening and Clock of Fate, the next year of a finished campaign and its
+    question, the printed scenario sheet with its order of battle in units, the gazette's card."""
+    from selenium.webdriver.support.ui import Select
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    wide: list[str] = []
+    campaign = battle.campaign
+    prussia = seat(campaign, "prussia")
+    side = next(iter(battle.setup["sides"]))
+    sheet = reverse("battles:briefing", args=[campaign.code, battle.code, side])
+    look_at(browser, live_server, organiser, [("new-campaign", reverse("new_campaign"))], wide)
+    Select(browser.find_element("name", "fate")).select_by_value("season")
+    Select(browser.find_element("name", "opening")).select_by_index(1)
+    scrolled_to(browser, "[name=fate]", "setup-fate-opening")
+    assert browser.find_element("name", "opening").size["height"] >= 44
+    # the printed scenario sheet, as the umpire reads it on a phone and as it prints on A4
+    look_at(
+        browser,
+        live_server,
+        organiser,
+        [("briefing-units", f"{sheet}?paper=a4&units=per-battalion")],
+        wide,
+    )
+    # printed: an A4 page's width (210 mm at 96 px an inch), the print style sheet
+    metrics = {"width": 794, "height": 1123, "deviceScaleFactor": 1, "mobile": False}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    browser.save_screenshot(str(SCREENSHOTS / "briefing-units-print.png"))
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    phone = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", phone)
+    look_at(
+        browser,
+        live_server,
+        player,
+        [("battle-briefing", reverse("battles:battle", args=[campaign.code, battle.code]))],
+        wide,
+    )
+    assert prussia.user == player
+    # a finished season with the Clock of Fate: its next year, asked first, then started
+    old = finished(organiser, django_capture_on_commit_callbacks, prefix="ph")
+    look_at(
+        browser,
+        live_server,
+        organiser,
+        [("board-ended", reverse("organiser_board", args=[old.code]))],
+        wide,
+    )
+    browser.find_element("link text", "Start the next year…").click()
+    look_at(
+        browser,
+        live_server,
+        organiser,
+        [("next-year", reverse("next_year", args=[old.code]))],
+        wide,
+    )
+    browser.find_element("css selector", "form.next-year button[type=submit]").click()
+    WebDriverWait(browser, 20).until(lambda d: "Start the next year?" in d.page_source)
+    assert fits(browser)[0] <= PHONE, "the question is wider than the phone"
+    browser.save_screenshot(str(SCREENSHOTS / "next-year-confirm.png"))
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        browser.find_element("css selector", "form button.primary").click()
+        WebDriverWait(browser, 30).until(lambda d: "/next-year/" not in d.current_url)
+    new = Campaign.objects.get(previous=old)
+    browser.save_screenshot(str(SCREENSHOTS / "next-year-started.png"))
+    # the emails the action sends: one a seat, named for the new year, links on the site's
+    # address, and the new points an army raised (13.4) told to that army alone
+    assert sorted(a for m in mail.outbox for a in m.to) == sorted(
+        s.user.email for s in new.seats.filter(reserve=False)
+    )
+    for m in mail.outbox:
+        assert m.subject.startswith(f"{new.name}: turn 1"), m.subject
+        links = re.findall(r"https?://\S+", m.body)
+        assert links and all(link.startswith(settings.SITE_URL + "/") for link in links)
+        seat_of = next(s for s in new.seats.all() if s.user.email in m.to)
+        raised = re.findall(r"raises \d+ new (\w+) points", m.body)
+        own = {ADJECTIVES[Army(a)] for a in seat_of.armies}
+        assert own >= set(raised), (seat_of.power, raised)
+        assert "(fate-" not in m.body
+    assert any(re.search(r"raises \d+ new", m.body) for m in mail.outbox)  # the check has teeth
+    # the card of fate in the gazette, once its delay has passed
+    StateVersion.objects.filter(campaign=new).update(created=timezone.now() - timedelta(days=30))
+    look_at(
+        browser,
+        live_server,
+        None,
+        [("gazette-fate", reverse("battles:gazette", args=[new.code]))],
+        wide,
+    )
+    assert "Clock of Fate" in browser.page_source
+    assert "(fate-" not in browser.page_source  # a card's name in the code is no news
+    assert not wide, wide
