@@ -257,6 +257,7 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
     return {
         "campaign": battle.campaign,
         "battle": battle,
+        "heading": briefing_service.heading(battle),
         "brief": briefing_service.page_brief(battle, audience) if audience else None,
         "seat": seat,
         "is_organiser": service.may_settle(battle, request.user),
