@@ -91,6 +91,30 @@ def test_loitz_is_swedish_and_the_false_loitz_is_not(m):
         # Pless was Upper Silesian (Prussian since 1742); Żywiec was Polish crown land
         ("Pless", 49.980, 18.954, "Silesia"),
         ("Żywiec", 49.685, 19.192, "Poland"),
+        # the whole-map check (docs/map-audit.md, "Every city and its owner"):
+        # the Prince-Bishopric of Hildesheim (Peine with it) was not Hanoverian until 1815
+        ("Hildesheim", 52.152, 9.951, "Empire"),
+        ("Peine", 52.320, 10.234, "Empire"),
+        # Altenburg was Saxe-Gotha-Altenburg (Ernestine), not the Electorate
+        ("Altenburg", 50.985, 12.434, "Empire"),
+        # the Greater Polish border towns went to Prussia only in 1772 (Deutsch Krone) and 1793
+        ("Wałcz", 53.271, 16.472, "Poland"),
+        ("Międzyrzecz", 52.445, 15.578, "Poland"),
+        ("Skwierzyna", 52.600, 15.504, "Poland"),
+        ("Rawicz", 51.609, 16.858, "Poland"),
+        ("Wschowa", 51.807, 16.317, "Poland"),
+        # the Schwiebus circle belonged to the Silesian duchy of Glogau until 1817
+        ("Świebodzin", 52.248, 15.534, "Silesia"),
+        # Hasselt, Tongeren (the county of Loon) and Dinant were the Prince-Bishop of Liège's
+        ("Hasselt", 50.931, 5.338, "Empire"),
+        ("Tongeren", 50.781, 5.464, "Empire"),
+        ("Dinant", 50.261, 4.912, "Empire"),
+        # Roermond was the capital of Austrian Upper Guelders (1715-1794); Sittard was Jülich's
+        ("Roermond", 51.194, 5.988, "Austrian Netherlands"),
+        ("Sittard", 51.000, 5.869, "Empire"),
+        # Reichenhall and Traunstein were Bavarian, not Salzburg's
+        ("Bad Reichenhall", 47.725, 12.877, "Bavaria"),
+        ("Traunstein", 47.869, 12.646, "Bavaria"),
     ],
 )
 def test_the_owner_of_1756(m, place, lat, lon, area):
@@ -141,6 +165,12 @@ def crosses(m, a, b, river):
         ("Hameln", "Weser", (51.99, 9.25), (52.21, 9.55)),  # Bad Pyrmont / Springe
         ("Kassel", "Fulda", (51.20, 9.72), (51.33, 9.17)),  # Hessisch Lichtenau / Wolfhagen
         ("Komorn", "Danube", (47.65, 18.32), (47.99, 18.16)),  # Tata / Nové Zámky
+        # the whole-map check (docs/map-audit.md, "Banks")
+        ("Nienburg", "Weser", (52.68, 8.80), (52.50, 9.46)),  # Sulingen / Neustadt a. Rbge.
+        ("Stuttgart", "Neckar", (48.80, 9.53), (48.71, 8.74)),  # Schorndorf / Calw
+        ("Posen", "Warthe", (52.41, 17.08), (52.35, 16.52)),  # Swarzędz / Buk
+        ("Thionville", "Moselle", (49.29, 6.53), (49.25, 5.94)),  # Bouzonville / Briey
+        ("Rotterdam", "Rhine", (51.73, 4.44), (52.01, 4.71)),  # Numansdorp / Gouda
     ],
 )
 def test_the_city_stands_on_its_bank(m, city, river, across, same):
