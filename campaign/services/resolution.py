@@ -59,6 +59,29 @@ def _kind_of(phase: Phase) -> str:
     return phase.value
 
 
+class Writes:
+    """The state versions one resolution makes, with their events, inserted together: one
+    query for the versions and one for all their events (``flush``), not two per version.
+    Flushed before anything refers to a version (a window) and before the resolution returns."""
+
+    def __init__(self) -> None:
+        self.versions: list[StateVersion] = []
+        self.events: list[tuple[StateVersion, list[dict]]] = []
+
+    def add(self, version: StateVersion, events: list[dict]) -> None:
+        self.versions.append(version)
+        self.events.append((version, events))
+
+    def flush(self) -> None:
+        if not self.versions:
+            return
+        StateVersion.objects.bulk_create(self.versions)  # sets their ids (PostgreSQL, SQLite)
+        EventRow.objects.bulk_create(
+            row for version, events in self.events for row in _event_rows(version, events)
+        )
+        self.versions, self.events = [], []
+
+
 def insert_version(
     campaign: Campaign,
     number: int,
@@ -67,12 +90,15 @@ def insert_version(
     orders: dict,
     extra_events: list[dict],
     now: datetime,
-) -> StateVersion:
-    """Insert one state version with its events; IntegrityError if the number exists. A phase
-    that closes a turn draws a card of fate first when the clock strikes every turn."""
+    writes: Writes | None = None,
+) -> tuple[StateVersion, State | None]:
+    """Insert one state version with its events (with ``writes``, when it is flushed); an
+    IntegrityError if the number exists. A phase that closes a turn draws a card of fate first
+    when the clock strikes every turn. Returns the version and its state decoded (the card of
+    fate applied), when the engine gave it decoded."""
     outcome = fateclock.at_turn_end(campaign, outcome)
     state = outcome.state
-    version = StateVersion.objects.create(
+    version = StateVersion(
         campaign=campaign,
         number=number,
         turn=state["turn"],
@@ -85,12 +111,16 @@ def insert_version(
         orders=orders,
         created=now,
     )
-    store_events(version, extra_events + outcome.events)
-    return version
+    if writes is not None:
+        writes.add(version, extra_events + outcome.events)
+    else:
+        version.save(force_insert=True)
+        store_events(version, extra_events + outcome.events)
+    return version, outcome.decoded
 
 
-def store_events(version: StateVersion, events: list[dict]) -> None:
-    EventRow.objects.bulk_create(
+def _event_rows(version: StateVersion, events: list[dict]) -> list[EventRow]:
+    return [
         EventRow(
             campaign_id=version.campaign_id,
             version=version,
@@ -103,7 +133,11 @@ def store_events(version: StateVersion, events: list[dict]) -> None:
             data=e.get("data") or {},
         )
         for i, e in enumerate(events)
-    )
+    ]
+
+
+def store_events(version: StateVersion, events: list[dict]) -> None:
+    EventRow.objects.bulk_create(_event_rows(version, events))
 
 
 def open_next(
@@ -114,11 +148,14 @@ def open_next(
     notices: Notices | None = None,
     state: State | None = None,
     seats: list[Seat] | None = None,
+    writes: Writes | None = None,
 ) -> PhaseWindow | None:
     """From ``version``, run automatic phases straight through until a phase waits for
     players (open its window and return it) or the campaign ends (return None). ``state`` is
     the version's state decoded, when the caller just made it (it is not read again), and
-    ``seats`` the campaign's seats when the caller has them."""
+    ``seats`` the campaign's seats when the caller has them. The versions made (and those in
+    ``writes``, the caller's) are inserted together before a window refers to one."""
+    writes = Writes() if writes is None else writes
     seats = list(campaign.seats.all()) if seats is None else seats
     settings = gameplay.rule_settings(campaign)
     hexmap = gameplay.load_campaign_map(campaign.map_name)
@@ -128,11 +165,13 @@ def open_next(
         # Kept for this process's emails and map pictures once the version is committed.
         transaction.on_commit(functools.partial(viewcache.remember_state, version, state))
         if state.ended:
+            writes.flush()
             Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
             if notices is not None:
                 notices.over = True
             return None
         if gameplay.awaits_tabletop(state):
+            writes.flush()
             window = PhaseWindow.objects.create(
                 campaign=campaign,
                 version=version,
@@ -154,6 +193,7 @@ def open_next(
             deadline = deadlines.deadline_for(
                 campaign.deadline_policy, kind, now, campaign.time_zone
             )
+            writes.flush()
             window = PhaseWindow.objects.create(
                 campaign=campaign,
                 version=version,
@@ -172,10 +212,10 @@ def open_next(
         outcome = gameplay.run_phase(
             state, {}, seed=campaign.seed, settings=settings, map_name=campaign.map_name
         )
-        version = insert_version(
-            campaign, version.number + 1, outcome, orders={}, extra_events=[], now=now
-        )
-        state = outcome.decoded
+        version, state = insert_version(
+            campaign, version.number + 1, outcome, orders={}, extra_events=[], now=now,
+            writes=writes,
+        )  # fmt: skip
     raise RuntimeError(f"{campaign}: more than {MAX_AUTOMATIC} automatic phases in a row")
 
 
@@ -236,6 +276,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     window = (
         PhaseWindow.objects.select_for_update(of=("self",))
         .select_related("campaign", "version")
+        .defer("version__state", "version__orders")
         .filter(id=window_id)
         .first()
     )
@@ -256,7 +297,8 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         return None, None
 
     phase = Phase(window.phase)
-    state = gameplay.read_state(window.version.state)
+    # Decoded once per process: the resolution before this one left it (viewcache).
+    state = viewcache.version_state(window.version)
     hexmap = gameplay.load_campaign_map(campaign.map_name)
     by_deadline = window.deadline is not None and window.deadline <= now
     chosen = {s.power: s.leaders for s in seats}
@@ -295,17 +337,20 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         settings=gameplay.rule_settings(campaign),
         map_name=campaign.map_name,
     )
-    version = insert_version(
+    writes = Writes()
+    version, state = insert_version(
         campaign,
         window.version.number + 1,
         outcome,
         orders=used,
         extra_events=extra_events,
         now=now,
+        writes=writes,
     )
     PhaseWindow.objects.filter(id=window.id).update(status=WindowStatus.RESOLVED, resolved_at=now)
     notices = Notices(since_version=window.version.number)
-    open_next(campaign, version, now=now, notices=notices, state=outcome.decoded, seats=seats)
+    open_next(campaign, version, now=now, notices=notices, state=state, seats=seats, writes=writes)
+    writes.flush()  # (open_next has inserted them; nothing left)
     notices.resolved = [s.id for s in seats if not s.reserve]
     return version, notices
 
