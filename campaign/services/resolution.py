@@ -53,6 +53,10 @@ class Notices:
     opened: list[tuple[str, int]] = field(default_factory=list)
     resolved: list[int] = field(default_factory=list)
     over: bool = False
+    # The campaign's seats as the resolution read them, and the last version it made: what
+    # the emails and map pictures queued after it need not read again.
+    seats: list[Seat] | None = None
+    latest: StateVersion | None = None
 
 
 def _kind_of(phase: Phase) -> str:
@@ -167,6 +171,8 @@ def open_next(
             state = gameplay.read_state(version.state)
         # Kept for this process's emails and map pictures once the version is committed.
         transaction.on_commit(functools.partial(viewcache.remember_state, version, state))
+        if notices is not None:
+            notices.latest = version
         if state.ended:
             writes.flush()
             Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
@@ -271,7 +277,7 @@ def resolve_due_phase(
         return None
     if version is not None:
         email.queue_after_resolution(version.campaign_id, notices)
-        queue_pictures(version.campaign)
+        queue_pictures(version.campaign, latest=notices.latest, seats=notices.seats)
     return version
 
 
@@ -351,7 +357,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         writes=writes,
     )
     PhaseWindow.objects.filter(id=window.id).update(status=WindowStatus.RESOLVED, resolved_at=now)
-    notices = Notices(since_version=window.version.number)
+    notices = Notices(since_version=window.version.number, seats=seats)
     open_next(campaign, version, now=now, notices=notices, state=state, seats=seats, writes=writes)
     writes.flush()  # (open_next has inserted them; nothing left)
     notices.resolved = [s.id for s in seats if not s.reserve]
