@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +42,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=18)
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument(
+        "--queries", type=int, default=0, help="also print the N most frequent SQL statements"
+    )
     args = parser.parse_args()
     name = f"dgk_season_{uuid.uuid4().hex[:8]}"
     admin_sql(args.database, f'CREATE DATABASE "{name}"')
@@ -125,9 +130,24 @@ def run(args) -> None:
     organiser.groups.add(organisers_group())
     queries = [0, 0]  # the season's, and the emails'
 
+    def caller() -> str:
+        """The innermost frame of the project's own code (not Django's, nor the bench's)."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name.startswith(str(ROOT)) and "/.venv/" not in name and "/bench/" not in name:
+                where = Path(name).relative_to(ROOT)
+                return f"{where}:{frame.f_lineno} {frame.f_code.co_name}"
+            frame = frame.f_back
+        return "?"
+
+    shapes: Counter[str] = Counter()
+
     def count(execute, sql, params, many, context):
         queries[0] += 1
         queries[1] += bool(spent_inside)
+        if args.queries:
+            shapes[caller() + "  " + re.sub(r"\s+", " ", sql)[:90]] += 1
         return execute(sql, params, many, context)
 
     t0, c0 = time.perf_counter(), time.process_time()
@@ -158,6 +178,8 @@ def run(args) -> None:
         f"{queries[1]}"
     )
     print(f"code: {Path(email.__file__).parent.parent.parent}")
+    for sql, n in shapes.most_common(args.queries):
+        print(f"{n:6d}  {sql}")
 
 
 if __name__ == "__main__":

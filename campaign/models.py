@@ -171,6 +171,12 @@ class Campaign(models.Model):
             return False
         return not self.seats.filter(user_id=self.organiser_id, reserve=False).exists()
 
+    def umpire_sees_all_among(self, seats) -> bool:
+        """``umpire_sees_all`` from the campaign's seats already read (every one of them)."""
+        if self.umpire_plays:
+            return False
+        return not any(s.user_id == self.organiser_id and not s.reserve for s in seats)
+
     def latest_version(self) -> StateVersion | None:
         return self.versions.order_by("-number").first()
 

@@ -40,17 +40,21 @@ def ask_for_picture(version: StateVersion, seat: Seat | None) -> None:
         queue.on_commit(queue.DRAW_MAP_PICTURE, version_id, seat_id, robust=True)
 
 
-def queue_pictures(campaign: Campaign) -> None:
+def queue_pictures(
+    campaign: Campaign, *, latest: StateVersion | None = None, seats: list[Seat] | None = None
+) -> None:
     """After a phase resolves (or the campaign starts): every playing seat's picture of the
-    latest version, and the umpire's when the organiser does not play."""
+    latest version, and the umpire's when the organiser does not play. ``latest`` and
+    ``seats`` (every seat of the campaign) when the caller has read them."""
     # Its row id and its campaign are all a picture's path needs: not its JSON.
-    version = campaign.versions.defer("state", "orders").order_by("-number").first()
+    version = latest or campaign.versions.defer("state", "orders").order_by("-number").first()
     if version is None or load_campaign_map(campaign.map_name) is None:
         return
     version.campaign = campaign
-    for seat in campaign.seats.filter(reserve=False):
-        if seat.armies:
+    seats = list(campaign.seats.all()) if seats is None else seats
+    for seat in seats:
+        if seat.armies and not seat.reserve:
             seat.campaign = campaign
             ask_for_picture(version, seat)
-    if campaign.umpire_sees_all:
+    if campaign.umpire_sees_all_among(seats):
         ask_for_picture(version, None)

@@ -82,12 +82,13 @@ def _version(campaign: Campaign, number: int | None = None) -> StateVersion | No
     return versions.filter(number=number).first()
 
 
-def _view(access: Access, version: StateVersion, *, all_turns: bool = False) -> View:
-    """The seat's view of ``version`` (``knowledge.seat_view``), made once per (version, seat)
-    and kept in the cache (``viewcache``); read once per request."""
-    key = (version.number, all_turns)
+def _view(access: Access, version: StateVersion, *, turn: int | None = None) -> View:
+    """The seat's view of ``version`` (``knowledge.seat_view``; with ``turn``, the events of
+    that turn alone), made once per (version, seat) and kept in the cache (``viewcache``);
+    read once per request."""
+    key = (version.number, turn)
     if key not in access.views:
-        access.views[key] = viewcache.seat_view(access.seat, version, all_turns=all_turns)
+        access.views[key] = viewcache.seat_view(access.seat, version, turn=turn)
     return access.views[key]
 
 

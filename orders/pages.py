@@ -99,10 +99,10 @@ def honors_roles(view: View, hexmap) -> dict[str, str]:
     return roles
 
 
-def page_context(access: Access, version: StateVersion | None, *, all_turns: bool = False) -> dict:
+def page_context(access: Access, version: StateVersion | None) -> dict:
     window = _window(access.campaign)
     sheet = _sheet(access, window) if version is not None else None
-    view = _view(access, version, all_turns=all_turns) if version is not None else None
+    view = _view(access, version) if version is not None else None
     owed = ""
     if window is not None and window.owes(access.seat):
         owed = "ready" if sheet is not None and sheet.ready else window.phase

@@ -54,20 +54,46 @@ def history(request: HttpRequest, code) -> HttpResponse:
     )  # fmt: skip
 
 
+def _turn_asked(request: HttpRequest, latest: int) -> int | None:
+    """The earlier turn asked for by ``?turn=N`` (1 to two turns before ``latest``); None for
+    the recent turns (no number, a number out of range or not a number)."""
+    try:
+        turn = int(request.GET.get("turn", ""))
+    except ValueError:
+        return None
+    return turn if 1 <= turn <= latest - 2 else None
+
+
+def _by_turn(view, turns) -> list[tuple]:
+    """(turn, events, reconnaissance reports) of each of ``turns`` with an event, newest first."""
+    present = {e.turn for e in view.events if e.turn}
+    return [
+        (t, [e for e in view.events if e.turn == t], [r for r in view.reports if r.turn == t])
+        for t in sorted(present & set(turns), reverse=True)
+    ]
+
+
 @login_required
 @require_GET
 def handover(request: HttpRequest, code) -> HttpResponse:
-    """Everything the seat knows in one place, for a reserve player taking it over."""
+    """Everything the seat knows, for a reserve player taking it over: its forces now and the
+    reports of this turn and the last; every earlier turn on a page of its own (``?turn=N``),
+    so that the page costs the same in the last turn as in the first."""
     access = _access(request, code)
     version = _version(access.campaign)
-    ctx = page_context(access, version, all_turns=True)
+    ctx = page_context(access, version)
     if version is not None:
-        view = ctx["view"]
-        turns = sorted({e.turn for e in view.events if e.turn}, reverse=True)
-        ctx["by_turn"] = [
-            (t, [e for e in view.events if e.turn == t], [r for r in view.reports if r.turn == t])
-            for t in turns
-        ]
+        latest = ctx["view"].turn
+        turn = _turn_asked(request, latest)
+        if turn is None:
+            ctx["by_turn"] = _by_turn(ctx["view"], (latest, latest - 1))
+        else:
+            ctx["by_turn"] = _by_turn(_view(access, version, turn=turn), (turn,))
+        ctx["page_turn"] = turn
+        ctx["earliest"] = 1 if latest > 2 else None  # the first of the earlier turns, if any
+        ctx["last_earlier"] = latest - 2
+        ctx["older"] = turn - 1 if turn is not None and turn > 1 else None
+        ctx["newer"] = turn + 1 if turn is not None and turn + 1 <= latest - 2 else None
     return render(request, "play/handover.html", ctx)
 
 

@@ -30,7 +30,7 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
-from campaign.services import gameplay
+from campaign.services import gameplay, viewcache
 from maps.core.hexgrid import DIRECTIONS, parse_hex_id
 from maps.core.model import CitySize, River, Terrain
 from rules.armies import Alliance
@@ -60,13 +60,16 @@ class BattleError(ValueError):
 
 
 def sync(campaign: Campaign) -> list[Battle]:
-    """One record per battle the latest state waits for (made once; safe to run twice)."""
-    latest = campaign.latest_version()
+    """One record per battle the latest state waits for (made once; safe to run twice).
+    The state is read decoded (``viewcache.version_state``: no JSON read or decoded when this
+    process has it, as after a resolution)."""
+    latest = campaign.versions.defer("state", "orders").order_by("-number").first()
     if latest is None:
         return []
-    state = gameplay.read_state(latest.state)
-    known = set(campaign.battles.values_list("battle_id", flat=True))
-    for pending in state.pending_battles:
+    state = viewcache.version_state(latest)
+    pending_battles = state.pending_battles
+    known = set(campaign.battles.values_list("battle_id", flat=True)) if pending_battles else ()
+    for pending in pending_battles:
         if pending.id in known:
             continue
         setup = _setup_of(campaign, pending.id)

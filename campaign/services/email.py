@@ -59,11 +59,14 @@ def queue_after_resolution(campaign_id: int, notices) -> None:
     one task (``deliver_many``), which reads what they share once."""
     if notices is None:
         return
-    seated = set(
-        Seat.objects.filter(campaign_id=campaign_id, user__isnull=False).values_list(
-            "id", flat=True
+    if notices.seats is not None:  # the seats the resolution read
+        seated = {s.id for s in notices.seats if s.user_id is not None}
+    else:
+        seated = set(
+            Seat.objects.filter(campaign_id=campaign_id, user__isnull=False).values_list(
+                "id", flat=True
+            )
         )
-    )
     notices.opened = [(kind, seat_id) for kind, seat_id in notices.opened if seat_id in seated]
     notices.resolved = [seat_id for seat_id in notices.resolved if seat_id in seated]
     told = set()

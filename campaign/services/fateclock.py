@@ -58,7 +58,7 @@ def at_turn_end(campaign: Campaign, outcome: gameplay.Outcome) -> gameplay.Outco
     chosen = settings_of(campaign)
     if chosen is None or chosen.every != "turn" or outcome.phase is not Phase.RETREAT_RALLY:
         return outcome
-    state = gameplay.read_state(outcome.state)
+    state = outcome.decoded if outcome.decoded is not None else gameplay.read_state(outcome.state)
     if state.phase is not Phase.SUPPLY and not state.ended:
         return outcome  # the phase did not complete: the turn goes on
     hexmap = gameplay.load_campaign_map(campaign.map_name)
@@ -75,6 +75,7 @@ def at_turn_end(campaign: Campaign, outcome: gameplay.Outcome) -> gameplay.Outco
     return dataclasses.replace(
         outcome,
         state=state_to_dict(after),
+        decoded=after,
         events=outcome.events + with_clock(events, clock),
         rolls=outcome.rolls + dice.rolls_as_dicts(),
     )

@@ -42,18 +42,22 @@ def _reports_for(seat: Seat, kind: EventKind) -> Q:
 
 
 def seat_view(
-    seat: Seat, version: StateVersion, *, all_turns: bool = False, state: State | None = None
+    seat: Seat, version: StateVersion, *, turn: int | None = None, state: State | None = None
 ) -> View:
     """The seat's view of ``version``: its state, the events up to it (with the reports they
     carry) and this turn's dice. Three queries whatever the number of forces; ``state`` is the
     version's decoded state when the caller has it (``viewcache.version_state``).
 
     Pages read the events of this turn and the last (and every reconnaissance report, for the
-    map); ``all_turns`` reads the whole campaign (the handover page)."""
+    map); ``turn`` reads the events of that one turn instead (the handover page's earlier
+    turns, one page each). An event is projected alone against the state, so the events of a
+    turn read so are those of that turn in a view of the whole history."""
     events = Event.objects.annotate(armies_text=Cast("armies", TextField())).filter(
         campaign_id=version.campaign_id, version__number__lte=version.number
     )
-    if not all_turns:
+    if turn is not None:
+        events = events.filter(version__turn=turn)
+    else:
         events = events.filter(
             Q(version__turn__gte=version.turn - 1) | _reports_for(seat, EventKind.RECONNAISSANCE)
         )

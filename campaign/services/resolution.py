@@ -53,10 +53,40 @@ class Notices:
     opened: list[tuple[str, int]] = field(default_factory=list)
     resolved: list[int] = field(default_factory=list)
     over: bool = False
+    # The campaign's seats as the resolution read them, and the last version it made: what
+    # the emails and map pictures queued after it need not read again.
+    seats: list[Seat] | None = None
+    latest: StateVersion | None = None
 
 
 def _kind_of(phase: Phase) -> str:
     return phase.value
+
+
+class Writes:
+    """The state versions one resolution makes, with their events, inserted together
+    (``flush``): the versions one row each, then all their events in one query, not one per
+    version. Flushed before anything refers to a version (a window) and before the resolution
+    returns. (A multi-row insert of the versions is slower on PostgreSQL: Django sends the rows
+    as arrays, ``UNNEST``, and psycopg escapes each 25 KiB JSON state into an array literal.)"""
+
+    def __init__(self) -> None:
+        self.versions: list[StateVersion] = []
+        self.events: list[tuple[StateVersion, list[dict]]] = []
+
+    def add(self, version: StateVersion, events: list[dict]) -> None:
+        self.versions.append(version)
+        self.events.append((version, events))
+
+    def flush(self) -> None:
+        if not self.versions:
+            return
+        for version in self.versions:
+            version.save(force_insert=True)
+        EventRow.objects.bulk_create(
+            row for version, events in self.events for row in _event_rows(version, events)
+        )
+        self.versions, self.events = [], []
 
 
 def insert_version(
@@ -67,12 +97,15 @@ def insert_version(
     orders: dict,
     extra_events: list[dict],
     now: datetime,
-) -> StateVersion:
-    """Insert one state version with its events; IntegrityError if the number exists. A phase
-    that closes a turn draws a card of fate first when the clock strikes every turn."""
+    writes: Writes | None = None,
+) -> tuple[StateVersion, State | None]:
+    """Insert one state version with its events (with ``writes``, when it is flushed); an
+    IntegrityError if the number exists. A phase that closes a turn draws a card of fate first
+    when the clock strikes every turn. Returns the version and its state decoded (the card of
+    fate applied), when the engine gave it decoded."""
     outcome = fateclock.at_turn_end(campaign, outcome)
     state = outcome.state
-    version = StateVersion.objects.create(
+    version = StateVersion(
         campaign=campaign,
         number=number,
         turn=state["turn"],
@@ -85,12 +118,16 @@ def insert_version(
         orders=orders,
         created=now,
     )
-    store_events(version, extra_events + outcome.events)
-    return version
+    if writes is not None:
+        writes.add(version, extra_events + outcome.events)
+    else:
+        version.save(force_insert=True)
+        store_events(version, extra_events + outcome.events)
+    return version, outcome.decoded
 
 
-def store_events(version: StateVersion, events: list[dict]) -> None:
-    EventRow.objects.bulk_create(
+def _event_rows(version: StateVersion, events: list[dict]) -> list[EventRow]:
+    return [
         EventRow(
             campaign_id=version.campaign_id,
             version=version,
@@ -103,7 +140,11 @@ def store_events(version: StateVersion, events: list[dict]) -> None:
             data=e.get("data") or {},
         )
         for i, e in enumerate(events)
-    )
+    ]
+
+
+def store_events(version: StateVersion, events: list[dict]) -> None:
+    EventRow.objects.bulk_create(_event_rows(version, events))
 
 
 def open_next(
@@ -114,11 +155,14 @@ def open_next(
     notices: Notices | None = None,
     state: State | None = None,
     seats: list[Seat] | None = None,
+    writes: Writes | None = None,
 ) -> PhaseWindow | None:
     """From ``version``, run automatic phases straight through until a phase waits for
     players (open its window and return it) or the campaign ends (return None). ``state`` is
     the version's state decoded, when the caller just made it (it is not read again), and
-    ``seats`` the campaign's seats when the caller has them."""
+    ``seats`` the campaign's seats when the caller has them. The versions made (and those in
+    ``writes``, the caller's) are inserted together before a window refers to one."""
+    writes = Writes() if writes is None else writes
     seats = list(campaign.seats.all()) if seats is None else seats
     settings = gameplay.rule_settings(campaign)
     hexmap = gameplay.load_campaign_map(campaign.map_name)
@@ -127,12 +171,16 @@ def open_next(
             state = gameplay.read_state(version.state)
         # Kept for this process's emails and map pictures once the version is committed.
         transaction.on_commit(functools.partial(viewcache.remember_state, version, state))
+        if notices is not None:
+            notices.latest = version
         if state.ended:
+            writes.flush()
             Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
             if notices is not None:
                 notices.over = True
             return None
         if gameplay.awaits_tabletop(state):
+            writes.flush()
             window = PhaseWindow.objects.create(
                 campaign=campaign,
                 version=version,
@@ -154,6 +202,7 @@ def open_next(
             deadline = deadlines.deadline_for(
                 campaign.deadline_policy, kind, now, campaign.time_zone
             )
+            writes.flush()
             window = PhaseWindow.objects.create(
                 campaign=campaign,
                 version=version,
@@ -172,10 +221,10 @@ def open_next(
         outcome = gameplay.run_phase(
             state, {}, seed=campaign.seed, settings=settings, map_name=campaign.map_name
         )
-        version = insert_version(
-            campaign, version.number + 1, outcome, orders={}, extra_events=[], now=now
-        )
-        state = outcome.decoded
+        version, state = insert_version(
+            campaign, version.number + 1, outcome, orders={}, extra_events=[], now=now,
+            writes=writes,
+        )  # fmt: skip
     raise RuntimeError(f"{campaign}: more than {MAX_AUTOMATIC} automatic phases in a row")
 
 
@@ -228,7 +277,7 @@ def resolve_due_phase(
         return None
     if version is not None:
         email.queue_after_resolution(version.campaign_id, notices)
-        queue_pictures(version.campaign)
+        queue_pictures(version.campaign, latest=notices.latest, seats=notices.seats)
     return version
 
 
@@ -236,6 +285,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     window = (
         PhaseWindow.objects.select_for_update(of=("self",))
         .select_related("campaign", "version")
+        .defer("version__state", "version__orders")
         .filter(id=window_id)
         .first()
     )
@@ -256,7 +306,8 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         return None, None
 
     phase = Phase(window.phase)
-    state = gameplay.read_state(window.version.state)
+    # Decoded once per process: the resolution before this one left it (viewcache).
+    state = viewcache.version_state(window.version)
     hexmap = gameplay.load_campaign_map(campaign.map_name)
     by_deadline = window.deadline is not None and window.deadline <= now
     chosen = {s.power: s.leaders for s in seats}
@@ -295,17 +346,20 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         settings=gameplay.rule_settings(campaign),
         map_name=campaign.map_name,
     )
-    version = insert_version(
+    writes = Writes()
+    version, state = insert_version(
         campaign,
         window.version.number + 1,
         outcome,
         orders=used,
         extra_events=extra_events,
         now=now,
+        writes=writes,
     )
     PhaseWindow.objects.filter(id=window.id).update(status=WindowStatus.RESOLVED, resolved_at=now)
-    notices = Notices(since_version=window.version.number)
-    open_next(campaign, version, now=now, notices=notices, state=outcome.decoded, seats=seats)
+    notices = Notices(since_version=window.version.number, seats=seats)
+    open_next(campaign, version, now=now, notices=notices, state=state, seats=seats, writes=writes)
+    writes.flush()  # (open_next has inserted them; nothing left)
     notices.resolved = [s.id for s in seats if not s.reserve]
     return version, notices
 

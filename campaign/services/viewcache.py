@@ -4,8 +4,8 @@ cache (Redis in production, local memory otherwise; see ``CACHES`` in the settin
 A state version never changes once written, and neither do the events and dice rolls up to it,
 so a projection needs no invalidation: its key names the version's own row id (a roll back
 deletes version N and a later resolution writes a new N with a new id) and everything that
-chooses the audience (the seat, its armies, whether allies share, the whole history or the last
-two turns). Two seats never share a key, so no seat can be served another's secrets.
+chooses the audience (the seat, its armies, whether allies share, the last two turns or one
+earlier turn). Two seats never share a key, so no seat can be served another's secrets.
 
 The decoded engine state of a version is kept the same way, in this process only
 (``version_state``): the orders and deployment pages check a draft against it.
@@ -33,12 +33,12 @@ def _stamp(version: StateVersion) -> str:
     return f"{version.id}.{version.created.timestamp():.6f}"
 
 
-def view_key(seat: Seat, version: StateVersion, *, all_turns: bool = False) -> str:
+def view_key(seat: Seat, version: StateVersion, *, turn: int | None = None) -> str:
     """The cache key of ``seat``'s view of ``version``: every input that chooses what it
     shows. The umpire's pages pass an unsaved seat holding every army ("umpire")."""
     share = bool((seat.campaign.options or {}).get("allies_share", False))
     armies = ",".join(sorted(seat.armies))
-    scope = "all" if all_turns else "recent"
+    scope = "recent" if turn is None else f"turn{turn}"
     return (
         f"{PREFIX}:c{version.campaign_id}:v{_stamp(version)}:s{seat.id or seat.label}:{armies}"
         f":share{int(share)}:{scope}"
@@ -49,12 +49,12 @@ def umpire_key(version: StateVersion) -> str:
     return f"{PREFIX}:c{version.campaign_id}:v{_stamp(version)}:umpire"
 
 
-def seat_view(seat: Seat, version: StateVersion, *, all_turns: bool = False) -> View:
-    """``knowledge.seat_view``, computed once per (version, seat) for every process."""
-    key = view_key(seat, version, all_turns=all_turns)
+def seat_view(seat: Seat, version: StateVersion, *, turn: int | None = None) -> View:
+    """``knowledge.seat_view``, computed once per (version, seat, scope) for every process."""
+    key = view_key(seat, version, turn=turn)
     view = cache.get(key)
     if view is None:
-        view = knowledge.seat_view(seat, version, all_turns=all_turns, state=version_state(version))
+        view = knowledge.seat_view(seat, version, turn=turn, state=version_state(version))
         cache.set(key, view, TIMEOUT)
     return view
 

@@ -53,6 +53,10 @@ def everything_seen(campaign, power: str) -> list[tuple[str, str]]:
         ("orders fragment", c.get(url("orders", s), HTTP_HX_REQUEST="true").content.decode())
     )
     out.append(("builder", c.get(url("orders", s) + "?unit=frederick&path=4-4").content.decode()))
+    for t in sorted(
+        set(StateVersion.objects.filter(campaign=campaign).values_list("turn", flat=True))
+    ):
+        out.append((f"handover turn {t}", c.get(f"{url('handover', s)}?turn={t}").content.decode()))
     for n in numbers:
         out.append((f"report {n}", c.get(url("report_version", s, n)).content.decode()))
         out.append((f"json {n}", json.dumps(c.get(url("view_json", s, n)).json())))

@@ -56,6 +56,10 @@ def seat_pages(campaign, power: str, client=None) -> list[tuple[str, str]]:
     for name in ("dashboard", "orders", "deploy", "report", "history", "handover"):
         out.append((name, c.get(url(name, s)).content.decode()))
         out.append((f"{name} htmx", c.get(url(name, s), HTTP_HX_REQUEST="true").content.decode()))
+    for t in sorted(
+        set(StateVersion.objects.filter(campaign=campaign).values_list("turn", flat=True))
+    ):
+        out.append((f"handover turn {t}", c.get(f"{url('handover', s)}?turn={t}").content.decode()))
     for n in StateVersion.objects.filter(campaign=campaign).values_list("number", flat=True):
         out.append((f"report {n}", c.get(url("report_version", s, n)).content.decode()))
         out.append((f"json {n}", json.dumps(c.get(url("view_json", s, n)).json())))

@@ -118,7 +118,7 @@ FILL = {
     "orders:report": "seat",
     "orders:report_version": "seat_number",
     "orders:history": "seat",
-    "orders:handover": "seat",
+    "orders:handover": "seat_turns",
     "orders:map": "seat_number",
     "orders:view_json": "seat_number",
     "orders:umpire": "campaign",
@@ -234,7 +234,7 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             args_list = [(campaign.code,)]
         elif how == "campaign_seat":
             args_list = [(campaign.code, s.code) for s in seats]
-        elif how in ("seat", "seat_history"):
+        elif how in ("seat", "seat_history", "seat_turns"):
             args_list = [(s.code,) for s in seats]
         elif how == "seat_number":
             args_list = [(s.code, n) for s in seats for n in numbers]
@@ -262,6 +262,8 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             target = reverse(name, args=args)
             if how == "seat_history":
                 out += [(name, f"{target}?version={n}") for n in numbers]
+            elif how == "seat_turns":  # the recent turns, and an earlier turn's page
+                out += [(name, target), (name, f"{target}?turn=1")]
             elif how == "map_region":
                 out.append((name, f"{target}?region=0502%2B3&size=s"))
             else:

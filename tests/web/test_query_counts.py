@@ -8,7 +8,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
+from campaign.models import Event
+from campaign.projection import project
+from campaign.services import viewcache
+from campaign.services.knowledge import seat_viewer
 from tests.web.real_season import play_real_season
 
 pytestmark = pytest.mark.django_db
@@ -59,3 +64,75 @@ def test_queries_per_page_are_the_same_on_turn_1_and_on_turn_3(
             assert early[("prussia", name, state)] == early[("austria", name, state)], name
     # The cached view spares the event and dice queries.
     assert early[("prussia", "dashboard", "warm")] < early[("prussia", "dashboard", "cold")]
+
+
+def handover_pages(campaign) -> dict[str, object]:
+    """The Prussian seat's handover page, cold and warm: queries and size; and its pages of
+    earlier turns (``?turn=N``)."""
+    s = campaign.seats.select_related("user").get(power="prussia")
+    client = Client()
+    client.force_login(s.user)
+    path = reverse("orders:handover", args=[s.code])
+    out: dict[str, object] = {}
+    for state in ("cold", "warm"):
+        if state == "cold":
+            cache.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            r = client.get(path)
+        assert r.status_code == 200
+        out[state] = len(ctx.captured_queries)
+        out["size"] = len(r.content)
+        out["page"] = r.content.decode()
+    turn = campaign.open_window().turn
+    version = campaign.latest_version()
+    every = Event.objects.filter(campaign=campaign).select_related("version")
+    out["history"] = project(
+        viewcache.version_state(version), seat_viewer(s),
+        events=every.order_by("version__number", "seq"),
+    )  # fmt: skip
+    out["earlier"] = {}
+    for n in range(1, turn - 1):
+        cache.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            r = client.get(f"{path}?turn={n}")
+        assert r.status_code == 200
+        out["earlier"][n] = (len(ctx.captured_queries), r.content.decode())
+    return out
+
+
+def test_the_handover_page_costs_the_same_late_in_the_season(
+    organiser, django_capture_on_commit_callbacks
+):
+    seen: dict[int, dict] = {}
+
+    def step(what, subject) -> None:
+        campaign = subject if what == "start" else subject.campaign
+        window = campaign.open_window()
+        if window is not None and window.phase == "march" and window.turn not in seen:
+            seen[window.turn] = handover_pages(campaign)
+
+    play_real_season(
+        organiser, django_capture_on_commit_callbacks, turns=6, name="Handover", prefix="ho",
+        step=step,
+    )  # fmt: skip
+    first, late = seen[1], seen[6]
+    assert (first["cold"], first["warm"]) == (late["cold"], late["warm"])
+    # Two turns in full at most, whatever the season's length: the page does not grow with it.
+    assert late["page"].count("<h3>Turn ") == 2
+    # (The whole history at turn 6 was about three times the page of turn 1.)
+    assert late["size"] <= 2 * first["size"], (first["size"], late["size"])
+    # Every earlier turn is on a page of its own, with the same queries each, linked from the
+    # page; together they hold what the whole history held, far more than one page.
+    earlier = late["earlier"]
+    assert sorted(earlier) == [1, 2, 3, 4]
+    assert len({queries for queries, _ in earlier.values()}) == 1
+    assert "?turn=4#reports" in late["page"] and "?turn=1#reports" in late["page"]
+    for n, (_, text) in earlier.items():
+        assert text.count("<h3>Turn ") == 1 and f"<h3>Turn {n}</h3>" in text
+    assert "?turn=3#reports" in earlier[4][1] and "?turn=2#reports" in earlier[1][1]
+    # Nothing the seat could read before is out of reach: each event of the whole history, as
+    # projected for the seat, is on the page of its turn.
+    pages = {**{n: text for n, (_, text) in earlier.items()}, 6: late["page"], 5: late["page"]}
+    for e in late["history"].events:
+        if e.turn:
+            assert escape(e.text) in pages[e.turn], (e.turn, e.text)

@@ -1,5 +1,6 @@
 """Resolving phases: a whole turn, exactly once, all-or-nothing, and the deadline sweep."""
 
+import json
 import threading
 from datetime import timedelta
 
@@ -8,9 +9,11 @@ from django.db import connection
 
 from campaign import tasks
 from campaign.models import Campaign, Event, PhaseWindow, StateVersion, WindowStatus
-from campaign.services import gameplay
+from campaign.services import gameplay, viewcache
 from campaign.services.resolution import due_window_ids, resolve_due_phase
 from orders.models import OrderSheet
+from rules.state import state_to_dict
+from tests.web.real_season import play_real_season
 from tests.web.test_play_fixtures import write_map
 
 pytestmark = pytest.mark.django_db
@@ -360,3 +363,24 @@ def test_a_season_runs_to_its_end_and_everyone_is_told(
     assert latest.state["ended"] is True and latest.turn == 18
     assert resolutions == 1 + 18 * 2  # deployment, then march and forced march each turn
     assert len([m for m in mailoutbox if "the campaign is over" in m.subject]) == 5
+
+
+def test_the_state_a_resolution_goes_on_from_is_the_one_it_stored(
+    organiser, django_capture_on_commit_callbacks
+):
+    """The resolution hands each version's decoded state to the next phases and to this
+    process's pages and emails (``viewcache``) without reading the JSON back: with the clock of
+    fate striking every turn (a card drawn as the turn closes), that state is the stored one,
+    card included, and the versions go on from it."""
+    fate = {"every": "turn", "from_year": 1, "from_turn": 1, "less_extreme": False}
+    campaign, _ = play_real_season(
+        organiser, django_capture_on_commit_callbacks, turns=3, name="Fate every turn",
+        prefix="fe", options={"fate": fate},
+    )  # fmt: skip
+    assert Event.objects.filter(campaign=campaign, kind="fate").exists()
+    versions = list(StateVersion.objects.filter(campaign=campaign).order_by("number"))
+    assert len(versions) > 20
+    for v in versions:
+        # As JSON with sorted keys: PostgreSQL's jsonb does not keep the engine's key order.
+        made = json.dumps(state_to_dict(viewcache.version_state(v)), sort_keys=True)
+        assert made == json.dumps(v.state, sort_keys=True), v.number
