@@ -6,7 +6,7 @@
 - Test databases are unique per process, so several people (and CI) can run the suite at once
   on one PostgreSQL server: PostgreSQL gets a ``_p<pid>`` suffix, SQLite a file in /dev/shm
   (a file, not an in-memory database, so a Celery worker subprocess can open it too).
-- ``browser`` tests (chromium, chromedriver, poppler) may skip on a developer's machine, never
+- ``browser`` tests (chromium, chromedriver) may skip on a developer's machine, never
   with ``DGK_REQUIRE_SERVICES=1``: there a skip is reported as a failure.
 - ``services`` tests skip when Redis is unreachable, unless ``DGK_REQUIRE_SERVICES=1`` (set by
   ``.ci/run``), when they fail instead.
@@ -145,8 +145,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    """With DGK_REQUIRE_SERVICES=1 a browser test may not skip: chromium, chromedriver,
-    poppler and Selenium are part of what CI must have, so their absence is a failure."""
+    """With DGK_REQUIRE_SERVICES=1 a browser test may not skip: chromium, chromedriver
+    and Selenium are part of what CI must have, so their absence is a failure."""
     outcome = yield
     report = outcome.get_result()
     if REQUIRE_SERVICES and report.skipped and item.get_closest_marker("browser"):
