@@ -40,20 +40,27 @@ def page_queries(campaign) -> dict[tuple[str, str, str], int]:
     return counts
 
 
-def test_queries_per_page_are_the_same_on_turn_1_and_on_turn_3(
-    organiser, django_capture_on_commit_callbacks
-):
+def measured_each_turn(organiser, capture, measure, **season) -> dict[int, dict]:
+    """Play a season on the real map (``play_real_season``) and ``measure(campaign)`` as each
+    turn's march phase opens: {turn: what it measured}."""
     seen: dict[int, dict] = {}
 
     def step(what, subject) -> None:
         campaign = subject if what == "start" else subject.campaign
         window = campaign.open_window()
         if window is not None and window.phase == "march" and window.turn not in seen:
-            seen[window.turn] = page_queries(campaign)
+            seen[window.turn] = measure(campaign)
 
-    play_real_season(
-        organiser, django_capture_on_commit_callbacks, turns=3, name="Counts", prefix="qc",
-        step=step,
+    play_real_season(organiser, capture, step=step, **season)
+    return seen
+
+
+def test_queries_per_page_are_the_same_on_turn_1_and_on_turn_3(
+    organiser, django_capture_on_commit_callbacks
+):
+    seen = measured_each_turn(
+        organiser, django_capture_on_commit_callbacks, page_queries, turns=3, name="Counts",
+        prefix="qc",
     )  # fmt: skip
     assert {1, 3} <= set(seen), seen.keys()
     early, late = seen[1], seen[3]
@@ -103,17 +110,9 @@ def handover_pages(campaign) -> dict[str, object]:
 def test_the_handover_page_costs_the_same_late_in_the_season(
     organiser, django_capture_on_commit_callbacks
 ):
-    seen: dict[int, dict] = {}
-
-    def step(what, subject) -> None:
-        campaign = subject if what == "start" else subject.campaign
-        window = campaign.open_window()
-        if window is not None and window.phase == "march" and window.turn not in seen:
-            seen[window.turn] = handover_pages(campaign)
-
-    play_real_season(
-        organiser, django_capture_on_commit_callbacks, turns=6, name="Handover", prefix="ho",
-        step=step,
+    seen = measured_each_turn(
+        organiser, django_capture_on_commit_callbacks, handover_pages, turns=6, name="Handover",
+        prefix="ho",
     )  # fmt: skip
     first, late = seen[1], seen[6]
     assert (first["cold"], first["warm"]) == (late["cold"], late["warm"])
