@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 from bench.web_bench import (  # noqa: E402
     PYTHON,
     admin_sql,
+    drop_scratch,
     free_port,
     make_campaign,
     pct,
@@ -331,13 +332,7 @@ def main() -> None:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:
-            pass
-        admin_sql(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_scratch(args.database, name)
 
 
 if __name__ == "__main__":

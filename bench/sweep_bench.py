@@ -24,12 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def admin_sql(url: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql)
+from bench.web_bench import admin_sql  # noqa: E402
 
 
 def make(n: int, due: int, tag: str, now, ready: int) -> None:

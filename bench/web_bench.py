@@ -54,6 +54,17 @@ def admin_sql(url: str, sql: str) -> None:
         conn.execute(sql)
 
 
+def drop_scratch(url: str, name: str) -> None:
+    """Close this process's connections, then drop the bench's scratch database."""
+    try:
+        from django.db import connections
+
+        connections.close_all()
+    except Exception:
+        pass
+    admin_sql(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def wait_for(url: str, timeout: float = 30) -> None:
     end = time.time() + timeout
     while time.time() < end:
@@ -437,13 +448,7 @@ def main() -> None:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:
-            pass
-        admin_sql(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_scratch(args.database, name)
 
 
 if __name__ == "__main__":
