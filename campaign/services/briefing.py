@@ -24,7 +24,6 @@ from rules.state import Phase, State, state_from_dict
 from tabletop import examples
 from tabletop import sheet as sheets
 from tabletop import units as unit_rules
-from tabletop.layout import TableLayout
 from tabletop.render import render_png
 
 UMPIRE = sheets.UMPIRE
@@ -57,7 +56,6 @@ def page_brief(battle: Battle, audience: str) -> dict[str, Any]:
         side["name"] = names.get(side["side"], side["name"])
     if audience in names:
         brief["audience_label"] = names[audience]
-    brief["table"]["deployments"] = [d.description for d in table_layout(battle).deployments]
     return brief
 
 
@@ -69,14 +67,8 @@ def unit_system(battle: Battle, override: str | None = None) -> unit_rules.UnitS
     return unit_rules.system(key, int(data.get("points_per_battalion", 50) or 50))
 
 
-def table_layout(battle: Battle) -> TableLayout:
-    """The battle's table, the same as the battle page's (``battles.table_layout``: the map's
-    roads, each side named by the armies that fight in it)."""
-    return battles.table_layout(battle)
-
-
 def table_png(battle: Battle) -> bytes:
-    return render_png(table_layout(battle), title=_title(battle))
+    return render_png(battles.table_layout(battle), title=_title(battle))
 
 
 def heading(battle: Battle) -> str:
@@ -132,7 +124,7 @@ def facts_of(state: State | None, setup: dict[str, Any]) -> sheets.Facts:
 
 def scenario(battle: Battle, audience: str, *, units: str | None = None) -> dict[str, Any]:
     """The scenario sheet of ``battle`` for ``audience``, with its table picture inline."""
-    layout = table_layout(battle)
+    layout = battles.table_layout(battle)
     ratio = Fraction(battles.tabletop_settings(battle.campaign).scale.ratio)
     out = sheets.sheet(
         battle.setup,
