@@ -81,7 +81,8 @@ def heading(battle: Battle) -> str:
         where = f"Battle near {city['name']}"
     else:
         where = f"Battle in hex {battle.hex}"
-    return f"{where}, {sheets.turn_label(battle.turn)}"
+    # "April I" kept on one line of a phone's heading (a no-break space).
+    return f"{where}, {sheets.turn_label(battle.turn).replace(' ', chr(0xA0))}"
 
 
 def _title(battle: Battle) -> str:

@@ -10,6 +10,7 @@ and 3150) become known to both at the battle (9).
 """
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -746,3 +747,11 @@ def test_a_quick_retreat_of_a_side_that_may_not_retire_is_a_defeat(battle, organ
     assert battle.result["loser"] == "austrian" and battle.result["outcome"] == "defeated"
     steps = [s["text"] for s in battle.quick_record["steps"]]
     assert any("austrian side may not retire" in t and "defeated outright" in t for t in steps)
+
+
+def test_the_battle_page_is_headed_by_its_place_and_date(battle, player):
+    r = page(client_for(player), "battle", battle)
+    heading = re.search(r"<h1>(.*?)</h1>", r.content.decode()).group(1)
+    # the hex's town, as the chronicle names it, and the half month kept on one line
+    assert heading.startswith(("The battle of ", "Battle near ", "Battle in hex "))
+    assert heading.endswith(", April\xa0I")
