@@ -363,19 +363,19 @@ class HexMap:
         >>> m.enter_cost(parse_hex_id("0101"), 4), m.enter_cost(parse_hex_id("0201"), 4)
         (3, 4)
         """
-        if costs is DEFAULT_COSTS:
-            cost = None
-            for step_d, _to, step_cost, _bridged in self.steps(frm):
-                if step_d == d:
-                    cost = step_cost
-                    break
+        if costs is DEFAULT_COSTS:  # the chart's costs, read from the steps already made
+            step = next((step for step in self.steps(frm) if step[0] == d), None)
+            if step is None:
+                return None
+            _d, to, cost, bridged = step
         else:
             cost = self._static_cost(frm, d, costs)
-        if cost is None:
-            return None
-        to = neighbour(frm, d)
-        side = side_key(frm, d)
-        if side in self.bridges and side in self._river_at and to in enemy_fortresses:  # type: ignore[attr-defined]
+            if cost is None:
+                return None
+            to = neighbour(frm, d)
+            side = side_key(frm, d)
+            bridged = side in self.bridges and side in self._river_at  # type: ignore[attr-defined]
+        if bridged and to in enemy_fortresses:
             cost += costs.bridge_to_enemy_fortress
         if to in enemy_occupied:
             cost += costs.enemy_occupied
