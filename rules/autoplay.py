@@ -111,13 +111,15 @@ def march_orders(state: State, hexmap: HexMap, seed: str) -> Orders:
         orders.append(MarchOrder(x.key, codes, marches=marches))
         if x.rank == min(y.rank for y in state.leaders if y.army is force.army):
             lines[force.army] = codes
-    for t in state.siege_trains:
+    for t in sorted(state.siege_trains, key=lambda t: t.id):
         pool = t.army.march_pool.value
         line = lines.get(t.army)
         if t.inside or not line or budget.get(pool, 0) <= 0:
             continue
         cic = min(
-            (y for y in state.leaders if y.army is t.army), key=lambda y: y.rank, default=None
+            (y for y in state.leaders if y.army is t.army),
+            key=lambda y: (y.rank, y.key),
+            default=None,
         )
         if cic is None or cic.hex != t.hex:
             continue
@@ -132,7 +134,7 @@ def battle_decisions(state: State, seed: str = "") -> Orders:
     r = rng(seed, "battle", state.turn)
     decisions = []
     seen: set[str] = set()
-    for x in state.leaders:
+    for x in sorted(state.leaders, key=lambda y: (y.hex, y.key)):  # not the state's order
         if x.inside or x.hex in seen:
             continue
         sides = sides_at(state, x.hex)

@@ -82,3 +82,35 @@ def test_every_state_of_a_season_survives_json(hexmap):
 
     play_season(hexmap, seed="json", on_phase=check)
     assert Phase.BATTLE in checked and Phase.RETREAT_RALLY in checked
+
+
+def test_the_automatic_players_ignore_the_order_of_leaders_and_siege_trains(hexmap):
+    """A state read back from PostgreSQL's ``jsonb`` lists leaders and siege trains in another
+    order than the engine made them (docs/performance.md): the automatic players give the same
+    orders for both, so a season played by them does not depend on where its state came from."""
+    import dataclasses
+
+    from rules.autoplay import battle_decisions, honors_decisions, march_orders
+
+    asked = []
+
+    def keep(state, phase):
+        if state.phase in (Phase.MARCH, Phase.BATTLE, Phase.SIEGE):
+            asked.append(state)
+
+    play_season(hexmap, seed="reordered", on_phase=keep)
+    assert any(s.phase is Phase.BATTLE and battle_decisions(s, "s").battle for s in asked)
+    for state in asked:
+        other = dataclasses.replace(
+            state,
+            leaders=tuple(reversed(state.leaders)),
+            siege_trains=tuple(reversed(state.siege_trains)),
+        )
+        if state.phase is Phase.MARCH:
+            assert march_orders(state, hexmap, "s") == march_orders(other, hexmap, "s")
+        elif state.phase is Phase.BATTLE:
+            assert battle_decisions(state, "s") == battle_decisions(other, "s")
+        else:
+            assert set(honors_decisions(state, hexmap).honors) == set(
+                honors_decisions(other, hexmap).honors
+            )

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from django.utils import timezone
 
-from campaign.models import Campaign
-from campaign.services import battle_results, gameplay, setup
+from campaign.models import Campaign, StateVersion
+from campaign.services import battle_results, gameplay, setup, viewcache
 from campaign.services import battles as battle_service
 from campaign.services.resolution import resolve_due_phase
 from maps.core.loader import load_map
@@ -72,7 +72,11 @@ def play_real_season(
         window = campaign.open_window()
         if window is None or window.turn > turns:
             break
-        state = gameplay.read_state(window.version.state)
+        # The players read the state as their pages do: decoded once per process, or the one
+        # the resolution just made (its JSON not loaded again).
+        state = viewcache.version_state(
+            StateVersion.objects.defer("state", "orders").get(id=window.version_id)
+        )
         if window.phase == "deployment":
             orders = Orders(deployment=sample.deployment)
         elif window.phase == "march":
