@@ -121,6 +121,10 @@ def run(args) -> None:
     email.deliver = timed_deliver
     if deliver_many is not None:  # (before one resolution's emails went as one task)
         email.deliver_many = timed_deliver_many
+    # The emails are built as in a worker that has started (``tasks.warm_worker``): the URLconf
+    # imported and the email templates compiled once, before its first email.
+    if hasattr(email, "warm"):
+        email.warm()
     organiser = make_user("bench-organiser")
     organiser.groups.add(organisers_group())
     queries = [0, 0]  # the season's, and the emails'

@@ -8,7 +8,7 @@ import logging
 import socket
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 from django.db import connection
 from django.utils import timezone
 
@@ -27,6 +27,13 @@ def record_heartbeat(source: str = WORKER) -> None:
         source=source,
         defaults={"beat_at": timezone.now(), "hostname": socket.gethostname(), "eager": eager},
     )
+
+
+@worker_process_init.connect
+def warm_worker(**kwargs) -> None:
+    """Each worker process loads the URLconf and the email templates as it starts, not while
+    it builds its first emails."""
+    email.warm()
 
 
 @worker_ready.connect

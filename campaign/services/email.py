@@ -8,21 +8,26 @@ they get (``Seat.email_kinds``); invitations and the organiser's alerts always g
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.template import engines
+from django.template.loader import get_template, render_to_string
+from django.urls import NoReverseMatch, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaign.models import Campaign, Event, Invitation, PhaseWindow, Seat, StateVersion
+from campaign.models import Campaign, Invitation, PhaseWindow, Seat, StateVersion
+from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, emailmodes, press, queue, viewcache
 from campaign.services.battle_mail import build_mail
+from rules.armies import Army
+from rules.events import Event, EventKind
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +145,22 @@ def queue_campaign_over(campaign_id: int) -> None:
 # --- building --------------------------------------------------------------------------------
 
 
+def warm() -> tuple[int, int]:
+    """Load once what every email needs: the URLconf (importing it imports every view, about
+    0.1 s) with its index of names, and the email templates compiled. A worker process calls it
+    when it starts (``tasks.warm_worker``), so that its first emails cost what the others do.
+    Returns how many URL names and templates it loaded."""
+    root = get_resolver()  # reverse_dict imports the URLconf and indexes its names
+    resolvers = [root, *(sub for _prefix, sub in root.namespace_dict.values())]
+    names = sum(len(r.reverse_dict) for r in resolvers)
+    templates = [
+        get_template(f"email/{path.name}")
+        for folder in engines["django"].engine.dirs
+        for path in sorted((Path(folder) / "email").glob("*.*"))
+    ]
+    return names, len(templates)
+
+
 def _url(name: str, *args, fallback: str = "home") -> str:
     try:
         path = reverse(name, args=args)
@@ -158,7 +179,7 @@ class Shared:
         self._campaigns: dict[int, Campaign] = {}
         self._latest: dict[int, StateVersion | None] = {}
         self._window: dict[int, PhaseWindow | None] = {}
-        self._events: dict[tuple[int, int | None], list[dict]] = {}
+        self._events: dict[tuple[int, int | None], list[tuple[int, Event]]] = {}
         self._letters: dict[tuple, dict] = {}
 
     def seat(self, seat_id: int) -> Seat | None:
@@ -188,36 +209,38 @@ class Shared:
             self._letters[key] = press.mailed_with_seats(seat.campaign, since, latest)
         return self._letters[key].get(seat.id, [])
 
-    def events(self, campaign: Campaign, since: int | None) -> list[dict]:
+    def events(self, campaign: Campaign, since: int | None) -> list[tuple[int, Event]]:
         if (campaign.id, since) not in self._events:
             self._events[campaign.id, since] = _events_since(campaign, since)
         return self._events[campaign.id, since]
 
 
-def _events_since(campaign: Campaign, since_version: int | None) -> list[dict]:
-    """The events after ``since_version`` as the projection reads them; the state versions'
-    JSON is not loaded (one narrow query)."""
-    rows = Event.objects.filter(campaign=campaign)
+def _events_since(campaign: Campaign, since_version: int | None) -> list[tuple[int, Event]]:
+    """The events after ``since_version`` as (turn, engine event), made once for every seat
+    whose email reports them; the state versions' JSON is not loaded (one narrow query)."""
+    rows = EventRow.objects.filter(campaign=campaign)
     if since_version is not None:
         rows = rows.filter(version__number__gt=since_version)
     return [
-        {
-            "rule": e["rule"],
-            "kind": e["kind"],
-            "text": e["text"],
-            "data": e["data"],
-            "audience": "public" if e["public"] else e["armies"],
-            "turn": e["version__turn"],
-        }
+        (
+            e["version__turn"],
+            Event(
+                e["rule"],
+                EventKind(e["kind"]),
+                e["text"],
+                e["data"],
+                None if e["public"] else frozenset(Army(a) for a in e["armies"]),
+            ),
+        )
         for e in rows.order_by("version__number", "seq").values(
             "rule", "kind", "text", "data", "public", "armies", "version__turn"
         )
     ]
 
 
-def _own_news(seat: Seat, events: list[dict]) -> bool:
-    armies = set(seat.armies)
-    return any(e["audience"] != "public" and armies & set(e["audience"] or ()) for e in events)
+def _own_news(seat: Seat, events: list[tuple[int, Event]]) -> bool:
+    armies = {Army(a) for a in seat.armies}
+    return any(event.audience and armies & event.audience for _turn, event in events)
 
 
 def latest_version(campaign: Campaign) -> StateVersion | None:
@@ -236,7 +259,7 @@ def seat_report(
     since_version: int | None,
     *,
     latest: StateVersion | None = None,
-    events: list[dict] | None = None,
+    events: list[tuple[int, Event]] | None = None,
 ) -> list[str]:
     """The seat's report of the versions after ``since_version``, from its projection of the
     latest version (its state decoded once for every seat, ``viewcache.version_state``)."""

@@ -126,3 +126,28 @@ def test_one_resolutions_emails_read_what_they_share_once(campaign, mailoutbox):
         counts.append(len(ctx.captured_queries))
         assert len(mailoutbox) == len(some)
     assert counts[1] == counts[2], counts
+
+
+def test_a_worker_process_loads_the_urls_and_the_email_templates_as_it_starts():
+    """``tasks.warm_worker`` answers Celery's ``worker_process_init``: the email templates are
+    compiled and the URL names indexed when a worker process starts, not while it builds its
+    first emails (the first ``reverse`` of a process imports every view)."""
+    from pathlib import Path
+
+    from celery.signals import worker_process_init
+    from django.conf import settings
+    from django.template import engines
+
+    from campaign import tasks  # noqa: F401 (connects the worker's signals)
+
+    loaders = list(engines["django"].engine.template_loaders)
+    while not hasattr(loaders[0], "get_template_cache"):  # Django's cached loader, wrapped
+        loaders[:1] = loaders[0].loaders
+    cached = loaders[0]
+    cached.reset()
+    wanted = {f"email/{p.name}" for p in (Path(settings.BASE_DIR) / "templates/email").iterdir()}
+    assert wanted and not wanted & set(cached.get_template_cache)
+    worker_process_init.send(sender=None)
+    assert wanted <= set(cached.get_template_cache)
+    names, templates = email.warm()
+    assert templates == len(wanted) and names > 100
