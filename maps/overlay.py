@@ -104,6 +104,38 @@ def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> l
     return out
 
 
+def seen_moves(before: View, after: View, grid: Grid) -> list[dict]:
+    """The other armies' moves a seat saw: each force not its own whose commander its view
+    showed in one hex before a phase and in another after it, as a line from the one to the
+    other (the way between is not known). Both views are the seat's own, so nothing here is more
+    than it was told; a commander seen on one side of the phase only draws nothing (forces that
+    merged or went out of sight)."""
+    then = {
+        f.commander.key: f for f in before.forces if f.relation is not Relation.OWNER and f.leaders
+    }
+    out = []
+    for f in after.forces:
+        if f.relation is Relation.OWNER or not f.leaders:
+            continue
+        was = then.get(f.commander.key)
+        if was is None or was.hex == f.hex:
+            continue
+        start, end = hex_xy(grid, was.hex), hex_xy(grid, f.hex)
+        if start is None or end is None:
+            continue
+        out.append(
+            {
+                "army": f.army.value,
+                "relation": f.relation.value,
+                "name": f.commander.name,
+                "from": was.hex,
+                "to": f.hex,
+                "line": [start, end],
+            }
+        )
+    return out
+
+
 def supply_sources(view: View, hexmap: HexMap, grid: Grid) -> list[dict]:
     """Fortresses garrisoned by the seat's side with no known enemy force in their hex (5,
     5.2.6, 5.2.7), from what the view shows: garrison chits and leader positions are public."""

@@ -55,8 +55,10 @@ def map_overlay(request: HttpRequest, code) -> HttpResponse:
 @require_GET
 def map_history(request: HttpRequest, code) -> HttpResponse:
     """One past phase as the seat saw it after resolution: its counters then, its own moves of
-    that phase as arrows (from where its forces stood before), the battles it was told of that
-    turn and the sieges under way; and the versions before and after, for previous / next.
+    that phase as arrows (from where its forces stood before), the other armies' moves it saw
+    (``overlay.seen_moves``: a commander in its view before and after, elsewhere), the battles
+    it was told of that turn and the sieges under way; and the versions before and after, for
+    previous / next.
     A version never changes, so neither does this document (cached like the map picture)."""
     access = _access(request, code)
     hexmap = _hexmap(access.campaign)
@@ -79,7 +81,9 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
     grid = grid_of(hexmap)
     view = _view(access, version)
     before = _version(access.campaign, version.number - 1)
-    moves = []
+    moves, seen = [], []
+    if before is not None:
+        seen = overlay.seen_moves(_view(access, before), view, grid)
     if before is not None and version.resolved_phase in (Phase.MARCH.value, "forced-march"):
         window = (
             PhaseWindow.objects.filter(
@@ -136,6 +140,7 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
         "colours": overlay.ARMY_COLOURS,
         "supply": [],
         "orders": moves,
+        "seen": seen,
         "battles": [{"hex": h, "xy": overlay.hex_xy(grid, h)} for h in battles],
         "sieges": [{**s, "xy": overlay.hex_xy(grid, s["hex"])} for s in sieges],
         "focus": [m["line"][-1] for m in moves if m["line"]]

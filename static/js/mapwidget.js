@@ -273,6 +273,9 @@
     (d.orders || []).forEach(function (o) {
       self.drawOrder(o);
     });
+    (d.seen || []).forEach(function (m) {
+      self.drawSeen(m);
+    });
     if (d.deploy) {
       this.drawDeploy(d.deploy);
     } else {
@@ -354,6 +357,40 @@
         className: "mw-head",
         iconSize: [0, 0],
         html: arrowHead(angle, colour, o.unit, o.name + " " + cost),
+      }),
+    }).addTo(this.layers.orders);
+  };
+
+  /* Another army's move the seat saw (history): a dashed line in the army's colour, edged dark
+     so that white and yellow show on the map, from where its commander was seen to where he is
+     seen now; the way between is not known, so the line is straight. */
+  Widget.prototype.drawSeen = function (m) {
+    var colour = ((this.data.colours || {})[m.army] || ["#555555"])[0];
+    var pts = m.line.map(ll);
+    L.polyline(pts, { color: "#111111", weight: 6, opacity: 0.7, interactive: false })
+      .addTo(this.layers.orders);
+    var line = L.polyline(pts, {
+      color: colour,
+      weight: 3,
+      dashArray: "8 6",
+      interactive: false,
+      className: "mw-seen",
+    }).addTo(this.layers.orders);
+    var el = line.getElement();
+    if (el) {
+      el.setAttribute("data-from", m.from);
+      el.setAttribute("data-to", m.to);
+    }
+    var a = this.map.latLngToLayerPoint(pts[0]);
+    var b = this.map.latLngToLayerPoint(pts[1]);
+    var angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+    L.marker(pts[1], {
+      interactive: false,
+      keyboard: false,
+      icon: L.divIcon({
+        className: "mw-head",
+        iconSize: [0, 0],
+        html: arrowHead(angle, "#111111", "", m.name + " (seen)"),
       }),
     }).addTo(this.layers.orders);
   };

@@ -21,7 +21,7 @@ from maps.core.loader import load_map
 from maps.tiles import render_tiles
 from orders.models import OrderSheet
 from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F401
-from tests.web.test_play_fixtures import url
+from tests.web.test_play_fixtures import client_for, url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -230,6 +230,27 @@ def map_zoom(driver) -> float:
     return float(driver.execute_script("return document.getElementById('mapwidget').dataset.zoom"))
 
 
+def march_one_step(campaign, power: str) -> tuple[str, str]:
+    """The seat's commander-in-chief marches one step (the first the chart lets him take), its
+    order saved through the orders page as a player's; (from hex, to hex)."""
+    from campaign.services import gameplay
+    from maps.core.hexgrid import hex_id, parse_hex_id
+
+    s = campaign.seats.get(power=power)
+    state = gameplay.read_state(campaign.open_window().version.state)
+    x = min((y for y in state.leaders if y.army.value == power), key=lambda y: y.rank)
+    hexmap = load_map(campaign.map_name or "central_europe_1756")
+    occupied = {y.hex for y in state.leaders}
+    d, to, _cost, _bridged = next(
+        step for step in hexmap.steps(parse_hex_id(x.hex)) if hex_id(step[1]) not in occupied
+    )
+    r = client_for(s.user).post(
+        url("save_march", s), {"unit": x.key, "path": str(d), "marches": "1"}
+    )
+    assert r.status_code in (200, 302), r.content.decode()[:500]
+    return x.hex, hex_id(to)
+
+
 def arrows(driver) -> dict:
     return driver.execute_script(
         "const o = {}; for (const p of document.querySelectorAll('#mapwidget path.mw-arrow'))"
@@ -382,6 +403,7 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     shot(browser, "orders-zoom0")
     click(wait, By.XPATH, "//button[contains(., 'Ready')]")
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    austrian = march_one_step(campaign, "austria")  # a move Prussia will see in its history
     everyone_else_ready(campaign, "prussia")
     window = campaign.open_window()
     assert window.phase == "forced-march", window.phase
@@ -430,6 +452,12 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     earlier()
     assert "after the march phase" in turns.text, turns.text
     assert arrows(browser) == saved
+    # the Austrian march, seen by Prussia before and after it: a line from hex to hex
+    seen = browser.execute_script(
+        "return [...document.querySelectorAll('#mapwidget path.mw-seen')]"
+        ".map(p => [p.dataset.from, p.dataset.to]);"
+    )
+    assert seen == [list(austrian)], seen
     shot(browser, "history")
 
     # --- the umpire's page: every counter of every army, each tappable -----------------------

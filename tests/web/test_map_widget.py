@@ -256,3 +256,52 @@ def test_the_deploy_layer_holds_the_seats_own_draft_and_where_it_may_deploy(
     body = r.content.decode()
     assert str(FREDERICK_POINTS) not in body and str(BERLIN_POINTS) not in body
     assert not [p for p in theirs["deploy"]["placed"] if p["army"] == "prussia"]
+
+
+def test_history_draws_the_moves_of_other_armies_the_seat_saw(
+    marching, player, other, django_capture_on_commit_callbacks
+):
+    """Austria's history of the march phase draws Frederick's move (seen before and after, in
+    Austria's own views), and nothing it was not shown; Prussia's own move is an order, not a
+    move "seen"."""
+    import dataclasses
+
+    from campaign.models import StateVersion
+    from campaign.services import knowledge
+    from maps import overlay
+    from maps.core.tiles import grid_of
+    from tests.web.test_play_fixtures import ready
+
+    prussia, austria = seat(marching, "prussia"), seat(marching, "austria")
+    client_for(player).post(
+        url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"}
+    )
+    for s in marching.seats.filter(reserve=False):
+        ready(s, client_for(s.user), django_capture_on_commit_callbacks)
+    after = StateVersion.objects.get(campaign=marching, resolved_phase="march")
+    before = StateVersion.objects.get(campaign=marching, number=after.number - 1)
+    r = client_for(other).get(url("map_history", austria), {"version": after.number})
+    seen = json.loads(r.content)["seen"]
+    then, now = (knowledge.seat_view(austria, v) for v in (before, after))
+    fred = [f for v in (then, now) for f in v.forces if f.commander.name == "Frederick"]
+    assert [f.hex for f in fred] == [seen[0]["from"], "0502"]
+    assert seen == [
+        {
+            "army": "prussia",
+            "relation": "enemy",
+            "name": "Frederick",
+            "from": fred[0].hex,
+            "to": "0502",
+            "line": seen[0]["line"],
+        }
+    ]
+    assert len(seen[0]["line"]) == 2 and str(FREDERICK_POINTS) not in r.content.decode()
+    # A commander the seat did not see before the phase (or does not see after it) draws nothing.
+    grid = grid_of(load_map(marching.map_name))
+    assert overlay.seen_moves(dataclasses.replace(then, forces=()), now, grid) == []
+    assert overlay.seen_moves(then, dataclasses.replace(now, forces=()), grid) == []
+    mine = json.loads(
+        client_for(player).get(url("map_history", prussia), {"version": after.number}).content
+    )
+    assert [m["unit"] for m in mine["orders"]] == ["frederick"]
+    assert all(m["army"] != "prussia" for m in mine["seen"])
