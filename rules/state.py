@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from rules.armies import ALLIANCE_OF, Alliance, Army, Seat, seat_map
@@ -359,7 +359,12 @@ class State:
 # --- JSON -------------------------------------------------------------------------------------
 
 
+_PLAIN = frozenset((str, int, bool, float, type(None)))
+
+
 def _enc(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple):
@@ -369,9 +374,14 @@ def _enc(value: Any) -> Any:
     return value
 
 
+@cache
+def _field_names(record_type: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(record_type))
+
+
 def _record_to_dict(record: Any, skip: str = "") -> dict[str, Any]:
     return {
-        f.name: _enc(getattr(record, f.name)) for f in dataclasses.fields(record) if f.name != skip
+        name: _enc(getattr(record, name)) for name in _field_names(type(record)) if name != skip
     }
 
 
