@@ -68,10 +68,7 @@ def march_orders(state: State, hexmap: HexMap, seed: str) -> Orders:
     board = Board(state, hexmap)
     budget = dict(state.marches)
     orders: list[MarchOrder] = []
-    closed = set(board.closed_hexes)
-
-    def cost(frm: Hex, d: int, to: Hex) -> int | None:
-        return None if to in closed else hexmap.enter_cost(frm, d)
+    closed = board.closed_hexes
 
     enemy_forts: dict[Alliance, list[Hex]] = {a: [] for a in Alliance}
     for city in hexmap.fortresses:
@@ -96,7 +93,7 @@ def march_orders(state: State, hexmap: HexMap, seed: str) -> Orders:
         target = min(targets, key=lambda t: (distance(h, t), t))
         if target == h:
             continue
-        path = least_cost_path(hexmap, h, target, cost=cost, max_mp=40)
+        path = least_cost_path(hexmap, h, target, avoid=closed, max_mp=40)
         if not path or len(path) < 2:
             continue
         with_train = any(

@@ -104,7 +104,7 @@ class Board:
         for army in self.state.at_peace:
             if army is not Army.EMPIRE:
                 areas.update(CONTROLLED_AREAS[army])
-        return frozenset(h for h in self.hexmap.hexes if self.hexmap.area(h) in areas)
+        return self.hexmap.hexes_of_areas(areas)
 
     def fortress(self, hex_id: str) -> City | None:
         return self.hexmap.fortress_at(parse_hex_id(hex_id))

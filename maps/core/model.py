@@ -208,6 +208,7 @@ class HexMap:
         # and loading stays fast (bench/map_bench.py).
         set_(self, "_steps", {})
         set_(self, "_water_vertices", None)
+        set_(self, "_area_hexes", {})
 
     # --- hexes ---------------------------------------------------------------------------------
 
@@ -224,6 +225,15 @@ class HexMap:
 
     def area(self, h: Hex) -> str:
         return self.area_of[h]
+
+    def hexes_of_areas(self, areas: Iterable[str]) -> frozenset[Hex]:
+        """Every hex whose area is one of ``areas`` (found once for each set of areas)."""
+        key = frozenset(areas)
+        cache = self._area_hexes  # type: ignore[attr-defined]
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = frozenset(h for h in self._hexes if self.area_of[h] in key)  # type: ignore[attr-defined]
+        return found
 
     def hex_id(self, h: Hex) -> str:
         return hex_id(h)

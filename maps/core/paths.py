@@ -49,6 +49,7 @@ def _search(
     cost: StepCost | None,
     can_leave: CanLeave | None,
     goal: Hex | None = None,
+    avoid: frozenset[Hex] | set[Hex] = frozenset(),
 ) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
     best: dict[Hex, int] = {}
     came_from: dict[Hex, Hex] = {}
@@ -72,6 +73,8 @@ def _search(
         if can_leave is not None and h not in start_set and not can_leave(h):
             continue
         for d, to, base, _bridged in hexmap.steps(h):
+            if to in avoid:
+                continue
             step = base if cost is None else cost(h, d, to)
             if step is None:
                 continue
@@ -143,9 +146,12 @@ def least_cost_path(
     cost: StepCost | None = None,
     can_leave: CanLeave | None = None,
     max_mp: float = float("inf"),
+    avoid: frozenset[Hex] | set[Hex] = frozenset(),
 ) -> list[Hex] | None:
-    """The cheapest path from ``a`` to ``b`` (both included), or None if there is none."""
-    best, came_from = _search(hexmap, [a], max_mp, cost, can_leave, goal=b)
+    """The cheapest path from ``a`` to ``b`` (both included), or None if there is none.
+    ``avoid``: hexes the path may not enter (the same as a ``cost`` that refuses them, without
+    a call for every step)."""
+    best, came_from = _search(hexmap, [a], max_mp, cost, can_leave, goal=b, avoid=avoid)
     if b not in best:
         return None
     path = [b]

@@ -121,3 +121,24 @@ def test_reachable_paths_agree_with_reachable_and_path_cost_on_the_real_map():
         assert line[0] == start
         assert path_cost(hexmap, line, cost=cost) == mp
         assert not enemies & set(line[:-1])  # a line stops in an enemy hex (6.4.4)
+
+
+def test_avoid_refuses_hexes_as_a_cost_that_refuses_them_would():
+    """``least_cost_path(avoid=...)`` gives the path a cost refusing the same hexes gives, on
+    the real map, and goes round what it avoids (Denmark's hexes, closed by 3.3)."""
+    hexmap = load_map("central_europe_1756")
+    closed = hexmap.hexes_of_areas({"Denmark"})
+    assert closed
+
+    def refusing(frm, d, to):
+        return None if to in closed else hexmap.enter_cost(frm, d)
+
+    a, b = hexmap.city("Hamburg").hex, hexmap.city("Stralsund").hex
+    for start, goal in ((a, b), (b, a), (hexmap.city("Breslau").hex, b)):
+        path = least_cost_path(hexmap, start, goal, avoid=closed)
+        assert path == least_cost_path(hexmap, start, goal, cost=refusing)
+        assert path and not closed & set(path)
+    plain = least_cost_path(hexmap, a, b)
+    middle = plain[len(plain) // 2]
+    detour = least_cost_path(hexmap, a, b, avoid={middle})
+    assert middle not in detour and detour[0] == a and detour[-1] == b
