@@ -220,7 +220,10 @@ def _events_since(campaign: Campaign, since_version: int | None) -> list[tuple[i
     whose email reports them; the state versions' JSON is not loaded (one narrow query)."""
     rows = EventRow.objects.filter(campaign=campaign)
     if since_version is not None:
-        rows = rows.filter(version__number__gt=since_version)
+        # The versions' campaign named too: PostgreSQL then finds them by the index on
+        # (campaign, number) and their events by version, the same few rows late in a season
+        # (not a hash of every event of the campaign).
+        rows = rows.filter(version__campaign=campaign, version__number__gt=since_version)
     return [
         (
             e["version__turn"],

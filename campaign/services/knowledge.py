@@ -53,7 +53,9 @@ def seat_view(
     turns, one page each). An event is projected alone against the state, so the events of a
     turn read so are those of that turn in a view of the whole history."""
     events = Event.objects.annotate(armies_text=Cast("armies", TextField())).filter(
-        campaign_id=version.campaign_id, version__number__lte=version.number
+        campaign_id=version.campaign_id,
+        version__campaign_id=version.campaign_id,  # the versions by (campaign, number)
+        version__number__lte=version.number,
     )
     if turn is not None:
         events = events.filter(version__turn=turn)
@@ -81,6 +83,7 @@ def umpire_view(version: StateVersion, *, state: State | None = None) -> View:
     events = (
         Event.objects.filter(
             campaign_id=version.campaign_id,
+            version__campaign_id=version.campaign_id,
             version__number__lte=version.number,
             version__turn__gte=version.turn - 1,
         )
