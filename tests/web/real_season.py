@@ -85,6 +85,7 @@ def play_real_season(
             orders = battle_decisions(state, "crawl")
         else:
             orders = Orders()
+        sheets = []
         for s in campaign.seats.filter(reserve=False):
             if not window.owes(s):
                 continue
@@ -93,10 +94,20 @@ def play_real_season(
                 if window.phase == "deployment"
                 else own_orders(orders, set(s.armies))
             )
-            OrderSheet.objects.update_or_create(
-                campaign=campaign, window=window, seat=s,
-                defaults={"draft": draft, "ready": True, "submitted_at": now},
+            sheets.append(
+                OrderSheet(
+                    campaign=campaign, window=window, seat=s, draft=draft, ready=True,
+                    submitted_at=now,
+                )
             )  # fmt: skip
+        # Every seat's sheet, ready, in one upsert (the players' own requests are measured by
+        # the page benches; this is what they leave in the database).
+        OrderSheet.objects.bulk_create(
+            sheets,
+            update_conflicts=True,
+            unique_fields=["window", "seat"],
+            update_fields=["draft", "ready", "submitted_at"],
+        )
         with capture(execute=True):
             resolve_due_phase(window.id, now=window.deadline or now)
             pending = [b for b in battle_service.sync(campaign) if b.status == "pending"]
