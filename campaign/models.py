@@ -201,11 +201,7 @@ class Campaign(models.Model):
         return dice.derive_seed(self.seed, label)
 
     def open_window(self) -> PhaseWindow | None:
-        return (
-            self.windows.filter(status__in=[WindowStatus.OPEN, WindowStatus.PAUSED])
-            .order_by("-id")
-            .first()
-        )
+        return self.windows.filter(status__in=OPEN_STATUSES).order_by("-id").first()
 
 
 class Seat(models.Model):
@@ -346,6 +342,10 @@ class WindowStatus(models.TextChoices):
     RESOLVING = "resolving", "Resolving"
     RESOLVED = "resolved", "Resolved"
     PAUSED = "paused", "Paused"
+
+
+# A campaign's window waiting for players (or paused): at most one, on its latest version.
+OPEN_STATUSES = (WindowStatus.OPEN, WindowStatus.PAUSED)
 
 
 class PhaseWindow(models.Model):

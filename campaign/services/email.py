@@ -21,7 +21,7 @@ from django.urls import NoReverseMatch, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaign.models import Campaign, Invitation, PhaseWindow, Seat, StateVersion
+from campaign.models import OPEN_STATUSES, Campaign, Invitation, PhaseWindow, Seat, StateVersion
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, emailmodes, press, queue, viewcache
@@ -193,13 +193,25 @@ class Shared:
         return seat
 
     def latest(self, campaign: Campaign) -> StateVersion | None:
+        """The campaign's latest version: the open window's (a window is open on the latest
+        version until it is resolved, which closes it), read with the window; else its own
+        query (the campaign is over)."""
         if campaign.id not in self._latest:
-            self._latest[campaign.id] = latest_version(campaign)
+            window = self.window(campaign)
+            self._latest[campaign.id] = (
+                window.version if window is not None else latest_version(campaign)
+            )
         return self._latest[campaign.id]
 
     def window(self, campaign: Campaign) -> PhaseWindow | None:
         if campaign.id not in self._window:
-            self._window[campaign.id] = campaign.open_window()
+            self._window[campaign.id] = (
+                campaign.windows.filter(status__in=OPEN_STATUSES)
+                .select_related("version")
+                .defer("version__state", "version__orders")
+                .order_by("-id")
+                .first()
+            )
         return self._window[campaign.id]
 
     def letters(self, seat: Seat, since: int | None, latest: int) -> list:

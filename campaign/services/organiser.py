@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 
 from campaign.models import (
+    OPEN_STATUSES,
     Campaign,
     CampaignStatus,
     OrganiserAction,
@@ -464,7 +465,7 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") 
         raise OrganiserError("The campaign has already ended.")
     campaign.status = CampaignStatus.ENDED
     PhaseWindow.objects.filter(
-        campaign=campaign, status__in=[WindowStatus.OPEN, WindowStatus.PAUSED]
+        campaign=campaign, status__in=OPEN_STATUSES
     ).update(status=WindowStatus.RESOLVED, resolved_at=now)
     log(campaign, actor, OrganiserActionKind.ENDED, "Ended the campaign." + _why(reason), now=now)
     mail.queue_campaign_over(campaign.id)

@@ -384,3 +384,33 @@ def test_the_state_a_resolution_goes_on_from_is_the_one_it_stored(
         # As JSON with sorted keys: PostgreSQL's jsonb does not keep the engine's key order.
         made = json.dumps(state_to_dict(viewcache.version_state(v)), sort_keys=True)
         assert made == json.dumps(v.state, sort_keys=True), v.number
+
+
+def test_an_open_window_stands_on_the_campaigns_latest_version(
+    organiser, django_capture_on_commit_callbacks
+):
+    """What the emails read once for a resolution (``email.Shared``) counts on it: while a
+    window waits for players or a battle, no version is made after its own; a roll back
+    reopens a window on what is then the latest version."""
+    from django.utils import timezone
+
+    from campaign.services import organiser as organiser_service
+
+    checked = []
+
+    def step(what, subject):
+        campaign = subject if isinstance(subject, Campaign) else subject.campaign
+        window = campaign.open_window()
+        if window is not None:
+            assert window.version_id == campaign.latest_version().id, (what, window.phase)
+            checked.append(window.phase)
+
+    campaign, _ = play_real_season(
+        organiser, django_capture_on_commit_callbacks, turns=2, name="Windows on the latest",
+        prefix="wl", step=step,
+    )  # fmt: skip
+    assert {"deployment", "march", "forced-march"} <= set(checked), checked
+    with django_capture_on_commit_callbacks(execute=True):
+        window = organiser_service.roll_back(campaign, organiser, now=timezone.now())
+    assert window.id == campaign.open_window().id
+    assert campaign.open_window().version_id == campaign.latest_version().id
