@@ -33,7 +33,10 @@ def record_heartbeat(source: str = WORKER) -> None:
 def warm_worker(**kwargs) -> None:
     """Each worker process loads the URLconf and the email templates as it starts, not while
     it builds its first emails."""
-    email.warm()
+    try:
+        email.warm()
+    except Exception:  # a worker that could not warm still works: its first emails are slower
+        logger.exception("could not load the URLconf and email templates at start")
 
 
 @worker_ready.connect
