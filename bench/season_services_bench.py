@@ -6,11 +6,11 @@ machine).
         [--database postgres://postgres@127.0.0.1:5432/postgres]
 
 1. The engine alone: ``rules.autoplay.play_season`` on the bundled map (seven armies,
-   the tabletop stand-in for battles).
+   the tabletop stand-in for battles), three times, the fastest kept.
 2. The services: a scratch PostgreSQL database, a five-seat campaign on the bundled map played
    by the automatic players (``tests/web/real_season.py``): every phase resolved by
    ``resolve_due_phase``, battles settled by the quick resolution, every email built and sent
-   (to Django's in-memory outbox) as the worker would.
+   (to Django's in-memory outbox) as a worker that has started would (``email.warm``).
 
 Prints both times, the part spent building emails, and the ratio services / engine. The aim
 (issue 16): the services' season under 3 s, emails included, and under 6x the engine's.
@@ -87,9 +87,14 @@ def run(args) -> None:
     from tests.web.real_season import play_real_season
 
     hexmap = load_map()
-    t0, c0 = time.perf_counter(), time.process_time()
-    season = play_season(hexmap, seed="season")
-    engine, engine_cpu = time.perf_counter() - t0, time.process_time() - c0
+    # The engine's season three times, the fastest kept: the machine is shared, and the
+    # fastest run is the conservative one for the ratios below.
+    runs = []
+    for _ in range(3):
+        t0, c0 = time.perf_counter(), time.process_time()
+        season = play_season(hexmap, seed="season")
+        runs.append((time.perf_counter() - t0, time.process_time() - c0))
+    engine, engine_cpu = min(runs)
 
     spent = [0.0, 0]
     deliver, deliver_many = email.deliver, getattr(email, "deliver_many", None)
@@ -159,7 +164,7 @@ def run(args) -> None:
     latest = campaign.latest_version()
     print(
         f"engine alone: a season of {season.state.turn} turns, {season.resolutions} phase "
-        f"resolutions: {engine:.2f} s"
+        f"resolutions: {engine:.2f} s (fastest of {', '.join(f'{t:.2f}' for t, _ in runs)})"
     )
     print(
         f"through the services on PostgreSQL: {latest.turn} turns, {latest.number} versions, "
