@@ -414,3 +414,24 @@ def test_an_open_window_stands_on_the_campaigns_latest_version(
         window = organiser_service.roll_back(campaign, organiser, now=timezone.now())
     assert window.id == campaign.open_window().id
     assert campaign.open_window().version_id == campaign.latest_version().id
+
+
+def test_state_versions_are_stored_with_lz4_where_postgresql_has_it(campaign):
+    """Migration 0010: a version's JSON state is compressed with lz4 on PostgreSQL (faster to
+    write than pglz); SQLite is left as it is."""
+    import importlib
+
+    lz4 = importlib.import_module("campaign.migrations.0010_state_lz4")._lz4
+    version = campaign.latest_version()
+    state = {**version.state, "filler": [{"hex": f"{i:04d}", "points": i} for i in range(2000)]}
+    StateVersion.objects.filter(id=version.id).update(state=state)  # large enough to compress
+    if connection.vendor != "postgresql":
+        assert not lz4(connection)
+        return
+    assert lz4(connection)  # Debian's PostgreSQL 15 is built with it
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_column_compression(state) FROM campaign_stateversion WHERE id = %s",
+            [version.id],
+        )
+        assert cursor.fetchone()[0] == "lz4"
