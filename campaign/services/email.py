@@ -354,6 +354,8 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple[list[str], st
         ctx["settings_link"] = _url("seat_settings", seat.code)
         if kind in reported:
             ctx["report"] = seat_report(seat, ids.get("since"), latest=latest, events=events)
+            if latest is not None:  # the seat's own picture of it, drawn by the worker
+                ctx["map_link"] = _url("orders:map", seat.code, latest.number)
         if kind == "handover":
             ctx["link"] = _url("orders:handover", seat.code)
         ctx["dice_link"] = _url("campaign_dice", seat.campaign.code)

@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (pytest fixtures imported from test_play_fixtures)
 """Email: the right people, their own report only, their choice of kinds, never in a request."""
 
 import pytest
@@ -5,6 +6,11 @@ import pytest
 from campaign.models import Event
 from campaign.services import email
 from campaign.services.resolution import resolve_due_phase
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
+    marching,
+    play_map,
+    rules_campaign,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +157,28 @@ def test_a_worker_process_loads_the_urls_and_the_email_templates_as_it_starts():
     assert wanted <= set(cached.get_template_cache)
     names, templates = email.warm()
     assert templates == len(wanted) and names > 100
+
+
+def test_a_report_links_the_seats_own_map_picture_of_the_latest_version(
+    marching, player, other, mailoutbox, client
+):
+    """The phase email names the seat's picture of the version it reports (drawn by the
+    worker); the link is the seat's own: another player is refused it."""
+    import re
+
+    from tests.web.test_play_fixtures import seat
+
+    prussia = seat(marching, "prussia")
+    version = marching.latest_version()
+    mailoutbox.clear()
+    email.deliver("phase-opened", seat_id=prussia.id, since=0)
+    (message,) = mailoutbox
+    said = r"Your map as it stands now, a picture to keep or print: (\S+)"
+    (link,) = re.findall(said, message.body)
+    path = f"/play/{prussia.code}/map/{version.number}.png"
+    assert link.endswith(path)
+    assert path in message.alternatives[0][0]
+    client.force_login(player)
+    assert client.get(path).status_code in (200, 202)  # 202: the worker is drawing it
+    client.force_login(other)
+    assert client.get(path).status_code == 403
