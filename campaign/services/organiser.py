@@ -464,9 +464,9 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") 
     ):
         raise OrganiserError("The campaign has already ended.")
     campaign.status = CampaignStatus.ENDED
-    PhaseWindow.objects.filter(
-        campaign=campaign, status__in=OPEN_STATUSES
-    ).update(status=WindowStatus.RESOLVED, resolved_at=now)
+    PhaseWindow.objects.filter(campaign=campaign, status__in=OPEN_STATUSES).update(
+        status=WindowStatus.RESOLVED, resolved_at=now
+    )
     log(campaign, actor, OrganiserActionKind.ENDED, "Ended the campaign." + _why(reason), now=now)
     mail.queue_campaign_over(campaign.id)
 
