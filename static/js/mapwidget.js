@@ -327,38 +327,40 @@
     }
   };
 
+  /* A line with an arrow head at its end: ``style`` for Leaflet's polyline, ``data`` set as
+     data- attributes of its path (what the tests read), the head's colour and words. */
+  Widget.prototype.drawArrow = function (pts, style, data, head, unit, text) {
+    var line = L.polyline(pts, Object.assign({ interactive: false }, style)).addTo(this.layers.orders);
+    var el = line.getElement();
+    if (el) {
+      Object.keys(data).forEach(function (k) {
+        el.setAttribute("data-" + k, data[k]);
+      });
+    }
+    var a = this.map.latLngToLayerPoint(pts[pts.length - 2]);
+    var b = this.map.latLngToLayerPoint(pts[pts.length - 1]);
+    var angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+    L.marker(pts[pts.length - 1], {
+      interactive: false,
+      keyboard: false,
+      icon: L.divIcon({ className: "mw-head", iconSize: [0, 0], html: arrowHead(angle, head, unit, text) }),
+    }).addTo(this.layers.orders);
+  };
+
   Widget.prototype.drawOrder = function (o) {
     if (!o.line || o.line.length < 2) {
       return;
     }
     var colour = o.valid ? "#b00020" : "#7a4a00";
-    var pts = o.line.map(ll);
-    var line = L.polyline(pts, {
-      color: colour,
-      weight: 5,
-      opacity: 0.9,
-      dashArray: o.valid ? null : "6 6",
-      interactive: false,
-      className: "mw-arrow",
-    }).addTo(this.layers.orders);
-    var el = line.getElement();
-    if (el) {
-      el.setAttribute("data-unit", o.unit);
-      el.setAttribute("data-path", o.path);
-    }
-    var a = this.map.latLngToLayerPoint(pts[pts.length - 2]);
-    var b = this.map.latLngToLayerPoint(pts[pts.length - 1]);
-    var angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
     var cost = o.spent === null ? "" : o.spent + "/" + o.allowance + " MP";
-    L.marker(pts[pts.length - 1], {
-      interactive: false,
-      keyboard: false,
-      icon: L.divIcon({
-        className: "mw-head",
-        iconSize: [0, 0],
-        html: arrowHead(angle, colour, o.unit, o.name + " " + cost),
-      }),
-    }).addTo(this.layers.orders);
+    this.drawArrow(
+      o.line.map(ll),
+      { color: colour, weight: 5, opacity: 0.9, dashArray: o.valid ? null : "6 6", className: "mw-arrow" },
+      { unit: o.unit, path: o.path },
+      colour,
+      o.unit,
+      o.name + " " + cost
+    );
   };
 
   /* Another army's move the seat saw (history): a dashed line in the army's colour, edged dark
@@ -367,32 +369,15 @@
   Widget.prototype.drawSeen = function (m) {
     var colour = ((this.data.colours || {})[m.army] || ["#555555"])[0];
     var pts = m.line.map(ll);
-    L.polyline(pts, { color: "#111111", weight: 6, opacity: 0.7, interactive: false })
-      .addTo(this.layers.orders);
-    var line = L.polyline(pts, {
-      color: colour,
-      weight: 3,
-      dashArray: "8 6",
-      interactive: false,
-      className: "mw-seen",
-    }).addTo(this.layers.orders);
-    var el = line.getElement();
-    if (el) {
-      el.setAttribute("data-from", m.from);
-      el.setAttribute("data-to", m.to);
-    }
-    var a = this.map.latLngToLayerPoint(pts[0]);
-    var b = this.map.latLngToLayerPoint(pts[1]);
-    var angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
-    L.marker(pts[1], {
-      interactive: false,
-      keyboard: false,
-      icon: L.divIcon({
-        className: "mw-head",
-        iconSize: [0, 0],
-        html: arrowHead(angle, "#111111", "", m.name + " (seen)"),
-      }),
-    }).addTo(this.layers.orders);
+    L.polyline(pts, { color: "#111111", weight: 6, opacity: 0.7, interactive: false }).addTo(this.layers.orders);
+    this.drawArrow(
+      pts,
+      { color: colour, weight: 3, dashArray: "8 6", className: "mw-seen" },
+      { from: m.from, to: m.to },
+      "#111111",
+      "",
+      m.name + " (seen)"
+    );
   };
 
   Widget.prototype.drawCounter = function (c) {
