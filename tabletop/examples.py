@@ -34,6 +34,7 @@ from tabletop.layout import (
     generate,
 )
 from tabletop.sheet import Facts, fighting_name
+from tabletop.shore import WaterSide, road_sides, water_sides
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,11 @@ KEYS = tuple(_SPECS)
 
 
 def table_request(
-    setup: dict[str, Any], came_from: dict[str, list[int]], seed: str, roads: tuple[int, ...] = ()
+    setup: dict[str, Any],
+    came_from: dict[str, list[int]],
+    seed: str,
+    roads: tuple[int, ...] = (),
+    waters: tuple[WaterSide, ...] = (),
 ) -> TableRequest:
     """The table of a set-up, as the web side makes it (``services.battles.table_request``),
     with the sides named by the armies that fight."""
@@ -169,7 +174,7 @@ def table_request(
         )
         for s in ("prussian", "austrian")
     )
-    return TableRequest(terrain, sides, rivers, city, (6, 4), seed, roads)  # type: ignore[arg-type]
+    return TableRequest(terrain, sides, rivers, city, (6, 4), seed, roads, waters)  # type: ignore[arg-type]
 
 
 def example(key: str, hexmap: HexMap) -> Example:
@@ -194,6 +199,8 @@ def example(key: str, hexmap: HexMap) -> Example:
         garrison_side=side_of[garrisons[0][1]] if garrisons else "",
     )
     h = parse_hex_id(hex_id)
-    roads = tuple(d for d in range(1, 7) if hexmap.road(h, d))
-    layout = generate(table_request(setup, came_from, f"example:{key}", roads))
+    request = table_request(
+        setup, came_from, f"example:{key}", road_sides(hexmap, h), water_sides(hexmap, h)
+    )
+    layout = generate(request)
     return Example(key, title, setup, came_from, layout, facts, wished)

@@ -35,6 +35,8 @@ from enum import Enum
 from maps.core.hexgrid import DIRECTION_NAMES
 from maps.core.model import CitySize, River, Terrain
 from tabletop import geometry, roads
+from tabletop import shore as shores
+from tabletop.shore import Shore, WaterSide
 
 Point = geometry.Point
 
@@ -70,6 +72,7 @@ class FeatureKind(Enum):
     MARSH = "marsh"
     FIELD_WORKS = "field works"
     ROAD = "road"
+    WATER = "water"  # sea or a lake beyond a hexside (``tabletop.shore``)
 
     @property
     def is_line(self) -> bool:
@@ -152,6 +155,7 @@ class TableRequest:
     table_feet: tuple[float, float] = (6, 4)
     seed: str = ""
     roads: tuple[int, ...] = ()  # hexsides a road of the campaign map crosses (rule 6's codes)
+    waters: tuple[WaterSide, ...] = ()  # hexsides with sea or a lake beyond them
 
     def __post_init__(self) -> None:
         for d in self.roads:
@@ -167,6 +171,8 @@ class TableRequest:
             raise ValueError("the table must be between 2 and 12 feet, long edge first")
         if len({r.direction for r in self.rivers}) != len(self.rivers):
             raise ValueError("each hexside holds one river")
+        if len({w.direction for w in self.waters}) != len(self.waters):
+            raise ValueError("each hexside has one water beyond it")
 
 
 @dataclass(frozen=True)
@@ -268,6 +274,8 @@ def generate(request: TableRequest) -> TableLayout:
     table = _Table(width, depth, rng)
     table.zones = [_zone_box(d, width, depth) for d in deployments]
 
+    for run in shores.runs(request.waters):
+        table.add_shore(run, deployments[0].edge)
     for run in _river_runs(request.rivers):
         table.add_river(run)
     if request.city is not None:
@@ -379,6 +387,34 @@ class _Table:
         self.scale = math.sqrt(width * depth / (72 * 48))
         self.zones: list[tuple[float, float, float, float]] = []  # the deployment zones
         self.hub: Point | None = None  # where the roads meet: the city of the hex
+        self.shores: list[Shore] = []  # sea or lakes beyond hexsides
+
+    def _wet(self, p: Point, margin: float = 0.0) -> bool:
+        return any(shore.wet(p, margin) for shore in self.shores)
+
+    # ---- the sea or a lake ----------------------------------------------------------------
+    def add_shore(self, run: Sequence[WaterSide], edge: Edge) -> None:
+        """The water beyond a hexside (or a run of neighbouring ones), outside the deployment
+        zones (``tabletop.shore``)."""
+        zone = DEPLOYMENT_ZONE
+        if edge in (Edge.WEST, Edge.EAST):
+            band = (zone, 0.0, self.width - zone, self.depth)
+        else:
+            band = (0.0, zone, self.width, self.depth - zone)
+        ux, uy = (sum(_UNIT[w.direction][i] for w in run) for i in (0, 1))
+        norm = math.hypot(ux, uy) or 1.0
+        shore = Shore(run, (ux / norm, uy / norm), self.width, self.depth, band)
+        outline = shore.outline()
+        label = shores.label(run)
+        if len(outline) < 3 or shores.area(outline) < shores.MIN_AREA:
+            where = label.split(" (")[1].split(",")[0]
+            self.notes.append(
+                f"The {label.split(' (')[0].lower()} beyond the {where} lies behind a "
+                "deployment zone: not on this table."
+            )
+            return
+        self.shores.append(shore)
+        self.features.append(_area_feature(FeatureKind.WATER, outline, label))
 
     def _in_zone(self, x: float, y: float, margin: float) -> bool:
         return any(
@@ -446,6 +482,8 @@ class _Table:
         for i, kind in enumerate(kinds):
             at = total * (i + 1) / (len(kinds) + 1) + self.rng.uniform(-2, 2)
             (px, py), (tx, ty) = geometry.point_at(path, at)
+            if self._wet((px, py), line_width):
+                continue  # where the river has met the sea or the lake
             half = line_width / 2 + 1.0
             ends = ((px - ty * half, py + tx * half), (px + ty * half, py - tx * half))
             width = 2.0 if kind is FeatureKind.BRIDGE else 3.0
@@ -472,6 +510,8 @@ class _Table:
                     continue  # a town (and its walls) stays out of the deployment zones
                 if any(geometry.near_path((x, y), p, w / 2 + max(bw, bh)) for p, w in self.rivers):
                     continue
+                if self._wet((x, y), max(bw, bh) + (3.5 if city.fortress else 0.5)):
+                    continue
                 plots.append((math.hypot(i * sx, j * sy * 1.3), x, y))
         plots.sort()
         if len(plots) < n:
@@ -496,6 +536,7 @@ class _Table:
                 max(box[2] - box[0], box[3] - box[1]) / 2 + 3.0,
                 self._room_to_zones(mx, my),
                 self._room_to_water(mx, my),
+                self._room_to_shore(mx, my),
             )
             outline = geometry.bastion_trace(mx, my, r, bastions)
             label = f"{city.name} fortress, {bastions} bastions (the garrison fights no battle, 11)"
@@ -513,6 +554,13 @@ class _Table:
             for a, b in zip(path, path[1:], strict=False):
                 far = min(far, geometry.segment_distance((x, y), a, b) - w / 2 - 0.5)
         return far
+
+    def _room_to_shore(self, x: float, y: float) -> float:
+        """At least how far the point lies from the sea or a lake (less half an inch)."""
+        return min(
+            ((s.reach - s.along((x, y))) * min(s.half) - 0.5 for s in self.shores),
+            default=math.inf,
+        )
 
     def add_villages(self, count: int) -> None:
         for _ in range(count):
@@ -631,6 +679,8 @@ class _Table:
             geometry.near_path(q, river, w / 2 + 1.0) for river, w in self.rivers for q in samples
         ):
             return False
+        if any(self._wet(q, 1.0) for q in samples):
+            return False
         woods = [f for f in self.features if f.kind is FeatureKind.WOOD]
         return not any(geometry.inside(q, wood.points) for wood in woods for q in samples)
 
@@ -685,6 +735,8 @@ class _Table:
                 continue
             box = (x - half_w, y - half_h, x + half_w, y + half_h)
             if any(geometry.overlap(box, t) for t in self.taken):
+                continue
+            if any(shore.box_wet(box, 1.0) for shore in self.shores):
                 continue
             if any(geometry.box_near_path(box, path, w / 2 + 1.0) for path, w in self.rivers):
                 continue

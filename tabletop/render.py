@@ -49,6 +49,7 @@ TINT = {
     FeatureKind.FORTRESS: (246, 240, 228),
     FeatureKind.RIVER: (196, 216, 240),
     FeatureKind.ROAD: (236, 222, 190),
+    FeatureKind.WATER: (196, 216, 240),
 }
 
 LEGEND = (
@@ -63,6 +64,7 @@ LEGEND = (
     (FeatureKind.FORD, "ford"),
     (FeatureKind.FIELD_WORKS, "field works (9.4)"),
     (FeatureKind.ROAD, "road (from the campaign map)"),
+    (FeatureKind.WATER, "sea or lake (not passable)"),
 )
 
 
@@ -77,11 +79,33 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.Im
 
 
 def image_size(layout: TableLayout, pixels_per_inch: float = 10) -> tuple[int, int]:
-    """The picture's size in pixels: the table at ``pixels_per_inch`` plus the margins."""
-    return (
-        round(layout.width * pixels_per_inch) + MARGIN_LEFT + MARGIN_RIGHT,
-        round(layout.depth * pixels_per_inch) + MARGIN_TOP + MARGIN_BOTTOM,
-    )
+    """The picture's size in pixels: the table at ``pixels_per_inch`` plus the margins (taller
+    when the legend needs more than its five rows)."""
+    width = round(layout.width * pixels_per_inch) + MARGIN_LEFT + MARGIN_RIGHT
+    present = [(k, text) for k, text in LEGEND if layout.of_kind(k)]
+    rows = _legend_slots(present, width)[1] + 1  # and the deployment zones' row
+    extra = LEGEND_ROW * max(0, rows - LEGEND_ROWS)
+    return width, round(layout.depth * pixels_per_inch) + MARGIN_TOP + MARGIN_BOTTOM + extra
+
+
+LEGEND_ROW = 24
+LEGEND_ROWS = 5  # rows the bottom margin holds
+
+
+def _legend_slots(
+    present: Sequence[tuple[FeatureKind, str]], image_width: int
+) -> tuple[list[tuple[FeatureKind, str, int, int]], int]:
+    """Where each legend entry goes: (kind, text, x, row), and the rows they take. Columns are
+    170 px apart, a long entry taking two; a new row when the next would not fit."""
+    small = font(11)
+    slots, x, row = [], MARGIN_LEFT, 0
+    for kind, text in present:
+        step = 170 * (1 + (32 + small.getlength(text) + 12 > 170))
+        if x > MARGIN_LEFT and x + step > image_width - 10:
+            x, row = MARGIN_LEFT, row + 1
+        slots.append((kind, text, x, row))
+        x += step
+    return slots, row + 1 if slots else 0
 
 
 def render_png(layout: TableLayout, *, title: str = "", pixels_per_inch: float = 10) -> bytes:
@@ -117,6 +141,8 @@ class _Renderer:
         self._deployment_zones()
         self._grid()
         by_kind = {kind: self.layout.of_kind(kind) for kind in FeatureKind}
+        for f in by_kind[FeatureKind.WATER]:
+            self._area(f)
         for kind in (FeatureKind.MARSH, FeatureKind.HILL, FeatureKind.WOOD):
             for f in by_kind[kind]:
                 self._area(f)
@@ -174,6 +200,10 @@ class _Renderer:
             for c in range(-h, w, step):
                 d.line([(c, 0), (c + h, h)], fill=(170, 150, 120))
                 d.line([(c, h), (c + h, 0)], fill=(170, 150, 120))
+        elif kind is FeatureKind.WATER:  # waves
+            for j, y in enumerate(range(step // 2, h, step)):
+                for x in range(0 if j % 2 else step, w, step * 2):
+                    d.arc([x, y - step / 3, x + step, y + step / 3], 200, 340, fill=(60, 80, 120))
         return tile
 
     def _fill(self, points: Sequence[tuple[float, float]], kind: FeatureKind) -> None:
@@ -342,7 +372,7 @@ class _Renderer:
 
     def _labels(self, by_kind: dict[FeatureKind, tuple[Feature, ...]]) -> None:
         label_font = font(max(10, round(self.ppi * 1.1)), bold=True)
-        for kind in (FeatureKind.WOOD, FeatureKind.HILL, FeatureKind.MARSH):
+        for kind in (FeatureKind.WOOD, FeatureKind.HILL, FeatureKind.MARSH, FeatureKind.WATER):
             for f in by_kind[kind]:
                 self._text(self.px((f.x, f.y)), f.label, label_font)
         for f in by_kind[FeatureKind.TOWN]:
@@ -395,7 +425,7 @@ class _Renderer:
 
     def _scale_bar(self) -> None:
         x0 = MARGIN_LEFT
-        y0 = self.size[1] - MARGIN_BOTTOM + 72  # below a south edge's deployment label
+        y0 = MARGIN_TOP + self.table_px[1] + 72  # below a south edge's deployment label
         block = 6 * self.ppi
         for i in range(4):
             fill = BLACK if i % 2 == 0 else WHITE
@@ -413,20 +443,16 @@ class _Renderer:
     def _legend(self, by_kind: dict[FeatureKind, tuple[Feature, ...]]) -> None:
         present = [(k, text) for k, text in LEGEND if by_kind[k]]
         x = MARGIN_LEFT
-        y = self.size[1] - MARGIN_BOTTOM + 115
-        col = 0
+        top = MARGIN_TOP + self.table_px[1] + 115  # under the scale bar
         small = font(11)
-        for kind, text in present:
-            sx = x + col * 170
+        slots, rows = _legend_slots(present, self.size[0])
+        for kind, text, sx, row in slots:
+            y = top + row * LEGEND_ROW
             box = [(sx, y), (sx + 26, y), (sx + 26, y + 16), (sx, y + 16)]
             self._swatch(kind, box)
             self.draw_.text((sx + 32, y + 8), text, font=small, fill=BLACK, anchor="lm")
-            col += 1
-            if sx + 2 * 170 > self.size[0]:
-                col = 0
-                y += 24
-        # the deployment zones (hatched) and the retreat edge each lies on
-        sx, y = x, y + (24 if col else 0)
+        # the deployment zones (hatched) and the retreat edge each lies on, on a row of its own
+        sx, y = x, top + rows * LEGEND_ROW
         self.draw_.rectangle([sx, y, sx + 26, y + 16], outline=(150, 150, 150), width=1)
         for k in range(-16, 26, 7):
             seg = clip_segment((sx + k, y + 16), (sx + k + 16, y), (sx, y, sx + 26, y + 16))
@@ -438,7 +464,13 @@ class _Renderer:
     def _swatch(self, kind: FeatureKind, box: list[tuple[float, float]]) -> None:
         (x0, y0), (x1, _), (_, y1) = box[0], box[1], box[2]
         mid = (y0 + y1) / 2
-        if kind in (FeatureKind.WOOD, FeatureKind.HILL, FeatureKind.MARSH, FeatureKind.TOWN):
+        if kind in (
+            FeatureKind.WOOD,
+            FeatureKind.HILL,
+            FeatureKind.MARSH,
+            FeatureKind.TOWN,
+            FeatureKind.WATER,
+        ):
             box = (int(x0), int(y0), int(x1), int(y1))
             self.image.paste(self._tile(kind).crop(box), box[:2])
             outline = BLACK if kind is not FeatureKind.TOWN else (90, 90, 90)

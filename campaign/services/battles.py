@@ -45,6 +45,7 @@ from tabletop.layout import (
     generate,
 )
 from tabletop.sheet import fighting_name
+from tabletop.shore import WaterSide, road_sides, water_sides
 
 DEFAULT_GAZETTE_DELAY = timedelta(hours=48)
 
@@ -261,6 +262,7 @@ def table_request(battle: Battle, feet: tuple[float, float] = (6, 4)) -> TableRe
         for side in SIDES
         if side in setup["sides"]
     )
+    roads, waters = _map_sides(battle)
     return TableRequest(
         terrain=terrain,
         sides=sides,  # type: ignore[arg-type]
@@ -268,18 +270,19 @@ def table_request(battle: Battle, feet: tuple[float, float] = (6, 4)) -> TableRe
         city=city,
         table_feet=feet,
         seed=battle.table_seed or battle.campaign.derived_seed(f"table:{battle.battle_id}"),
-        roads=_roads(battle),
+        roads=roads,
+        waters=waters,
     )
 
 
-def _roads(battle: Battle) -> tuple[int, ...]:
-    """The hexsides of the battle hex a road of the campaign map crosses (none if the map
-    cannot be loaded: the table is still drawn)."""
+def _map_sides(battle: Battle) -> tuple[tuple[int, ...], tuple[WaterSide, ...]]:
+    """The hexsides of the battle hex a road of the campaign map crosses, and those with sea or
+    a lake beyond them (none if the map cannot be loaded: the table is still drawn)."""
     hexmap = gameplay.load_campaign_map(battle.campaign.map_name)
     if hexmap is None:
-        return ()
+        return (), ()
     h = parse_hex_id(battle.hex)
-    return tuple(d for d in range(1, 7) if hexmap.road(h, d))
+    return road_sides(hexmap, h), water_sides(hexmap, h)
 
 
 def table_layout(battle: Battle) -> TableLayout:

@@ -14,7 +14,14 @@ from tabletop.layout import (
     TableSide,
     generate,
 )
-from tabletop.render import MARGIN_LEFT, MARGIN_TOP, image_size, render_png
+from tabletop.render import (
+    MARGIN_BOTTOM,
+    MARGIN_LEFT,
+    MARGIN_RIGHT,
+    MARGIN_TOP,
+    image_size,
+    render_png,
+)
 
 pytestmark = pytest.mark.pure
 
@@ -44,7 +51,9 @@ def at(layout_point, ppi=10):
 
 def test_it_is_a_png_of_the_table_at_its_scale(layout, picture):
     assert picture.size == image_size(layout, 10)
-    assert picture.size == (72 * 10 + image_size(layout, 0)[0], 48 * 10 + image_size(layout, 0)[1])
+    # the table at 10 px an inch and the margins (its legend fits the bottom margin's rows)
+    margins = (MARGIN_LEFT + MARGIN_RIGHT, MARGIN_TOP + MARGIN_BOTTOM)
+    assert picture.size == (72 * 10 + margins[0], 48 * 10 + margins[1])
 
 
 def test_a_bigger_scale_gives_a_bigger_picture(layout):
@@ -81,3 +90,20 @@ def test_an_empty_part_of_the_table_is_light(layout, picture):
     # The margin right of the table, below the feet labels: nothing there but paper.
     x, y = at((layout.width, layout.depth / 2))
     assert picture.getpixel((x + 60, y + 40)) > 240
+
+
+def test_a_legend_that_needs_more_rows_makes_the_picture_taller():
+    """A busy coastal table on a narrow (4 x 6, portrait) picture: its legend takes more rows
+    than the bottom margin holds, the picture grows by those rows and the legend sits below the
+    scale bar, not over it."""
+    from tests.tabletop.test_shore import LAYOUTS
+
+    busiest = max(LAYOUTS, key=lambda lay: len({f.kind for f in lay.features}))
+    width, height = image_size(busiest, 10)
+    plain = round(busiest.depth * 10) + MARGIN_TOP + MARGIN_BOTTOM
+    assert height > plain and (height - plain) % 24 == 0, (height, plain)
+    picture = Image.open(io.BytesIO(render_png(busiest))).convert("L")
+    assert picture.size == (width, height)
+    # the last legend row (the deployment zones) is drawn inside the picture
+    bottom = picture.crop((MARGIN_LEFT, height - 30, width, height))
+    assert bottom.getextrema()[0] < 100
