@@ -200,8 +200,12 @@ class Campaign(models.Model):
         draw), from which no campaign die can be computed (docs/dice.md)."""
         return dice.derive_seed(self.seed, label)
 
+    def open_windows(self):
+        """The campaign's windows waiting for players (or paused), the newest first."""
+        return self.windows.filter(status__in=OPEN_STATUSES).order_by("-id")
+
     def open_window(self) -> PhaseWindow | None:
-        return self.windows.filter(status__in=OPEN_STATUSES).order_by("-id").first()
+        return self.open_windows().first()
 
 
 class Seat(models.Model):

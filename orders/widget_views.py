@@ -82,9 +82,10 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
     view = _view(access, version)
     before = _version(access.campaign, version.number - 1)
     moves, seen = [], []
-    if before is not None:
-        seen = overlay.seen_moves(_view(access, before), view, grid)
-    if before is not None and version.resolved_phase in (Phase.MARCH.value, "forced-march"):
+    then = _view(access, before) if before is not None else None
+    if then is not None:
+        seen = overlay.seen_moves(then, view, grid)
+    if then is not None and version.resolved_phase in (Phase.MARCH.value, "forced-march"):
         window = (
             PhaseWindow.objects.filter(
                 campaign=access.campaign, version=before, phase=version.resolved_phase
@@ -95,7 +96,6 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
         sheet = OrderSheet.objects.filter(window=window, seat=access.seat).first()
         draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
         kind = "march" if version.resolved_phase == Phase.MARCH.value else "forced_march"
-        then = _view(access, before)
         names = own_units(then)
         orders = [{**o, "name": names.get(str(o.get("unit")), o.get("unit"))}
                   for o in draft_items(draft, kind)]  # fmt: skip

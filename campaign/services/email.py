@@ -21,7 +21,7 @@ from django.urls import NoReverseMatch, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaign.models import OPEN_STATUSES, Campaign, Invitation, PhaseWindow, Seat, StateVersion
+from campaign.models import Campaign, Invitation, PhaseWindow, Seat, StateVersion
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, emailmodes, press, queue, viewcache
@@ -206,10 +206,9 @@ class Shared:
     def window(self, campaign: Campaign) -> PhaseWindow | None:
         if campaign.id not in self._window:
             self._window[campaign.id] = (
-                campaign.windows.filter(status__in=OPEN_STATUSES)
+                campaign.open_windows()
                 .select_related("version")
                 .defer("version__state", "version__orders")
-                .order_by("-id")
                 .first()
             )
         return self._window[campaign.id]

@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 from django.db import transaction
 
 from campaign.models import (
-    OPEN_STATUSES,
     Campaign,
     CampaignStatus,
     OrganiserAction,
@@ -464,9 +463,7 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") 
     ):
         raise OrganiserError("The campaign has already ended.")
     campaign.status = CampaignStatus.ENDED
-    PhaseWindow.objects.filter(campaign=campaign, status__in=OPEN_STATUSES).update(
-        status=WindowStatus.RESOLVED, resolved_at=now
-    )
+    campaign.open_windows().update(status=WindowStatus.RESOLVED, resolved_at=now)
     log(campaign, actor, OrganiserActionKind.ENDED, "Ended the campaign." + _why(reason), now=now)
     mail.queue_campaign_over(campaign.id)
 
