@@ -112,12 +112,12 @@ def run(args) -> None:
             spent[0] += 0 if inside else time.perf_counter() - t
             spent[1] += 1
 
-    def timed_deliver_many(batch):
+    def timed_deliver_many(batch, *handoff):
         t = time.perf_counter()
         inside.append(1)
         spent_inside.append(1)
         try:
-            return deliver_many(batch)
+            return deliver_many(batch, *handoff)
         finally:
             inside.pop()
             spent_inside.pop()

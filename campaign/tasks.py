@@ -98,7 +98,7 @@ def send_email(kind: str, **ids) -> bool:
 
 
 @shared_task(ignore_result=True)
-def send_emails(batch: list) -> int:
+def send_emails(batch: list, handoff: str | None = None) -> int:
     """Build and send one resolution's emails together ([kind, ids] each); one refused by the
-    mail server is queued again alone as ``send_email``."""
-    return email.deliver_many([(kind, ids) for kind, ids in batch])
+    mail server is queued again alone as ``send_email``. ``handoff``: see ``email.deliver_many``."""
+    return email.deliver_many([(kind, ids) for kind, ids in batch], handoff)

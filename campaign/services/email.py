@@ -7,7 +7,9 @@ they get (``Seat.email_kinds``); invitations and the organiser's alerts always g
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections import OrderedDict
 from pathlib import Path
 
 from django.conf import settings
@@ -15,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
 from django.template import engines
 from django.template.loader import get_template, render_to_string
 from django.urls import NoReverseMatch, get_resolver, reverse
@@ -84,7 +87,32 @@ def queue_after_resolution(campaign_id: int, notices) -> None:
             batch.append(("phase-resolved", {"seat_id": seat_id, "since": notices.since_version}))
     if notices.over:
         batch += [("campaign-over", {"seat_id": seat_id}) for seat_id in _over_seats(campaign_id)]
-    _queue_batch(batch)
+    if batch and notices.events is not None and notices.seats is not None and notices.latest:
+        key = f"{campaign_id}:{notices.latest.id}:{notices.since_version}"
+        transaction.on_commit(functools.partial(_hand_off, key, notices))
+        queue.on_commit(queue.SEND_EMAILS, [[k, ids] for k, ids in batch], handoff=key)
+    else:
+        _queue_batch(batch)
+
+
+# What a resolution hands to its own emails when they are built in the process that resolved
+# it (with no broker, or when the worker that resolved takes the emails' task too): the seats
+# with their users, the version and window it made and the events it wrote, by the key its
+# emails' task names. Committed data only (kept when the transaction commits), never changed
+# after, so an email built from it says what one built from the database would
+# (``tests/web/test_email_handoff.py``); elsewhere the task reads them (``Shared``).
+_HANDOFFS: OrderedDict[str, object] = OrderedDict()
+HANDOFFS_KEPT = 8
+
+
+def _hand_off(key: str, notices) -> None:
+    _HANDOFFS[key] = notices
+    while len(_HANDOFFS) > HANDOFFS_KEPT:
+        _HANDOFFS.popitem(last=False)
+
+
+def _taken(key: str | None):
+    return _HANDOFFS.pop(key, None) if key else None
 
 
 def queue_invitation(invitation_id: int) -> None:
@@ -173,14 +201,24 @@ class Shared:
     """What the emails built together (one resolution's, ``deliver_many``) read once: the seats,
     each campaign's latest version, open window and the events since a version."""
 
-    def __init__(self, seat_ids: list[int] = ()) -> None:
-        rows = Seat.objects.select_related("campaign", "user").filter(id__in=seat_ids)
-        self._seats = {s.id: s for s in rows} if seat_ids else {}
+    def __init__(self, seat_ids: list[int] = (), handed=None) -> None:
+        """``handed``: the ``resolution.Notices`` of the resolution these emails follow, when
+        it ran in this process: its seats, version, window and events are not read again."""
         self._campaigns: dict[int, Campaign] = {}
         self._latest: dict[int, StateVersion | None] = {}
         self._window: dict[int, PhaseWindow | None] = {}
         self._events: dict[tuple[int, int | None], list[tuple[int, Event]]] = {}
         self._letters: dict[tuple, dict] = {}
+        if handed is not None:
+            self._seats = {s.id: s for s in handed.seats}
+            campaign = handed.latest.campaign
+            self._campaigns[campaign.id] = campaign
+            self._latest[campaign.id] = handed.latest
+            self._window[campaign.id] = handed.window
+            self._events[campaign.id, handed.since_version] = handed.events
+            return
+        rows = Seat.objects.select_related("campaign", "user").filter(id__in=seat_ids)
+        self._seats = {s.id: s for s in rows} if seat_ids else {}
 
     def seat(self, seat_id: int) -> Seat | None:
         if seat_id not in self._seats:
@@ -443,11 +481,12 @@ def unsubscribe(seat: Seat) -> None:
     Seat.objects.filter(id=seat.id).update(email_kinds=[])
 
 
-def deliver_many(batch: list[tuple[str, dict]]) -> int:
+def deliver_many(batch: list[tuple[str, dict]], handoff: str | None = None) -> int:
     """Build and send the emails of ``batch`` (kind, ids), reading what they share once (one
     resolution's emails); how many were sent. One that the mail server refuses is queued again
-    alone (``send_email`` retries it), so the others are not sent twice."""
-    shared = Shared([ids["seat_id"] for _, ids in batch if "seat_id" in ids])
+    alone (``send_email`` retries it), so the others are not sent twice. ``handoff``: the key
+    of what the resolution left in this process, if it ran here (else it is read)."""
+    shared = Shared([ids["seat_id"] for _, ids in batch if "seat_id" in ids], _taken(handoff))
     sent = 0
     for kind, ids in batch:
         try:

@@ -36,7 +36,7 @@ from campaign.services import deadlines, email, fateclock, gameplay, queue, view
 from maps.picture_queue import queue_pictures
 from orders.models import OrderSheet
 from rules.armies import Army
-from rules.events import Event, EventKind, event_to_dict, private
+from rules.events import Event, EventKind, event_from_dict, event_to_dict, private
 from rules.state import Phase, State
 
 logger = logging.getLogger(__name__)
@@ -57,6 +57,11 @@ class Notices:
     # the emails and map pictures queued after it need not read again.
     seats: list[Seat] | None = None
     latest: StateVersion | None = None
+    # The window it opened (None: the campaign is over), and every event of the versions it
+    # made as (turn, engine event), when it made them all (``Writes.written``): one
+    # resolution's emails start from these in the process that resolved it (``email.handoff``).
+    window: PhaseWindow | None = None
+    events: list[tuple[int, Event]] | None = None
 
 
 def _kind_of(phase: Phase) -> str:
@@ -73,6 +78,7 @@ class Writes:
     def __init__(self) -> None:
         self.versions: list[StateVersion] = []
         self.events: list[tuple[StateVersion, list[dict]]] = []
+        self.written: list[tuple[StateVersion, list[dict]]] = []  # flushed, in order
 
     def add(self, version: StateVersion, events: list[dict]) -> None:
         self.versions.append(version)
@@ -86,7 +92,15 @@ class Writes:
         EventRow.objects.bulk_create(
             row for version, events in self.events for row in _event_rows(version, events)
         )
+        self.written += self.events
         self.versions, self.events = [], []
+
+    def written_events(self) -> list[tuple[int, Event]]:
+        """Every event of the versions written, as (turn, engine event): what reading their
+        rows back gives (``email._events_since``), without the query."""
+        return [
+            (version.turn, event_from_dict(e)) for version, events in self.written for e in events
+        ]
 
 
 def insert_version(
@@ -176,6 +190,7 @@ def open_next(
         if state.ended:
             writes.flush()
             Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
+            campaign.status, campaign.ended = CampaignStatus.ENDED, now  # (as the row now is)
             if notices is not None:
                 notices.over = True
             return None
@@ -192,6 +207,7 @@ def open_next(
                 status=WindowStatus.PAUSED if campaign.paused else WindowStatus.OPEN,
             )
             if notices is not None:
+                notices.window = window
                 notices.opened += [
                     ("battle-pending", s.id) for s in gameplay.battle_seats(seats, state)
                 ]
@@ -215,6 +231,7 @@ def open_next(
                 remaining=(deadline - now) if campaign.paused else None,
             )
             if notices is not None:
+                notices.window = window
                 email_kind = "battle-pending" if state.phase is Phase.BATTLE else "phase-opened"
                 notices.opened += [(email_kind, s.id) for s in owing]
             return window
@@ -294,7 +311,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     campaign = window.campaign
     if campaign.paused or campaign.status != CampaignStatus.RUNNING:
         return None, None
-    seats = list(campaign.seats.all())
+    seats = list(campaign.seats.select_related("user"))  # (the emails' recipients)
     sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}
     ready_ids = {seat_id for seat_id, sheet in sheets.items() if sheet.ready}
     if not force and not is_due(window, seats, ready_ids, now):
@@ -361,6 +378,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     open_next(campaign, version, now=now, notices=notices, state=state, seats=seats, writes=writes)
     writes.flush()  # (open_next has inserted them; nothing left)
     notices.resolved = [s.id for s in seats if not s.reserve]
+    notices.events = writes.written_events()
     return version, notices
 
 
