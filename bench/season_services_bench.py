@@ -3,7 +3,7 @@ the same kind of season in the engine alone, measured in one run (so the ratio h
 machine).
 
     .venv/bin/python bench/season_services_bench.py [--turns 18]
-        [--database postgres://postgres@127.0.0.1:5432/postgres]
+        [--database postgres://postgres@127.0.0.1:5432/postgres] [--profile FILE]
 
 1. The engine alone: ``rules.autoplay.play_season`` on the bundled map (seven armies,
    the tabletop stand-in for battles), three times, the fastest kept.
@@ -19,6 +19,7 @@ Prints both times, the part spent building emails, and the ratio services / engi
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
 import re
 import sys
@@ -39,6 +40,9 @@ def main() -> None:
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument(
         "--queries", type=int, default=0, help="also print the N most frequent SQL statements"
+    )
+    parser.add_argument(
+        "--profile", default="", help="also write a cProfile of the services' season to this file"
     )
     args = parser.parse_args()
     name = f"dgk_season_{uuid.uuid4().hex[:8]}"
@@ -154,6 +158,9 @@ def run(args) -> None:
             shapes[caller() + "  " + re.sub(r"\s+", " ", sql)[:90]] += 1
         return execute(sql, params, many, context)
 
+    profile = cProfile.Profile() if args.profile else None
+    if profile:
+        profile.enable()
     t0, c0 = time.perf_counter(), time.process_time()
     with connection.execute_wrapper(count):
         campaign, battles = play_real_season(
@@ -161,6 +168,9 @@ def run(args) -> None:
             prefix="bench",
         )  # fmt: skip
     services, services_cpu = time.perf_counter() - t0, time.process_time() - c0
+    if profile:
+        profile.disable()
+        profile.dump_stats(args.profile)
     latest = campaign.latest_version()
     print(
         f"engine alone: a season of {season.state.turn} turns, {season.resolutions} phase "

@@ -20,7 +20,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template import engines
 from django.template.loader import get_template, render_to_string
-from django.urls import NoReverseMatch, get_resolver, reverse
+from django.urls import NoReverseMatch, get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -190,11 +190,17 @@ def warm() -> tuple[int, int]:
 
 
 def _url(name: str, *args, fallback: str = "home") -> str:
+    return settings.SITE_URL + _path(get_urlconf(), get_script_prefix(), name, args, fallback)
+
+
+@functools.lru_cache(maxsize=4096)
+def _path(urlconf, prefix: str, name: str, args: tuple, fallback: str) -> str:
+    """``reverse``, kept per process: an email names the same few pages of the same seats
+    phase after phase (a path depends on nothing but these arguments)."""
     try:
-        path = reverse(name, args=args)
+        return reverse(name, args=args, urlconf=urlconf)
     except NoReverseMatch:
-        path = reverse(fallback)
-    return settings.SITE_URL + path
+        return reverse(fallback, urlconf=urlconf)
 
 
 class Shared:
