@@ -12,7 +12,7 @@ import dataclasses
 import heapq
 from dataclasses import dataclass
 
-from maps.core.hexgrid import Hex, hex_id, parse_hex_id, side_hexes, within
+from maps.core.hexgrid import Hex, hex_id, parse_hex_id, within
 from maps.core.model import HexMap
 from maps.core.paths import water_reach
 from rules.armies import ADJECTIVES, Alliance, Army
@@ -95,11 +95,7 @@ def supply_map(board: Board, alliance: Alliance, settings: RuleSettings) -> Supp
 
     land = land_reach(hexmap, sources, settings.supply_land_mp, blocking, closed, enemy_forts)
 
-    def can_leave_side(side) -> bool:
-        a, b = side_hexes(side)
-        return not ({a, b} & blocking or {a, b} & closed)
-
-    water = water_reach(hexmap, sorted(sources), can_leave_side=can_leave_side)
+    water = water_reach(hexmap, sorted(sources), stop_at=blocking | closed)
     return SupplyMap(alliance, frozenset(sources), land, frozenset(water - closed))
 
 

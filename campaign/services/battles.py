@@ -61,22 +61,25 @@ class BattleError(ValueError):
 
 
 def sync(campaign: Campaign) -> list[Battle]:
-    """One record per battle the latest state waits for (made once; safe to run twice).
-    The state is read decoded (``viewcache.version_state``: no JSON read or decoded when this
-    process has it, as after a resolution)."""
+    """One record per battle the latest state waits for (made once; safe to run twice); the
+    records it made. The state is read decoded (``viewcache.version_state``: no JSON read or
+    decoded when this process has it, as after a resolution). Its callers (the battle pages,
+    the dashboard, the organiser's board) read the battles they show themselves: no battle row
+    is read when the state waits for none."""
     latest = campaign.versions.defer("state", "orders").order_by("-number").first()
     if latest is None:
         return []
     state = viewcache.version_state(latest)
     pending_battles = state.pending_battles
     known = set(campaign.battles.values_list("battle_id", flat=True)) if pending_battles else ()
+    made = []
     for pending in pending_battles:
         if pending.id in known:
             continue
         setup = _setup_of(campaign, pending.id)
         if setup is None:
             continue
-        Battle.objects.get_or_create(
+        battle, created = Battle.objects.get_or_create(
             campaign=campaign,
             battle_id=pending.id,
             defaults={
@@ -87,7 +90,9 @@ def sync(campaign: Campaign) -> list[Battle]:
                 "table_seed": campaign.derived_seed(f"table:{pending.id}"),
             },
         )
-    return list(campaign.battles.all())
+        if created:
+            made.append(battle)
+    return made
 
 
 def _setup_of(campaign: Campaign, battle_id: str) -> dict | None:

@@ -19,6 +19,7 @@ from maps.core.hexgrid import (
     hex_id,
     neighbour,
     parse_hex_id,
+    side_hexes,
     side_key,
     side_vertices,
 )
@@ -208,6 +209,7 @@ class HexMap:
         # and loading stays fast (bench/map_bench.py).
         set_(self, "_steps", {})
         set_(self, "_water_vertices", None)
+        set_(self, "_water_network", None)
         set_(self, "_area_hexes", {})
 
     # --- hexes ---------------------------------------------------------------------------------
@@ -423,6 +425,29 @@ class HexMap:
                 for v in side_vertices(side):
                     index.setdefault(v, set()).add(side)
         return {v: tuple(sorted(s)) for v, s in index.items()}
+
+    def water_network(self) -> Mapping[Side, tuple[tuple[Side, ...], frozenset[Hex], tuple]]:
+        """Every water side of the map (``water_sides``), made once: the water sides that
+        continue it (``water_side_neighbours``), its two hexes, and the hexes a supply line
+        along it reaches (its own hex, and the one across it when passable)."""
+        network = self._water_network  # type: ignore[attr-defined]
+        if network is None:
+            network = {}
+            for h in self._hexes:  # type: ignore[attr-defined]
+                for side in self.water_sides(h):
+                    if side in network:
+                        continue
+                    a, b = side_hexes(side)
+                    across = self.terrain_of.get(b)
+                    reached = (a, b) if across is not None and across.passable else (a,)
+                    network[side] = (
+                        tuple(self.water_side_neighbours(side)),
+                        frozenset((a, b)),
+                        reached,
+                    )
+            network = MappingProxyType(network)
+            object.__setattr__(self, "_water_network", network)
+        return network
 
     def water_side_neighbours(self, side: Side) -> list[Side]:
         """Water sides that continue ``side``: they share one of its two ends."""

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
-from maps.core.hexgrid import Hex, Side, distance, neighbour
+from maps.core.hexgrid import Hex, Side, distance
 from maps.core.model import HexMap
 
 StepCost = Callable[[Hex, int, Hex], "int | None"]
@@ -201,14 +202,17 @@ def water_reach(
     sources: Iterable[Hex],
     *,
     can_leave_side: Callable[[Side], bool] | None = None,
+    stop_at: AbstractSet[Hex] = frozenset(),
 ) -> set[Hex]:
     """Hexes a supply line reaches by water from ``sources`` (5, 5.2.2, 5.2.3).
 
     A line follows river, coast and lake-shore hexsides that continue one another, for any
     distance. A source must itself touch water; the hexes reached are those with a reached side.
-    ``can_leave_side(side)`` False lets the line reach a side but not go on from it (a side
-    adjacent to an enemy-occupied hex).
+    A line may reach a side but not go on from it when either of its hexes is in ``stop_at``
+    (an enemy-occupied hex) or ``can_leave_side(side)`` is False. The map's water network is
+    made once (``HexMap.water_network``).
     """
+    network = hexmap.water_network()
     frontier: list[Side] = []
     seen: set[Side] = set()
     for h in sources:
@@ -218,16 +222,16 @@ def water_reach(
                 frontier.append(side)
     while frontier:
         side = frontier.pop()
+        onward, ends, _reached = network[side]
+        if not ends.isdisjoint(stop_at):
+            continue
         if can_leave_side is not None and not can_leave_side(side):
             continue
-        for nxt in hexmap.water_side_neighbours(side):
+        for nxt in onward:
             if nxt not in seen:
                 seen.add(nxt)
                 frontier.append(nxt)
     reached: set[Hex] = set()
-    for h, d in seen:
-        reached.add(h)
-        other = neighbour(h, d)
-        if other in hexmap and hexmap.terrain(other).passable:
-            reached.add(other)
+    for side in seen:
+        reached.update(network[side][2])
     return reached

@@ -110,7 +110,8 @@ def play_real_season(
         )
         with capture(execute=True):
             resolve_due_phase(window.id, now=window.deadline or now)
-            pending = [b for b in battle_service.sync(campaign) if b.status == "pending"]
+            battle_service.sync(campaign)
+            pending = list(campaign.battles.filter(status="pending"))
         if step:
             step("phase", window)
         for b in pending:
