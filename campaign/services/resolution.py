@@ -187,7 +187,13 @@ def insert_event_rows(rows: list[EventRow]) -> None:
         return
     table = connection.ops.quote_name(EventRow._meta.db_table)
     columns = ", ".join(connection.ops.quote_name(c) for c in EVENT_COLUMNS)
-    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+    # (``wrap_database_errors``: a broken constraint raises Django's IntegrityError, as an
+    # INSERT would.)
+    with (
+        connection.wrap_database_errors,
+        connection.cursor() as cursor,
+        cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+    ):
         for row in rows:
             copy.write_row(
                 (
