@@ -2,7 +2,7 @@
 the same kind of season in the engine alone, measured in one run (so the ratio holds on a noisy
 machine).
 
-    .venv/bin/python bench/season_services_bench.py [--turns 18]
+    .venv/bin/python bench/season_services_bench.py [--turns 18] [--runs 2]
         [--database postgres://postgres@127.0.0.1:5432/postgres] [--profile FILE]
 
 1. The engine alone: ``rules.autoplay.play_season`` on the bundled map (seven armies,
@@ -10,7 +10,8 @@ machine).
 2. The services: a scratch PostgreSQL database, a five-seat campaign on the bundled map played
    by the automatic players (``tests/web/real_season.py``): every phase resolved by
    ``resolve_due_phase``, battles settled by the quick resolution, every email built and sent
-   (to Django's in-memory outbox) as a worker that has started would (``email.warm``).
+   (to Django's in-memory outbox) as a worker that has started would (``email.warm``); twice,
+   each a new campaign, the fastest kept (``--runs``).
 
 Prints both times, the part spent building emails, and the ratio services / engine. The aim
 (issue 16): the services' season under 3 s, emails included, and under 6x the engine's.
@@ -40,6 +41,9 @@ def main() -> None:
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument(
         "--queries", type=int, default=0, help="also print the N most frequent SQL statements"
+    )
+    parser.add_argument(
+        "--runs", type=int, default=2, help="services' seasons to play, the fastest kept"
     )
     parser.add_argument(
         "--profile", default="", help="also write a cProfile of the services' season to this file"
@@ -150,6 +154,7 @@ def run(args) -> None:
         return "?"
 
     shapes: Counter[str] = Counter()
+    services_runs: list[float] = []
 
     def count(execute, sql, params, many, context):
         queries[0] += 1
@@ -158,19 +163,32 @@ def run(args) -> None:
             shapes[caller() + "  " + re.sub(r"\s+", " ", sql)[:90]] += 1
         return execute(sql, params, many, context)
 
-    profile = cProfile.Profile() if args.profile else None
-    if profile:
-        profile.enable()
-    t0, c0 = time.perf_counter(), time.process_time()
-    with connection.execute_wrapper(count):
-        campaign, battles = play_real_season(
-            organiser, TestCase.captureOnCommitCallbacks, turns=args.turns, name="Bench season",
-            prefix="bench",
-        )  # fmt: skip
-    services, services_cpu = time.perf_counter() - t0, time.process_time() - c0
-    if profile:
-        profile.disable()
-        profile.dump_stats(args.profile)
+    # The services' season ``--runs`` times too (a new campaign each), the fastest kept with its
+    # emails and queries: the same rule as the engine's, so the ratios compare like with like.
+    best = None
+    for run_number in range(args.runs):
+        spent[:] = [0.0, 0]
+        queries[:] = [0, 0]
+        shapes.clear()
+        mail.outbox = []
+        profile = cProfile.Profile() if args.profile and run_number == 0 else None
+        if profile:
+            profile.enable()
+        t0, c0 = time.perf_counter(), time.process_time()
+        with connection.execute_wrapper(count):
+            campaign, battles = play_real_season(
+                organiser, TestCase.captureOnCommitCallbacks, turns=args.turns,
+                name=f"Bench season {run_number + 1}", prefix=f"bench{run_number + 1}",
+            )  # fmt: skip
+        elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+        if profile:
+            profile.disable()
+            profile.dump_stats(args.profile)
+        this = (elapsed, cpu, list(spent), list(queries), Counter(shapes), len(mail.outbox))
+        if best is None or elapsed < best[0]:
+            best = this
+        services_runs.append(elapsed)
+    services, services_cpu, spent, queries, shapes, sent = best
     latest = campaign.latest_version()
     print(
         f"engine alone: a season of {season.state.turn} turns, {season.resolutions} phase "
@@ -178,8 +196,9 @@ def run(args) -> None:
     )
     print(
         f"through the services on PostgreSQL: {latest.turn} turns, {latest.number} versions, "
-        f"{battles} battles, {spent[1]} emails built ({len(mail.outbox)} sent): {services:.2f} s, "
-        f"of which emails {spent[0]:.2f} s"
+        f"{battles} battles, {spent[1]} emails built ({sent} sent): {services:.2f} s "
+        f"(fastest of {', '.join(f'{t:.2f}' for t in services_runs)}), of which emails "
+        f"{spent[0]:.2f} s"
     )
     print(
         f"ratio services / engine: {services / engine:.1f}x (aim: <= 6x, and <= 3 s); "
