@@ -11,41 +11,22 @@ resolution writes them, into a scratch database; each way five times, the fastes
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.web_bench import admin_sql  # noqa: E402
+from bench.web_bench import scratch_django  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
-    name = f"dgk_events_{uuid.uuid4().hex[:8]}"
-    admin_sql(args.database, f'CREATE DATABASE "{name}"')
-    os.environ.update(
-        DATABASE_URL=args.database.rsplit("/", 1)[0] + "/" + name,
-        DJANGO_SETTINGS_MODULE="dgk.settings",
-        CELERY_BROKER_URL="",
-        REDIS_URL="",
-        LOG_LEVEL="WARNING",
-        DEBUG="0",
-        SECRET_KEY="bench-" + uuid.uuid4().hex,
-        ALLOWED_HOSTS="localhost",
-    )
-    try:
+    with scratch_django(args.database, "dgk_events"):
         run()
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        admin_sql(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def run() -> None:

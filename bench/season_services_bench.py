@@ -21,18 +21,16 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import re
 import sys
 import time
-import uuid
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.web_bench import admin_sql  # noqa: E402
+from bench.web_bench import scratch_django  # noqa: E402
 
 
 def main() -> None:
@@ -49,26 +47,8 @@ def main() -> None:
         "--profile", default="", help="also write a cProfile of the services' season to this file"
     )
     args = parser.parse_args()
-    name = f"dgk_season_{uuid.uuid4().hex[:8]}"
-    admin_sql(args.database, f'CREATE DATABASE "{name}"')
-    os.environ.update(
-        DATABASE_URL=args.database.rsplit("/", 1)[0] + "/" + name,
-        DJANGO_SETTINGS_MODULE="dgk.settings",
-        CELERY_BROKER_URL="",
-        REDIS_URL="",
-        EMAIL_URL="console://",
-        LOG_LEVEL="WARNING",
-        DEBUG="0",
-        SECRET_KEY="bench-" + uuid.uuid4().hex,
-        ALLOWED_HOSTS="testserver,localhost",
-    )
-    try:
+    with scratch_django(args.database, "dgk_season"):
         run(args)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        admin_sql(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def run(args) -> None:

@@ -34,6 +34,7 @@ import time
 import urllib.parse
 import urllib.request
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +64,29 @@ def drop_scratch(url: str, name: str) -> None:
     except Exception:
         pass
     admin_sql(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def scratch_django(url: str, prefix: str):
+    """A scratch database beside ``url`` for this process's Django (no broker, console email,
+    no debug), dropped at the end; yields its name."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    admin_sql(url, f'CREATE DATABASE "{name}"')
+    os.environ.update(
+        DATABASE_URL=url.rsplit("/", 1)[0] + "/" + name,
+        DJANGO_SETTINGS_MODULE="dgk.settings",
+        CELERY_BROKER_URL="",
+        REDIS_URL="",
+        EMAIL_URL="console://",
+        LOG_LEVEL="WARNING",
+        DEBUG="0",
+        SECRET_KEY="bench-" + uuid.uuid4().hex,
+        ALLOWED_HOSTS="testserver,localhost",
+    )
+    try:
+        yield name
+    finally:
+        drop_scratch(url, name)
 
 
 def wait_for(url: str, timeout: float = 30) -> None:
