@@ -87,7 +87,7 @@ def queue_after_resolution(campaign_id: int, notices) -> None:
             batch.append(("phase-resolved", {"seat_id": seat_id, "since": notices.since_version}))
     if notices.over:
         batch += [("campaign-over", {"seat_id": seat_id}) for seat_id in _over_seats(campaign_id)]
-    if batch and notices.events is not None and notices.seats is not None and notices.latest:
+    if batch and notices.written is not None:  # (a resolution: its seats and versions known)
         key = f"{campaign_id}:{notices.latest.id}:{notices.since_version}"
         transaction.on_commit(functools.partial(_hand_off, key, notices))
         queue.on_commit(queue.SEND_EMAILS, [[k, ids] for k, ids in batch], handoff=key)
@@ -221,7 +221,7 @@ class Shared:
             self._campaigns[campaign.id] = campaign
             self._latest[campaign.id] = handed.latest
             self._window[campaign.id] = handed.window
-            self._events[campaign.id, handed.since_version] = handed.events
+            self._events[campaign.id, handed.since_version] = handed.events()
             return
         rows = Seat.objects.select_related("campaign", "user").filter(id__in=seat_ids)
         self._seats = {s.id: s for s in rows} if seat_ids else {}

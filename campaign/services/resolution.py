@@ -58,11 +58,18 @@ class Notices:
     # the emails and map pictures queued after it need not read again.
     seats: list[Seat] | None = None
     latest: StateVersion | None = None
-    # The window it opened (None: the campaign is over), and every event of the versions it
-    # made as (turn, engine event), when it made them all (``Writes.written``): one
-    # resolution's emails start from these in the process that resolved it (``email.handoff``).
+    # The window it opened (None: the campaign is over), and the versions it made with their
+    # events, when it made them all (``Writes.written``): one resolution's emails start from
+    # these in the process that resolved it (``email._HANDOFFS``).
     window: PhaseWindow | None = None
-    events: list[tuple[int, Event]] | None = None
+    written: list[tuple[StateVersion, list[dict]]] | None = None
+
+    def events(self) -> list[tuple[int, Event]]:
+        """Every event written, as (turn, engine event): what reading their rows back gives
+        (``email._events_since``), without the query; made only for emails that use it."""
+        return [
+            (version.turn, event_from_dict(e)) for version, events in self.written for e in events
+        ]
 
 
 def _kind_of(phase: Phase) -> str:
@@ -95,13 +102,6 @@ class Writes:
         )
         self.written += self.events
         self.versions, self.events = [], []
-
-    def written_events(self) -> list[tuple[int, Event]]:
-        """Every event of the versions written, as (turn, engine event): what reading their
-        rows back gives (``email._events_since``), without the query."""
-        return [
-            (version.turn, event_from_dict(e)) for version, events in self.written for e in events
-        ]
 
 
 def insert_version(
@@ -420,7 +420,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     open_next(campaign, version, now=now, notices=notices, state=state, seats=seats, writes=writes)
     writes.flush()  # (open_next has inserted them; nothing left)
     notices.resolved = [s.id for s in seats if not s.reserve]
-    notices.events = writes.written_events()
+    notices.written = writes.written
     return version, notices
 
 

@@ -201,7 +201,6 @@ def water_reach(
     hexmap: HexMap,
     sources: Iterable[Hex],
     *,
-    can_leave_side: Callable[[Side], bool] | None = None,
     stop_at: AbstractSet[Hex] = frozenset(),
 ) -> set[Hex]:
     """Hexes a supply line reaches by water from ``sources`` (5, 5.2.2, 5.2.3).
@@ -209,8 +208,7 @@ def water_reach(
     A line follows river, coast and lake-shore hexsides that continue one another, for any
     distance. A source must itself touch water; the hexes reached are those with a reached side.
     A line may reach a side but not go on from it when either of its hexes is in ``stop_at``
-    (an enemy-occupied hex) or ``can_leave_side(side)`` is False. The map's water network is
-    made once (``HexMap.water_network``).
+    (an enemy-occupied hex). The map's water network is made once (``HexMap.water_network``).
     """
     network = hexmap.water_network()
     frontier: list[Side] = []
@@ -224,8 +222,6 @@ def water_reach(
         side = frontier.pop()
         onward, ends, _reached = network[side]
         if not ends.isdisjoint(stop_at):
-            continue
-        if can_leave_side is not None and not can_leave_side(side):
             continue
         for nxt in onward:
             if nxt not in seen:

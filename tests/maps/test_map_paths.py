@@ -97,14 +97,7 @@ def test_water_lines_follow_the_river_and_the_coast():
 
 def test_a_water_line_cannot_go_on_from_a_side_next_to_an_enemy():
     enemy = H("0402")
-
-    def can_leave(side):
-        h, d = side
-        from maps.core.hexgrid import neighbour
-
-        return h != enemy and neighbour(h, d) != enemy
-
-    reach = water_reach(MAP, [H("0401")], can_leave_side=can_leave)
+    reach = water_reach(MAP, [H("0401")], stop_at={enemy})
     assert H("0403") not in reach
 
 

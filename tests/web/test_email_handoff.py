@@ -32,7 +32,7 @@ def test_a_seasons_emails_from_the_handoff_are_those_from_the_database(
             campaign = handed.latest.campaign
             # The events it wrote are those its rows give back.
             read = email._events_since(campaign, handed.since_version)
-            assert handed.events == read
+            assert handed.events() == read
             assert {turn for turn, _ in read} <= {handed.latest.turn, handed.latest.turn - 1}
             seat_ids = [ids["seat_id"] for _, ids in batch if "seat_id" in ids]
             from_hand, from_db = email.Shared(seat_ids, handed), email.Shared(seat_ids)
