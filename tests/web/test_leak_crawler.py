@@ -310,7 +310,7 @@ def crawl(role: Role, urls, drawn: list[str]) -> list[str]:
             drawn.clear()
             headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
             r = role.client.get(target, **headers)
-            unprintable = name == "briefing_pdf" and battle_print.chromium() is None
+            unprintable = name == "battles:briefing_pdf" and battle_print.chromium() is None
             if r.status_code == 503 and unprintable:
                 continue  # without chromium nothing is printed, and the page says so
             assert r.status_code < 500, f"{role.name} {target}: {r.status_code}"
