@@ -112,6 +112,15 @@ def run(args) -> None:
             spent[0] += time.perf_counter() - t
 
     email.deliver = timed_deliver
+    compose = getattr(email, "compose", None)
+    if compose is not None:  # (since a batch's emails share one mail session)
+
+        def counted_compose(kind, *shared, **ids):
+            if inside:
+                spent[1] += 1
+            return compose(kind, *shared, **ids)
+
+        email.compose = counted_compose
     if deliver_many is not None:  # (before one resolution's emails went as one task)
         email.deliver_many = timed_deliver_many
     # The emails are built as in a worker that has started (``tasks.warm_worker``): the URLconf

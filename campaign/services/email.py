@@ -7,6 +7,7 @@ they get (``Seat.email_kinds``); invitations and the organiser's alerts always g
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections import OrderedDict
@@ -16,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.template import engines
 from django.template.loader import get_template, render_to_string
@@ -489,18 +490,50 @@ def unsubscribe(seat: Seat) -> None:
 
 def deliver_many(batch: list[tuple[str, dict]], handoff: str | None = None) -> int:
     """Build and send the emails of ``batch`` (kind, ids), reading what they share once (one
-    resolution's emails); how many were sent. One that the mail server refuses is queued again
-    alone (``send_email`` retries it), so the others are not sent twice. ``handoff``: the key
-    of what the resolution left in this process, if it ran here (else it is read)."""
+    resolution's emails) and sending them in one session with the mail server, opened at the
+    first email to send; how many were sent. One that the mail server refuses is queued again
+    alone (``send_email`` retries it), so the others are not sent twice; the session is then
+    opened afresh for the rest. ``handoff``: the key of what the resolution left in this
+    process, if it ran here (else it is read)."""
     shared = Shared([ids["seat_id"] for _, ids in batch if "seat_id" in ids], _taken(handoff))
+    connection = None
     sent = 0
-    for kind, ids in batch:
-        try:
-            sent += deliver(kind, shared=shared, **ids)
-        except OSError:
-            logger.warning("email %s %s refused; queued again alone", kind, ids)
-            _queue_now(kind, **ids)
+    try:
+        for kind, ids in batch:
+            try:
+                message = compose(kind, shared, **ids)
+                if message is None:
+                    continue
+                if connection is None:
+                    connection = _opened(get_connection())
+                message.connection = connection
+                sent += message.send()
+            except OSError:
+                logger.warning("email %s %s refused; queued again alone", kind, ids)
+                _queue_now(kind, **ids)
+                if connection is not None:
+                    _close(connection)
+                    connection = _opened(connection)
+    finally:
+        if connection is not None:
+            _close(connection)
     return sent
+
+
+def _opened(connection):
+    """``connection`` with its session open. If the server cannot be reached now, each email
+    tries on its own (the backend opens a session for one message when none is open) and one
+    refused is queued again alone, as before there were sessions."""
+    try:
+        connection.open()
+    except OSError:
+        logger.warning("mail server unreachable; a batch's emails are tried one by one")
+    return connection
+
+
+def _close(connection) -> None:
+    with contextlib.suppress(OSError):  # a session the server already dropped
+        connection.close()
 
 
 def _queue_now(kind: str, **ids) -> None:
@@ -509,9 +542,17 @@ def _queue_now(kind: str, **ids) -> None:
 
 def deliver(kind: str, shared: Shared | None = None, **ids) -> bool:
     """Build and send one email; False when there was nothing to send."""
+    message = compose(kind, shared, **ids)
+    if message is None:
+        return False
+    return bool(message.send())
+
+
+def compose(kind: str, shared: Shared | None = None, **ids) -> EmailMultiAlternatives | None:
+    """The email ``kind`` for ``ids``, ready to send; None when there is nothing to send."""
     built = build(kind, shared, **ids)
     if built is None:
-        return False
+        return None
     to, subject, text, html = built
     # What the email is about, for the players' mail filters (and the tests that count).
     headers = {"X-DGK-Kind": f"battle:{ids['battle_kind']}" if kind == "battle" else kind}
@@ -525,8 +566,7 @@ def deliver(kind: str, shared: Shared | None = None, **ids) -> bool:
         subject, text, settings.DEFAULT_FROM_EMAIL, to, headers=headers
     )
     message.attach_alternative(html, "text/html")
-    message.send()
-    return True
+    return message
 
 
 __all__ = ["Campaign", "deliver", "build"]
