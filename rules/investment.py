@@ -51,9 +51,19 @@ def investments(state: State, hexmap: HexMap) -> list[Investment]:
     do not count)."""
     out = []
     skip = retreating_leaders(state)
+    # The garrisons and the forces inside, by place, in the state's order: one pass each, not
+    # one per fortress of the map.
+    garrisons_in: dict[str, list] = {}
+    for g in state.garrisons:
+        if g.points > 0:
+            garrisons_in.setdefault(g.city, []).append(g)
+    inside_at: dict[str, list] = {}
+    for x in state.leaders:
+        if x.inside:
+            inside_at.setdefault(x.hex, []).append(x)
     for city in hexmap.fortresses:
-        garrisons = {g.army: g.points for g in state.garrisons_of(city.name) if g.points > 0}
-        inside = tuple(x for x in state.leaders_at(city.hex_id) if x.inside)
+        garrisons = {g.army: g.points for g in garrisons_in.get(city.name, ())}
+        inside = tuple(inside_at.get(city.hex_id, ()))
         armies = set(garrisons) | {x.army for x in inside}
         if not armies:
             continue

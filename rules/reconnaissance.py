@@ -96,11 +96,13 @@ def reconnaissance_phase(
     reports: list[Report] = []
     events: list[Event] = []
     done: set[tuple[Army, Army, str, bool]] = set()
+    # What each army's enemies show, in the order seen: the pairs of friends are never looked at.
+    enemies = {
+        army: [t for t in seen if state.is_enemy(army, t.army)] for army in {s.army for s in seen}
+    }
     for observer in seen:
         reach = observer.range(settings)
-        for target in seen:
-            if not state.is_enemy(observer.army, target.army):
-                continue
+        for target in enemies[observer.army]:
             d = distance(observer.at, target.at)
             if d > reach:
                 continue

@@ -120,24 +120,23 @@ def land_reach(
         best[h] = 0
         heap.append((0, h.r * 10000 + h.q, h))
     heapq.heapify(heap)
-    done: set[Hex] = set()
     bridge_cost = 2
+    # An entry is current while its cost is the hex's best (a better one pushed later makes it
+    # stale); every best is within ``max_mp``, so beating it is the whole test.
+    steps, pop, push, beyond = hexmap.steps, heapq.heappop, heapq.heappush, max_mp + 1
     while heap:
-        spent, _tie, h = heapq.heappop(heap)
-        if h in done:
+        spent, _tie, h = pop(heap)
+        if spent != best[h] or h in blocking:
             continue
-        done.add(h)
-        if h in blocking:
-            continue
-        for _d, to, cost, bridged in hexmap.steps(h):
+        for _d, to, cost, bridged in steps(h):
             if to in closed:
                 continue
             if bridged and to in enemy_forts:
                 cost += bridge_cost
             total = spent + cost
-            if total <= max_mp and total < best.get(to, max_mp + 1):
+            if total < best.get(to, beyond):
                 best[to] = total
-                heapq.heappush(heap, (total, to.r * 10000 + to.q, to))
+                push(heap, (total, to.r * 10000 + to.q, to))
     return best
 
 
