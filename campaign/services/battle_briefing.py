@@ -24,6 +24,7 @@ from rules.armies import ADJECTIVES, Army
 from rules.armies import Seat as EngineSeat
 from rules.leaders import leader
 from tabletop import forces
+from tabletop.layout import TableLayout
 
 MONTHS = ("April", "May", "June", "July", "August", "September", "October", "November", "December")
 
@@ -32,14 +33,17 @@ def turn_label(turn: int) -> str:
     return f"{MONTHS[(turn - 1) // 2]} {'I' if turn % 2 else 'II'}"
 
 
-def briefing(battle: Battle, audience: str) -> dict[str, Any]:
-    """What ``audience`` (UMPIRE or a side's alliance value) may read of the battle."""
+def briefing(battle: Battle, audience: str, *, layout: TableLayout | None = None) -> dict[str, Any]:
+    """What ``audience`` (UMPIRE or a side's alliance value) may read of the battle.
+    ``layout``: the battle's table (``table_layout``), when the caller made it for several
+    audiences."""
     if audience != UMPIRE and audience not in battle.setup["sides"]:
         raise BattleError(f"{audience!r} fought no part in this battle")
     setup = battle.setup
     ts = tabletop_settings(battle.campaign)
     rules = gameplay.rule_settings(battle.campaign)
-    layout = table_layout(battle)
+    layout = layout or table_layout(battle)
+    players: dict[str, str] | None = None  # army to its player's seat, read once if needed
     city = setup.get("city") if (setup.get("city") or {}).get("hexes_away") == 0 else None
     out: dict[str, Any] = {
         "audience": audience,
@@ -86,10 +90,11 @@ def briefing(battle: Battle, audience: str) -> dict[str, Any]:
             "field_works": data.get("field_works", {}).get("inches", 0),
         }
         if full:
+            players = players if players is not None else _players(battle)
             budget = forces.side_budget(
                 side_name(side),
                 [
-                    forces.Contingent(Army(a), int(v["points"]), _player_of(battle, Army(a)))
+                    forces.Contingent(Army(a), int(v["points"]), players.get(a, ""))
                     for a, v in data.get("points_by_country", {}).items()
                 ],
                 ts.scale,
@@ -142,11 +147,13 @@ def seat_label(value: str) -> str:
         return value
 
 
-def _player_of(battle: Battle, army: Army) -> str:
+def _players(battle: Battle) -> dict[str, str]:
+    """Each army's player (its seat's label), the first playing seat that commands it."""
+    out: dict[str, str] = {}
     for seat in battle.campaign.seats.filter(reserve=False):
-        if army.value in seat.armies:
-            return seat.label
-    return ""
+        for army in seat.armies:
+            out.setdefault(army, seat.label)
+    return out
 
 
 def _power_label(battle: Battle, power: str) -> str:

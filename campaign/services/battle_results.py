@@ -24,6 +24,7 @@ from campaign.services.battles import (
     log_action,
     may_settle,
     side_of_seat,
+    table_layout,
     tabletop_settings,
 )
 from campaign.services.email import queue_battle
@@ -32,6 +33,7 @@ from rules.armies import ADJECTIVES, Army
 from rules.dice import Dice
 from rules.state import Phase
 from tabletop import quick
+from tabletop.layout import TableLayout
 
 
 def _army_points(
@@ -490,7 +492,10 @@ def continue_turn(campaign: Campaign, *, now: datetime) -> bool:
     if version is None:
         return False
     for battle in records.values():
-        battle.archive = {audience: _archived(battle, audience) for audience in (UMPIRE, *SIDES)}
+        layout = table_layout(battle)  # (one table for the three briefings)
+        battle.archive = {
+            audience: _archived(battle, audience, layout) for audience in (UMPIRE, *SIDES)
+        }
         battle.status = BattleStatus.APPLIED
         battle.applied_at = now
         battle.save()
@@ -498,9 +503,9 @@ def continue_turn(campaign: Campaign, *, now: datetime) -> bool:
     return True
 
 
-def _archived(battle: Battle, audience: str) -> dict[str, Any]:
+def _archived(battle: Battle, audience: str, layout: TableLayout) -> dict[str, Any]:
     """The briefing as it was, JSON-safe, kept for history."""
-    data = briefing(battle, audience)
+    data = briefing(battle, audience, layout=layout)
     data.pop("battle")
     return data
 
