@@ -343,7 +343,6 @@ class Event(models.Model):
 
 class WindowStatus(models.TextChoices):
     OPEN = "open", "Open"
-    RESOLVING = "resolving", "Resolving"
     RESOLVED = "resolved", "Resolved"
     PAUSED = "paused", "Paused"
 

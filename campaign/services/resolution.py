@@ -358,8 +358,11 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     ready_ids = {seat_id for seat_id, sheet in sheets.items() if sheet.ready}
     if not force and not is_due(window, seats, ready_ids, now):
         return None, None
+    # Claimed as resolved at once: the whole resolution is this transaction, so no one sees the
+    # window between the claim and the end (a failure rolls the claim back with the rest); the
+    # condition on its status is what makes it exactly once where rows are not locked (SQLite).
     claimed = PhaseWindow.objects.filter(id=window.id, status=WindowStatus.OPEN).update(
-        status=WindowStatus.RESOLVING
+        status=WindowStatus.RESOLVED, resolved_at=now
     )
     if not claimed:
         return None, None
@@ -415,7 +418,6 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         now=now,
         writes=writes,
     )
-    PhaseWindow.objects.filter(id=window.id).update(status=WindowStatus.RESOLVED, resolved_at=now)
     notices = Notices(since_version=window.version.number, seats=seats)
     open_next(campaign, version, now=now, notices=notices, state=state, seats=seats, writes=writes)
     writes.flush()  # (open_next has inserted them; nothing left)
