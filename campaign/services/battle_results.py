@@ -14,7 +14,7 @@ from django.db import transaction
 
 from campaign.battles.models import Battle, BattleStatus, EntryKind, ResultEntry
 from campaign.models import Campaign, PhaseWindow, Seat, StateVersion
-from campaign.services import gameplay, resolution
+from campaign.services import resolution, viewcache
 from campaign.services.battle_briefing import briefing, describe_result
 from campaign.services.battles import (
     SIDES,
@@ -478,7 +478,10 @@ def continue_turn(campaign: Campaign, *, now: datetime) -> bool:
     window = battle_window(campaign)
     if window is None:
         return False
-    state = gameplay.read_state(window.version.state)
+    # Decoded once per process (the resolution that opened the window left it), JSON unread.
+    state = viewcache.version_state(
+        StateVersion.objects.defer("state", "orders").get(id=window.version_id)
+    )
     waiting = [b.id for b in state.pending_battles]
     if not waiting:
         return False
