@@ -16,6 +16,7 @@ from django.contrib.auth.models import Group, Permission
 from django.db import models
 from django.utils import timezone
 
+from campaign.fields import TextJSONField
 from rules import dice
 
 # Members of this group may create and run campaigns (see createorganiser).
@@ -293,7 +294,7 @@ class StateVersion(models.Model):
     # The phase that made this version ("" for the start) and the phase to resolve next.
     resolved_phase = models.CharField(max_length=20, blank=True)
     phase = models.CharField(max_length=20)
-    state = models.JSONField()
+    state = TextJSONField()  # (PostgreSQL's json: written once, read whole)
     rolls = models.JSONField(default=list, blank=True)  # the named dice rolls made
     seed_epoch = models.PositiveSmallIntegerField(default=0)  # which seed made the rolls
     reports = models.JSONField(default=list, blank=True)  # reconnaissance reports (8), with turn

@@ -85,9 +85,10 @@ def test_every_state_of_a_season_survives_json(hexmap):
 
 
 def test_the_automatic_players_ignore_the_order_of_leaders_and_siege_trains(hexmap):
-    """A state read back from PostgreSQL's ``jsonb`` lists leaders and siege trains in another
-    order than the engine made them (docs/performance.md): the automatic players give the same
-    orders for both, so a season played by them does not depend on where its state came from."""
+    """A state stored as PostgreSQL's ``jsonb`` (before migration 0012, and the rows it
+    converted) reads back with leaders and siege trains in another order than the engine made
+    them (docs/performance.md): the automatic players give the same orders for both, so a
+    season played by them does not depend on where its state came from."""
     import dataclasses
 
     from rules.autoplay import battle_decisions, honors_decisions, march_orders
