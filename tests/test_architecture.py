@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "models",
         (
             "campaign.models",
+            "campaign.fields",
             "campaign.battles.models",
             "campaign.press.models",
             "orders.models",
