@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
-from psycopg.types.json import Json
+from psycopg.types.json import Json, Jsonb
 
 
 class TextJSONField(models.JSONField):
@@ -24,7 +24,7 @@ class TextJSONField(models.JSONField):
 
     def get_db_prep_value(self, value, connection, prepared=False):
         adapted = super().get_db_prep_value(value, connection, prepared)
-        if connection.vendor == "postgresql" and hasattr(adapted, "obj"):
+        if isinstance(adapted, Jsonb):
             # Django adapts the value as jsonb (psycopg's Jsonb); sent as json, the server
             # does not build the binary form only to cast it back.
             return Json(adapted.obj, dumps=adapted.dumps)
