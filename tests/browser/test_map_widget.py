@@ -102,14 +102,20 @@ EVERY_ONE = """
 const w = document.getElementById('mapwidget');
 w.scrollIntoView({block: 'start'});
 const hexes = [...new Set([...w.querySelectorAll('.mw-counter.mw-owner')].map(e => e.dataset.hex))];
+const name = t => !t ? '' : t.tagName.toLowerCase() + '.'
+  + (typeof t.className === 'string' ? t.className : t.className.baseVal)
+  + (t.dataset && t.dataset.unit ? '#' + t.dataset.unit : '');
 const out = [];
 for (const hex of hexes) {
   w._widget.show(hex);
   for (const el of w.querySelectorAll('.mw-counter.mw-owner[data-hex="' + hex + '"]')) {
+    // a finger scrolls the page to the counter (the page, not the map's own panes)
+    const at = el.getBoundingClientRect();
+    window.scrollBy(0, at.top + at.height / 2 - innerHeight / 2);
     const r = el.getBoundingClientRect();
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     out.push({hex: hex, unit: el.dataset.unit, visible: r.width >= 20 && r.height >= 14,
-              own: !!top && (top === el || el.contains(top))});
+              own: !!top && (top === el || el.contains(top)), over: name(top)});
   }
 }
 return out;
@@ -391,8 +397,14 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     tap_reach(browser, wait, sheet, "march", "prussia-1")
     saved = {o["unit"]: o["path"] for o in sheet.draft["march"]}
     assert arrows(browser) == saved
-    listed = browser.find_element(By.CSS_SELECTOR, "ul.orders").text
-    assert "Frederick" in listed and second in listed
+    # The list is swapped by the same response: read it through the wait (a swap in flight makes
+    # the element stale).
+    wait.until(
+        lambda d: all(
+            word in d.find_element(By.CSS_SELECTOR, "ul.orders").text
+            for word in ("Frederick", second)
+        )
+    )
     all_tappable(browser)
     shot(browser, "orders-zoom2")
     for _ in range(2):

@@ -223,7 +223,9 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
         return sheet.draft.get("march") == typed
 
     wait.until(saved)
-    assert "Order saved" in browser.find_element(By.ID, "play").text
+    # The draft is written before the response's swap lands: wait for the swap, whose message
+    # names the typed path (the tap's said "4").
+    wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved: Frederick 4-4."))
     click(wait, By.XPATH, "//button[contains(., 'Ready')]")
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
 
