@@ -152,6 +152,14 @@
     };
     this.centred = false;
     var self = this;
+    // Leaflet measures its box once: follow the box as the page lays it out (the style sheet or
+    // the lines above the map landing after this async script, a phone turned), or a pan to a
+    // hex centres it where the box was, not where it is.
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () {
+        self.map.invalidateSize(false);
+      }).observe(el);
+    }
     this.map.on("zoomend viewreset load", function () {
       el.dataset.zoom = String(self.map.getZoom());
       if (self.data) {

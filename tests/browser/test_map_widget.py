@@ -13,6 +13,8 @@ does). Every force of the seat must be tappable: visible, and the element at its
 docs/screenshots/ are copies of them.
 """
 
+import contextlib
+
 import pytest
 from django.urls import reverse
 
@@ -149,9 +151,21 @@ return out;
 """
 
 
+def mouse_away(driver) -> None:
+    """The mouse off the map, a frame drawn: a counter under the pointer rises above its
+    neighbours (Leaflet's riseOnHover), and the pointer stays where the last click left it."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+    action = ActionBuilder(driver)
+    action.pointer_action.move_to_location(1, 1)
+    action.perform()
+    driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+
+
 def all_tappable(driver) -> list[dict]:
     """Every counter of the seat is visible and on top at its centre, once its hex is panned to;
     then the view goes back where it was."""
+    mouse_away(driver)
     centre = driver.execute_script(
         "const m = document.getElementById('mapwidget')._widget.map;"
         "const c = m.getCenter(); return [c.lat, c.lng, m.getZoom()];"
@@ -189,13 +203,23 @@ def tap_reach(driver, wait, sheet, kind: str, unit: str, *, far: bool = True) ->
     before = [o.get("path") for o in sheet.draft.get(kind, []) if o.get("unit") == unit]
     driver.find_element(By.CSS_SELECTOR, f'#mapwidget path.mw-reach[data-hex="{hexid}"]').click()
 
+    got: list[str] = []
+
     def saved(_d) -> bool:
         sheet.refresh_from_db()
         now = [o.get("path") for o in sheet.draft.get(kind, []) if o.get("unit") == unit]
+        got[:] = now
         return bool(now) and now != before
+
+    def drawn(d) -> bool:
+        # The draft is saved before the response lands; the map draws the new arrow only once
+        # the swap has settled and its layer is fetched again: wait for that arrow.
+        loading = d.execute_script("return document.getElementById('mapwidget').dataset.loading")
+        return not loading and arrows(d).get(unit) == got[-1]
 
     try:
         wait.until(saved)
+        wait.until(drawn)
     finally:
         shot(driver, "last-tap")
     wait_idle(wait)
@@ -346,12 +370,21 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
             status = browser.find_element(By.CSS_SELECTOR, "#mapwidget-status").text
             raise AssertionError(f"not placed: {status!r}; htmx: {log}") from None
 
+    def here(unit: str):
+        """The sheet drawn again after the press: it says the unit is in this hex (the forms were
+        on the sheet before the press already)."""
+
+        def check(d) -> bool:
+            form = d.find_element(By.CSS_SELECTOR, f'#mapwidget-sheet form[data-unit="{unit}"]')
+            return "(here)" in form.text
+
+        return check
+
     place_until("leader", "frederick", "leaders", "frederick", fred_points)
+    wait.until(here("frederick"))
     wait_idle(wait)
-    wait.until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, '#mapwidget-sheet form[data-unit="prussia-1"]')
-    )
     place_until("train", "prussia-1", "siege_trains", "prussia-1")
+    wait.until(here("prussia-1"))
     wait_idle(wait)
     wait.until(
         lambda d: d.find_elements(By.CSS_SELECTOR, '#mapwidget-sheet form[data-action="garrison"]')
@@ -367,12 +400,19 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     def breslau_stack(d) -> list[dict]:
         return [c for c in d.execute_script(TAPPABLE) if c["hex"] == breslau]
 
-    wait.until(lambda d: len(breslau_stack(d)) == 4)
+    mouse_away(browser)
+
+    def stack_tappable(d) -> bool:
+        found = breslau_stack(d)
+        return len(found) == 4 and all(c["inView"] and c["own"] for c in found)
+
+    with contextlib.suppress(TimeoutException):  # the assertion below says what is wrong
+        wait.until(stack_tappable)
     stack = breslau_stack(browser)
     assert {c["unit"] for c in stack} >= {"frederick", "prussia-1", "prussia-2"}
     assert len(stack) == 4 and all(c["inView"] and c["own"] for c in stack), stack
     shot(browser, "deploy")
-    browser.find_element(By.CSS_SELECTOR, "#mapwidget-sheet .mw-close").click()
+    click(wait, By.CSS_SELECTOR, "#mapwidget-sheet .mw-close")
     click(wait, By.XPATH, "//button[contains(., 'Submit my deployment')]")
     wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
     window = campaign.open_window()
@@ -400,9 +440,9 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     # The list is swapped by the same response: read it through the wait (a swap in flight makes
     # the element stale).
     wait.until(
-        lambda d: all(
-            word in d.find_element(By.CSS_SELECTOR, "ul.orders").text
-            for word in ("Frederick", second)
+        lambda d: (
+            sorted(e.text for e in d.find_elements(By.CSS_SELECTOR, "ul.orders li code"))
+            == sorted(saved.values())
         )
     )
     all_tappable(browser)
@@ -440,6 +480,15 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     wait_idle(wait)
     all_tappable(browser)
     shot(browser, "dashboard")
+    # Leaflet follows its box as the page lays it out again (a late style sheet, a phone
+    # turned): the box made smaller, the map's own size follows within a frame.
+    browser.execute_script("document.getElementById('mapwidget').style.height = '320px'")
+    wait.until(
+        lambda d: d.execute_script(
+            "const w = document.getElementById('mapwidget');"
+            "return w.clientHeight < 320 && w._widget.map.getSize().y === w.clientHeight;"
+        )
+    )
 
     # --- history: the forced march, then (earlier) the march, as arrows ----------------------
     browser.get(live_server.url + url("history", prussia))
