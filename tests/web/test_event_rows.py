@@ -1,8 +1,9 @@
 # ruff: noqa: F811 (pytest fixtures imported from test_play_fixtures)
 """Rows as a resolution writes them read back as they were given, whatever their text: event
 rows (``resolution.insert_event_rows``: ``COPY`` on PostgreSQL, ``bulk_create`` elsewhere) and
-state versions (``resolution.Writes``, a resolution's versions with their events), whose unique
-numbers refuse a second resolution."""
+state versions (``resolution.Writes``, a resolution's versions with their events: two or more
+by ``COPY`` with ids from the sequence on PostgreSQL), whose unique numbers refuse a second
+resolution."""
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -71,6 +72,11 @@ def test_versions_written_together_read_back_as_written(rules_campaign):
         )  # fmt: skip
         assert list(Event.objects.filter(version=back).values_list("text", flat=True)) == [AWKWARD]
     assert [v.number for v in made] == [latest.number + 1, latest.number + 2]
+    assert made[0].pk < made[1].pk  # ids in the order written, as one INSERT each gives them
+    # and the table's own ids go on after them (the sequence was advanced, not bypassed)
+    after = _version_like(latest, latest.number + 3)
+    after.save(force_insert=True)
+    assert after.pk > made[1].pk
 
 
 def test_a_version_number_written_twice_is_refused(rules_campaign):
