@@ -362,9 +362,9 @@ def resolve_due_phase(
             version, notices = _resolve(
                 window_id, now=now, force=force, extra_orders=extra_orders or {}
             )
-    except IntegrityError:
+    except IntegrityError as exc:
         # Another resolution inserted the same version number first: nothing to do.
-        logger.info("window %s was resolved by another worker", window_id)
+        logger.info("window %s was resolved by another worker (%s)", window_id, exc)
         return None
     if version is not None:
         email.queue_after_resolution(version.campaign_id, notices)

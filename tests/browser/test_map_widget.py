@@ -299,7 +299,12 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from tests.browser.test_play_phone import click, everyone_else_ready
+    from tests.browser.test_play_phone import (
+        click,
+        everyone_else_ready,
+        press_ready,
+        sheets_ready,
+    )
 
     campaign, sample = deploying
     wait = WebDriverWait(
@@ -413,8 +418,7 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     assert len(stack) == 4 and all(c["inView"] and c["own"] for c in stack), stack
     shot(browser, "deploy")
     click(wait, By.CSS_SELECTOR, "#mapwidget-sheet .mw-close")
-    click(wait, By.XPATH, "//button[contains(., 'Submit my deployment')]")
-    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    press_ready(wait, "Submit my deployment")
     window = campaign.open_window()
     assert window.phase == "march", window.phase
 
@@ -453,12 +457,11 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
         wait.until(lambda d, z=zoom: map_zoom(d) <= z - 1)
     assert arrows(browser) == saved
     shot(browser, "orders-zoom0")
-    click(wait, By.XPATH, "//button[contains(., 'Ready')]")
-    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    press_ready(wait, "Ready")
     austrian = march_one_step(campaign, "austria")  # a move Prussia will see in its history
     everyone_else_ready(campaign, "prussia")
     window = campaign.open_window()
-    assert window.phase == "forced-march", window.phase
+    assert window.phase == "forced-march", (window.phase, window.turn, sheets_ready(window))
 
     # --- forced march: Frederick again, from where the march left him ------------------------
     browser.get(live_server.url + url("orders", prussia))
@@ -471,8 +474,7 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     tap_reach(browser, wait, sheet, "forced_march", "frederick")
     forced = {o["unit"]: o["path"] for o in sheet.draft["forced_march"]}
     assert arrows(browser) == forced and list(forced) == ["frederick"]
-    click(wait, By.XPATH, "//button[contains(., 'Ready')]")
-    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    press_ready(wait, "Ready")
     everyone_else_ready(campaign, "prussia")
 
     # --- the dashboard after the turn: the seat's forces, all tappable -----------------------

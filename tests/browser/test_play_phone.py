@@ -114,6 +114,27 @@ def sign_in(driver, live_server, user) -> None:
     driver.add_cookie({"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "path": "/"})
 
 
+def press_ready(wait, label: str) -> None:
+    """Press the button saying ``label`` (Ready, Submit my deployment) and wait for the orders
+    to be submitted; a refusal ("Not submitted: ...", orders that break a rule) fails with what
+    the page says, rather than passing for a submission."""
+    from selenium.webdriver.common.by import By
+
+    click(wait, By.XPATH, f"//button[contains(., '{label}')]")
+
+    def landed(driver) -> bool:
+        text = driver.find_element(By.TAG_NAME, "main").text
+        assert "Not submitted" not in text, text
+        return "Your orders are submitted" in text
+
+    wait.until(landed)
+
+
+def sheets_ready(window) -> dict:
+    """Each seat's sheet in ``window``: ready or not (what a failed phase check prints)."""
+    return dict(OrderSheet.objects.filter(window=window).values_list("seat__power", "ready"))
+
+
 def everyone_else_ready(campaign, but: str) -> None:
     window = campaign.open_window()
     for s in campaign.seats.filter(reserve=False):
@@ -190,8 +211,7 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     deployed = OrderSheet.objects.get(seat=prussia).draft["deployment"]["prussia"]
     assert deployed["siege_trains"]["prussia-1"]["hex"] == POSITIONS["prussia"]
     shot(browser, "2-deploy-valid")
-    click(wait, By.XPATH, "//button[contains(., 'Submit my deployment')]")
-    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    press_ready(wait, "Submit my deployment")
 
     everyone_else_ready(live_campaign, "prussia")
     assert live_campaign.open_window().phase == "march"
@@ -226,16 +246,14 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     # The draft is written before the response's swap lands: wait for the swap, whose message
     # names the typed path (the tap's said "4").
     wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved: Frederick 4-4."))
-    click(wait, By.XPATH, "//button[contains(., 'Ready')]")
-    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    press_ready(wait, "Ready")
 
     everyone_else_ready(live_campaign, "prussia")  # the march phase resolves
     window = live_campaign.open_window()
     assert window.phase == "forced-march"
     browser.get(live_server.url + url("dashboard", prussia))
     click(wait, By.CSS_SELECTOR, "a.button")  # "You owe forced-march orders"
-    click(wait, By.XPATH, "//button[contains(., 'Ready')]")
-    wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "submitted"))
+    press_ready(wait, "Ready")
     everyone_else_ready(live_campaign, "prussia")
 
     # The resolved turn: Frederick stands one hex East, and the report says so.
