@@ -250,7 +250,7 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
 
     everyone_else_ready(live_campaign, "prussia")  # the march phase resolves
     window = live_campaign.open_window()
-    assert window.phase == "forced-march"
+    assert window.phase == "forced-march", (window.phase, window.turn, sheets_ready(window))
     browser.get(live_server.url + url("dashboard", prussia))
     click(wait, By.CSS_SELECTOR, "a.button")  # "You owe forced-march orders"
     press_ready(wait, "Ready")
