@@ -110,16 +110,23 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
             view, hexmap, settings, pos[0], path, marches=marches, supplied=pos[1], forced=forced
         )
         enemies, forts = enemy_hexes(view, hexmap)
-        left = p.allowance - p.spent if p.valid else 0
+        # A wrong order goes no further: the widget says what is wrong and where the force
+        # could get to (its last step that can be made), not the hex of the failed step.
+        made = [s for s in p.steps if s.ok]
         data["reach"] = {
             "unit": unit,
             "name": units[unit],
             "path": path,
             "marches": marches,
-            "from": p.end,
-            "spent": p.spent,
+            "from": p.end if p.valid else (made[-1].hex if made else p.start),
+            "spent": p.spent if p.valid else (made[-1].spent if made else 0),
             "allowance": p.allowance,
-            "hexes": overlay.reach(view, hexmap, grid, enemies, forts, p.end, left),
+            "problem": "" if p.valid else p.message,
+            "hexes": (
+                overlay.reach(view, hexmap, grid, enemies, forts, p.end, p.allowance - p.spent)
+                if p.valid
+                else []
+            ),
         }
     if window is not None and window.phase == "deployment" and sheet is not None:
         data["deploy"] = _deploy_layer(request, access, hexmap, grid, sheet)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.models import PhaseWindow, Seat
+from campaign.models import PhaseWindow, Seat, WindowStatus
 from campaign.projection import report_lines
 from campaign.services import gameplay
 from campaign.services.battles import battles_for_seat
@@ -264,15 +264,20 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     target = reverse("orders:dashboard", args=[code])
     if changed and access.behalf:
         mark_entered(sheet, access.user, now=timezone.now(), submitted=True)
-        messages.success(request, f"The orders of the {access.seat.label} are submitted.")
         request.session[BEHALF_SESSION_KEY] = [
             c for c in request.session.get(BEHALF_SESSION_KEY, []) if c != str(access.seat.code)
         ]
         target = reverse("organiser_board", args=[access.campaign.code])
         _after_ready(window)
+        then = " The phase has resolved." if _resolved(window) else ""
+        messages.success(request, f"The orders of the {access.seat.label} are submitted.{then}")
     elif changed:
-        messages.success(request, "Your orders are submitted. They are secret until resolution.")
         _after_ready(window)
+        if _resolved(window):
+            said = "Your orders are submitted, and everyone was ready: the phase has resolved."
+        else:
+            said = "Your orders are submitted. They are secret until resolution."
+        messages.success(request, said)
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
@@ -299,6 +304,12 @@ def unready(request: HttpRequest, code) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
+
+
+def _resolved(window: PhaseWindow) -> bool:
+    """Whether Ready resolved the phase at once (the last awaited seat, and no broker between:
+    the task ran in this request), so the player is not told it waits."""
+    return PhaseWindow.objects.filter(id=window.id, status=WindowStatus.RESOLVED).exists()
 
 
 def _after_ready(window: PhaseWindow) -> None:

@@ -610,10 +610,15 @@
 
   Widget.prototype.drawReach = function (r) {
     var self = this;
-    this.say(
-      r.name + " in " + r.from + ": " + r.spent + " of " + r.allowance + " MP spent. " +
-        (r.hexes.length ? "Tap a lit hex to march there." : "It can go no further this phase.")
-    );
+    if (r.problem) {
+      // the order cannot be carried out as written: say why, light nothing to add to it
+      this.say(r.name + ": this order cannot be carried out. " + r.problem + " Remove it, or write a shorter line of march below.");
+    } else {
+      this.say(
+        r.name + " in " + r.from + ": " + r.spent + " of " + r.allowance + " MP spent. " +
+          (r.hexes.length ? "Tap a lit hex to march there." : "It can go no further this phase.")
+      );
+    }
     r.hexes.forEach(function (h) {
       var poly = L.polygon(hexCorners(self.grid, h.xy), {
         color: "#8a6d00",

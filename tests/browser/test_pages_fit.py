@@ -95,6 +95,16 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
     wide = []
     for user, targets in pages.items():
         look_at(browser, live_server, user, targets, wide)
+    # the board with a seat's "Replace…" open: its form fits the table's cell
+    board = reverse("organiser_board", args=[campaign.code])
+    look_at(browser, live_server, organiser, [("board", board)], wide)
+    browser.find_element("css selector", "details.replace summary").click()
+    width, inner = fits(browser)
+    browser.save_screenshot(str(SCREENSHOTS / "board-replace.png"))
+    if width > inner:
+        wide.append(f"board, Replace… open: {width} px wide on a {inner} px screen")
+    if cut := browser.execute_script(CUT_OFF):
+        wide.append(f"board, Replace… open: cut off at the right edge: {cut[:3]}")
     # a disputed result, as the organiser settles it: the entry and the dispute side by side
     entered = battle_results.enter_result(
         battle, prussia, {"loser": "austrian", "outcome": "defeated",

@@ -4,6 +4,8 @@ rules forbid show their error when saved, next to the order, and Ready refuses w
 the draft is kept. Clear terrain, 1 MP a hex; Frederick stands at 0302, Berlin's garrison in
 Berlin."""
 
+import json
+
 import pytest
 
 from orders.models import OrderSheet
@@ -54,3 +56,40 @@ def test_an_impossible_transfer_is_shown_wrong_and_blocks_ready(marching, player
     assert "Transfer 1:" in page and "must begin the turn inside a fortress" in page
     c.post(url("ready", prussia))
     assert not sheet_of(prussia).ready
+
+
+def test_the_map_says_what_is_wrong_with_a_march_too_long(marching, player):
+    """The map widget's reach for a wrong order: the problem in words, the force where its last
+    step that can be made leaves it (not the hex of the failed step), nothing lit to add."""
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"})
+    fine = json.loads(c.get(url("map_overlay", prussia), {"unit": "frederick"}).content)["reach"]
+    assert fine["problem"] == "" and fine["hexes"] and fine["spent"] == 2
+
+    def reach_of(steps: int) -> dict:
+        path = "-".join(["4"] * steps)
+        c.post(url("save_march", prussia), {"unit": "frederick", "path": path, "marches": "1"})
+        return json.loads(c.get(url("map_overlay", prussia), {"unit": "frederick"}).content)[
+            "reach"
+        ]
+
+    reach = reach_of(8)
+    assert "MP are left (6.4.5)" in reach["problem"] and reach["hexes"] == []
+    # where the longest march East that can be made ends, and what it spends
+    can = next(r for r in map(reach_of, range(7, 0, -1)) if not r["problem"])
+    assert (reach["from"], reach["spent"]) == (can["from"], can["spent"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ready_says_whether_the_phase_resolved(marching, player):
+    """The last seat to press Ready (no broker: the phase resolves in that request) is told the
+    phase has resolved, not that its orders wait for it; the others are told they wait."""
+    seats = list(marching.seats.filter(reserve=False).order_by("id"))
+    *first, last = seats
+    for s in first:
+        page = client_for(s.user).post(url("ready", s), follow=True).content.decode()
+        assert "secret until resolution" in page and "the phase has resolved" not in page
+    page = client_for(last.user).post(url("ready", last), follow=True).content.decode()
+    assert "everyone was ready: the phase has resolved" in page
+    assert marching.open_window().phase != "march"
