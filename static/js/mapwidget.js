@@ -612,7 +612,10 @@
     var self = this;
     if (r.problem) {
       // the order cannot be carried out as written: say why, light nothing to add to it
-      this.say(r.name + ": this order cannot be carried out. " + r.problem + " Remove it, or write a shorter line of march below.");
+      this.say(
+        r.name + ": this order cannot be carried out. " + r.problem +
+          " Remove it, or change its line of march below."
+      );
     } else {
       this.say(
         r.name + " in " + r.from + ": " + r.spent + " of " + r.allowance + " MP spent. " +
