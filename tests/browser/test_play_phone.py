@@ -228,6 +228,19 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     sheet = OrderSheet.objects.get(seat=prussia, window=live_campaign.open_window())
     assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
     assert "MP" in browser.find_element(By.ID, "mp").text
+    # A line too long for its MPs is kept as written, and the map says what is wrong with it
+    # (not a hex the force cannot reach).
+    path = browser.find_element(By.NAME, "path")
+    path.clear()
+    path.send_keys("-".join(["4"] * 8))
+    click(wait, By.XPATH, "//button[contains(., 'Save order')]")
+    wait.until(
+        ec.text_to_be_present_in_element((By.ID, "mapwidget-status"), "cannot be carried out")
+    )
+    assert "MP are left (6.4.5)" in browser.find_element(By.ID, "mapwidget-status").text
+    status = browser.find_element(By.ID, "mapwidget-status")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", status)
+    shot(browser, "4b-order-too-long")
     # Or type the codes: the preview follows the typing, "Save order" keeps it.
     path = browser.find_element(By.NAME, "path")
     path.clear()
