@@ -115,21 +115,22 @@ def insert_versions(versions: list[StateVersion]) -> None:
             version.save(force_insert=True)
         return
     meta = StateVersion._meta
-    table = connection.ops.quote_name(meta.db_table)
     fields = [f for f in meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(connection.ops.quote_name(c) for c in ["id", *(f.column for f in fields)])
-    with connection.wrap_database_errors, connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(
             "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
             [meta.db_table, len(versions)],
         )
         ids = sorted(row[0] for row in cursor.fetchall())
-        with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for version, pk in zip(versions, ids, strict=True):
-                copy.write_row(
-                    [pk]
-                    + [f.get_db_prep_save(getattr(version, f.attname), connection) for f in fields]
-                )
+        copy_rows(
+            cursor,
+            meta.db_table,
+            ["id", *(f.column for f in fields)],
+            (
+                [pk, *(f.get_db_prep_save(getattr(version, f.attname), connection) for f in fields)]
+                for version, pk in zip(versions, ids, strict=True)
+            ),
+        )
     for version, pk in zip(versions, ids, strict=True):
         version.pk = pk
         version._state.adding = False
@@ -217,22 +218,33 @@ def insert_event_rows(rows: list[EventRow]) -> None:
     if connection.vendor != "postgresql":
         EventRow.objects.bulk_create(rows)
         return
-    table = connection.ops.quote_name(EventRow._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(c) for c in EVENT_COLUMNS)
-    # (``wrap_database_errors``: a broken constraint raises Django's IntegrityError, as an
-    # INSERT would.)
-    with (
-        connection.wrap_database_errors,
-        connection.cursor() as cursor,
-        cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-    ):
-        for row in rows:
-            copy.write_row(
+    with connection.cursor() as cursor:
+        copy_rows(
+            cursor,
+            EventRow._meta.db_table,
+            EVENT_COLUMNS,
+            (
                 (
                     row.campaign_id, row.version_id, row.seq, row.rule, row.kind, row.text,
                     row.public, json.dumps(row.armies), json.dumps(row.data),
                 )
-            )  # fmt: skip
+                for row in rows
+            ),
+        )  # fmt: skip
+
+
+def copy_rows(cursor, table: str, columns, rows) -> None:
+    """``COPY`` ``rows`` (values in the order of ``columns``) into ``table`` through
+    ``cursor`` (PostgreSQL, psycopg's ``Cursor.copy``). Errors are raised as Django's
+    (``wrap_database_errors``): a broken constraint is an IntegrityError, as an INSERT's is."""
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(c) for c in columns)
+    with (
+        connection.wrap_database_errors,
+        cursor.copy(f"COPY {quote(table)} ({names}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(row)
 
 
 def open_next(
