@@ -261,24 +261,34 @@ def map_zoom(driver) -> float:
 
 
 def march_one_step(campaign, power: str) -> tuple[str, str]:
-    """The seat's commander-in-chief marches one step (the first the chart lets him take), its
-    order saved through the orders page as a player's; (from hex, to hex)."""
+    """The seat's commander-in-chief marches one step, its order saved through the orders page
+    as a player's: the first step of the chart that the page's own checks accept (the march
+    allocation's dice may leave him too few MPs for a step into hills or over a river, and Ready
+    would then refuse the sheet); (from hex, to hex)."""
     from campaign.services import gameplay
     from maps.core.hexgrid import hex_id, parse_hex_id
+    from orders.access import Access
+    from orders.pages import ready_problems
 
     s = campaign.seats.get(power=power)
-    state = gameplay.read_state(campaign.open_window().version.state)
+    window = campaign.open_window()
+    state = gameplay.read_state(window.version.state)
     x = min((y for y in state.leaders if y.army.value == power), key=lambda y: y.rank)
     hexmap = load_map(campaign.map_name or "central_europe_1756")
     occupied = {y.hex for y in state.leaders}
-    d, to, _cost, _bridged = next(
-        step for step in hexmap.steps(parse_hex_id(x.hex)) if hex_id(step[1]) not in occupied
-    )
-    r = client_for(s.user).post(
-        url("save_march", s), {"unit": x.key, "path": str(d), "marches": "1"}
-    )
-    assert r.status_code in (200, 302), r.content.decode()[:500]
-    return x.hex, hex_id(to)
+    client = client_for(s.user)
+    tried = []
+    for d, to, _cost, _bridged in hexmap.steps(parse_hex_id(x.hex)):
+        if hex_id(to) in occupied:
+            continue
+        r = client.post(url("save_march", s), {"unit": x.key, "path": str(d), "marches": "1"})
+        assert r.status_code in (200, 302), r.content.decode()[:500]
+        sheet = OrderSheet.objects.get(window=window, seat=s)
+        wrong = ready_problems(Access(s, campaign, own=True, user=s.user), window, sheet)
+        if not wrong:
+            return x.hex, hex_id(to)
+        tried.append((hex_id(to), wrong))
+    raise AssertionError(f"no step of {x.key} from {x.hex} is accepted: {tried}")
 
 
 def arrows(driver) -> dict:

@@ -142,7 +142,13 @@ def everyone_else_ready(campaign, but: str) -> None:
             c = client_for(s.user)
             if window.phase == "deployment":
                 deploy_seat(s, c)
-            assert c.post(url("ready", s)).status_code == 302
+            r = c.post(url("ready", s))
+            assert r.status_code == 302
+            if not OrderSheet.objects.filter(window=window, seat=s, ready=True).exists():
+                # Ready refused the sheet: say why, in the page's words
+                page = c.get(r.url).content.decode()
+                said = page[page.find("Not submitted") :][:600] if "Not submitted" in page else ""
+                raise AssertionError(f"{s.power} was not readied: {said or r.url}")
 
 
 @pytest.fixture
