@@ -305,6 +305,7 @@ if ORDERS_MAILBOX and "@" not in ORDERS_MAILBOX:
     raise ImproperlyConfigured("ORDERS_MAILBOX must be a mail address, e.g. club@example.org.")
 ORDERS_MAIL_MAX_BYTES = envint("ORDERS_MAIL_MAX_BYTES", "100000", minimum=1000)
 IMAP_URL = envurl("IMAP_URL", "", ("imap", "imaps"))
+IMAP_CA_FILE = os.getenv("IMAP_CA_FILE", "").strip()  # a CA bundle for the IMAP server's TLS
 
 # Celery. With a broker (CELERY_BROKER_URL, or REDIS_URL), a worker process does the work and
 # Celery beat runs the periodic tasks. With none, the embedded default: tasks run eagerly in the

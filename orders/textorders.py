@@ -22,7 +22,8 @@ The grammar (docs/email-orders.md has it with examples), case and accents ignore
   the seat there, or ``Austria fight at Kolin`` for one;
 - ``grant honors at Breslau``, ``deny honors at Breslau``, ``surrender Breslau``,
   ``fight on at Breslau`` (11.6);
-- ``READY`` or ``NOT READY`` on a line of its own.
+- ``READY`` or ``NOT READY`` on a line of its own;
+- a remark in brackets is left out: ``Frederick 1 (to Berlin)``.
 
 A line that is none of these, or that names what the seat does not command, is returned with the
 reason, never guessed at.
@@ -102,6 +103,7 @@ _HONORS = {
     "surrenders": ("garrison", "surrender"),
 }
 _HEX = re.compile(r"^\d{4}$")
+_ASIDE = re.compile(r"\([^)]*\)")  # a remark in brackets is the writer's, not an order
 _CODES = re.compile(r"^[1-6]+$")
 
 
@@ -177,7 +179,7 @@ def read_orders(text: str, vocab: Vocabulary) -> Reading:
     lines: list[Line] = []
     ready: bool | None = None
     for number, raw in enumerate(text.splitlines(), 1):
-        words = norm(raw)
+        words = norm(_ASIDE.sub(" ", raw))
         if not words:
             continue
         if words in ("ready", "i am ready", "ready ready"):

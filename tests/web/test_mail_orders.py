@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 
 from campaign.models import OrganiserAction
-from campaign.services import replyaddress
+from campaign.services import email, replyaddress
 from orders.mailorders import receive
 from orders.models import OrderSheet
 from tests.web.test_play_fixtures import (  # noqa: F401
@@ -161,3 +161,35 @@ def test_a_reply_after_the_resolution_is_answered_and_changes_nothing(
     assert out.status == "closed"
     assert "which has resolved: nothing was changed" in mail.outbox[-1].body
     assert draft_of(s, w) == {}
+
+
+def test_the_call_for_orders_carries_the_reply_address_forces_grammar_and_example(marching):
+    w = marching.open_window()
+    s = seat(marching, "prussia")
+    calls = [m for m in mail.outbox if m.to == [s.user.email] and "march" in m.subject.lower()]
+    call = calls[-1]
+    assert call.reply_to == [replyaddress.address(w.id, s.id)]
+    text = call.body
+    assert f"reply to this mail (it goes to {replyaddress.address(w.id, s.id)})" in text
+    assert "Frederick: 31017 points at 0302" in text and "MP a march" in text
+    assert "Siege train prussia-1 at" in text
+    assert "direction codes (1 W, 2 NW, 3 NE, 4 E, 5 SE, 6 SW)" in text
+    example = text.split("For example:")[1]
+    assert "Frederick " in example and "READY" in example
+    html = call.alternatives[0][0]
+    assert replyaddress.address(w.id, s.id) in html
+    # another seat's call names only its own forces: never Frederick's points
+    other = seat(marching, "austria")
+    theirs = [m for m in mail.outbox if m.to == [other.user.email]][-1]
+    assert "31017" not in theirs.body and "Frederick" not in theirs.body.split("Your forces:")[1]
+    # the example is read by the grammar as an order of this seat
+    first = example.strip().splitlines()[0]
+    out = receive(a_mail(s, w, first))
+    assert out.status == "read" and not out.problems, out
+
+
+def test_without_a_domain_there_is_no_reply_address(marching, settings):
+    settings.ORDERS_MAIL_DOMAIN = ""
+    s = seat(marching, "prussia")
+    msg = email.compose("reminder", seat_id=s.id, window_id=marching.open_window().id, hours=2)
+    assert msg is not None and msg.reply_to == [] and "Answer by email" not in msg.body

@@ -188,6 +188,10 @@ def test_honors_of_war_by_role():
     assert "as the besieger, you answer grant or deny" in one("surrender Breslau", besieger).problem
 
 
+def test_a_remark_in_brackets_is_left_out():
+    assert one("Frederick 4 4   (one step E, then another)").order["path"] == "4-4"
+
+
 def test_ready_and_not_ready_on_lines_of_their_own():
     assert read_orders("Frederick 4\nREADY", vocab()).ready is True
     assert read_orders("Frederick 4\n  not ready  ", vocab()).ready is False
