@@ -58,6 +58,12 @@ def call_for_orders(seat: Seat, window: PhaseWindow | None, version: StateVersio
     hexmap = gameplay.load_campaign_map(seat.campaign.map_name)
     forced = window.phase == "forced-march"
     forces = []
+    pools = sorted({f.army.march_pool for f in view.own_forces()}, key=lambda a: a.value)
+    if not forced and window.phase == "march":
+        for pool in pools:
+            n = view.marches.get(pool.value)
+            if n is not None:
+                forces.append(f"{pool.value.capitalize()}'s marches this turn: {n} (6.1, 6.2.1)")
     for f in view.own_forces():
         base = rules.forced_march_mp if forced else rules.march_mp
         mp = march_mp(f.supplied is not False, view.turn, rules, base)
@@ -84,6 +90,8 @@ def _where(hexmap, hexid: str) -> str:
 
 def _example(view, hexmap, phase: str) -> list[str]:
     own = view.own_forces()
+    if phase == "march":  # a force of an army whose pool has no march left cannot move (6.2)
+        own = tuple(f for f in own if view.marches.get(f.army.march_pool.value, 1) > 0)
     if phase in ("march", "forced-march") and own:
         lead = own[0].commander
         here = parse_hex_id(lead.hex)
