@@ -234,6 +234,8 @@ def _army_word(word: str, vocab: Vocabulary) -> str:
 
 
 def _unit(words: list[str], vocab: Vocabulary) -> tuple[str, list[str]]:
+    if not words:
+        raise OrderTextError("A leader's name is missing.")
     joined = " ".join(words)
     for name, key in vocab._names():
         if joined == name or joined.startswith(name + " "):

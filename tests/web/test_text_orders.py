@@ -1,6 +1,8 @@
 """Orders as a person writes them in a mail (orders.textorders): each shape of the grammar read
 into the engine's order format, and each line that cannot be read returned with its reason."""
 
+import random
+
 import pytest
 
 from maps.core.compact import compact_map
@@ -227,3 +229,21 @@ def test_a_mail_of_several_lines_keeps_each_lines_number():
     ]
     assert [x.number for x in reading.problems] == [3]
     assert reading.ready is True and len(reading.orders) == 2
+
+
+WORDS = ("Frederick", "Seydlitz", "Ziethen", "to", "via", "drop", "at", "2", "marches", "4",
+         "16", "0104", "9999", "Schweidnitz", "Kolin", "transfer", "from", "garrison", "100",
+         "fight", "retire", "grant", "honors", "surrender", "on", "READY", "NOT", "stands",
+         "enter", "fortress", "works", "advance", "(", ")", "é", "-", ",", "")  # fmt: skip
+
+
+@pytest.mark.parametrize("phase", ["march", "forced-march", "battle", "honors"])
+def test_no_line_of_the_grammars_own_words_raises(phase):
+    """Every line made of the grammar's words, in a fixed pseudo-random order, is read as an
+    order or returned with a reason: the reader never fails."""
+    rng = random.Random(29)
+    v = vocab(phase, battles={"0201": ("prussia",)}, honors={"Breslau": "garrison"})
+    for _ in range(3000):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 9)))
+        for line in read_orders(text, v).lines:
+            assert (line.order is None) != (line.problem == "") or line.kind == "ready", line
