@@ -405,6 +405,7 @@ class OrganiserActionKind(models.TextChoices):
     REOPENED = "reopened", "Reopened the campaign"
     BATTLE = "battle", "Settled, dated or resolved a battle"
     NEXT_YEAR = "next-year", "Started the next campaign year"
+    MAIL_ORDERS = "mail-orders", "Orders of a seat came by email"
 
 
 class OrganiserAction(models.Model):

@@ -294,6 +294,19 @@ else:
 if EMAIL_BACKEND.endswith("smtp.EmailBackend") and EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("Choose one of STARTTLS (EMAIL_USE_TLS) and SSL (EMAIL_USE_SSL).")
 
+# Orders by email (docs/email-orders.md): calls for orders carry a reply address per seat and
+# phase, orders+<token>@ORDERS_MAIL_DOMAIN, or ORDERS_MAILBOX with the token after its "+"
+# (plus-addressing). Mail comes in through `manage.py receivemail` (a pipe from the mail server)
+# or from the IMAP mailbox IMAP_URL (imaps://user:password@host:993/INBOX), polled every
+# IMAP_POLL_SECONDS. Neither set: calls for orders have no reply address.
+ORDERS_MAIL_DOMAIN = os.getenv("ORDERS_MAIL_DOMAIN", "").strip().lstrip("@")
+ORDERS_MAILBOX = os.getenv("ORDERS_MAILBOX", "").strip()
+if ORDERS_MAILBOX and "@" not in ORDERS_MAILBOX:
+    raise ImproperlyConfigured("ORDERS_MAILBOX must be a mail address, e.g. club@example.org.")
+ORDERS_MAIL_MAX_BYTES = envint("ORDERS_MAIL_MAX_BYTES", "100000", minimum=1000)
+IMAP_URL = envurl("IMAP_URL", "", ("imap", "imaps"))
+IMAP_CA_FILE = os.getenv("IMAP_CA_FILE", "").strip()  # a CA bundle for the IMAP server's TLS
+
 # Celery. With a broker (CELERY_BROKER_URL, or REDIS_URL), a worker process does the work and
 # Celery beat runs the periodic tasks. With none, the embedded default: tasks run eagerly in the
 # web process (queued by callers with transaction.on_commit), and `manage.py runperiodic` runs the
@@ -352,6 +365,10 @@ PERIODIC_TASKS = {
     # Without a broker the web only leaves notes for the map pictures it wants; this draws them.
     "maps.tasks.draw_wanted_map_pictures": envint("PICTURE_SECONDS", "10", minimum=1),
 }
+if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
+    PERIODIC_TASKS["orders.tasks.poll_orders_mailbox"] = envint(
+        "IMAP_POLL_SECONDS", "30", minimum=5
+    )
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
 }

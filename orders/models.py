@@ -23,6 +23,8 @@ class OrderSheet(models.Model):
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
     updated = models.DateTimeField(default=timezone.now)
+    # The last time a mail of the player's was read onto this sheet (orders.mailorders).
+    mailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

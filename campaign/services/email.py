@@ -28,7 +28,7 @@ from django.utils.http import urlsafe_base64_encode
 from campaign.models import Campaign, Invitation, PhaseWindow, Seat, StateVersion
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
-from campaign.services import deadlines, emailmodes, press, queue, viewcache
+from campaign.services import deadlines, emailmodes, mailcall, press, queue, viewcache
 from campaign.services.battle_mail import build_mail
 from rules.armies import Army
 from rules.events import Event, EventKind
@@ -340,8 +340,9 @@ def _recipient(seat: Seat) -> str:
     return seat.user.email if seat.user and seat.user.email else ""
 
 
-def build(kind: str, shared: Shared | None = None, **ids) -> tuple[list[str], str, str, str] | None:
-    """(recipients, subject, text, html) for one email, or None when nothing is to be sent.
+def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
+    """(recipients, subject, text, html[, reply-to addresses]) for one email, or None when
+    nothing is to be sent.
     ``shared``: what the emails built with it read once (``deliver_many``)."""
     shared = shared or Shared()
     if kind == "battle":
@@ -433,10 +434,13 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple[list[str], st
         seat=seat.label if seat else "",
         missed=ctx["missed"],
     )
+    if kind in ("phase-opened", "reminder") and seat is not None:
+        ctx.update(mailcall.call_for_orders(seat, window, latest))  # orders by mail (issue 29)
     template = f"email/{kind}.txt"
     text = render_to_string(template, ctx)
     html = render_to_string("email/message.html", {**ctx, "body": text})
-    return to, subject, text, html
+    reply_to = [ctx["reply_address"]] if ctx.get("reply_address") else []
+    return to, subject, text, html, reply_to
 
 
 def _build_password_reset(user_id: int) -> tuple | None:
@@ -553,7 +557,8 @@ def compose(kind: str, shared: Shared | None = None, **ids) -> EmailMultiAlterna
     built = build(kind, shared, **ids)
     if built is None:
         return None
-    to, subject, text, html = built
+    to, subject, text, html, *more = built
+    reply_to = more[0] if more else []  # a call for orders: the seat's reply address
     # What the email is about, for the players' mail filters (and the tests that count).
     headers = {"X-DGK-Kind": f"battle:{ids['battle_kind']}" if kind == "battle" else kind}
     if "seat_id" in ids and kind not in ("invitation", "organiser-missing", "organiser-flag"):
@@ -563,7 +568,7 @@ def compose(kind: str, shared: Shared | None = None, **ids) -> EmailMultiAlterna
         headers["List-Unsubscribe"] = f"<{link}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
-        subject, text, settings.DEFAULT_FROM_EMAIL, to, headers=headers
+        subject, text, settings.DEFAULT_FROM_EMAIL, to, headers=headers, reply_to=reply_to or None
     )
     message.attach_alternative(html, "text/html")
     return message
