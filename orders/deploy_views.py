@@ -14,8 +14,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from orders.access import Access, _access
+from campaign.services import viewcache
+from orders.access import Access, _access, _hexmap, _settings, _version
 from orders.deploy_pages import deployment_context
+from orders.deploy_shortcuts import SHORTCUTS, apply_shortcut
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
 from orders.sheets import save_draft, sheet_locked, writable_sheet, writes_orders
 
@@ -38,16 +40,48 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
         sheet = writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
         if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
-            errors = _apply_deploy_post(request, access, draft)
+            action = request.POST.get("action", "")
+            if action in SHORTCUTS:
+                errors = _apply_shortcut(request, access, action, draft)
+            else:
+                errors = _apply_deploy_post(request, access, draft)
             if not errors:
                 save_draft(sheet, draft, access)
-                messages.success(request, "Deployment saved.")
+                messages.success(request, SAVED.get(action, "Deployment saved."))
     ctx = deployment_context(request, access, errors=errors)
     if request.htmx:
         return render(request, "orders/deploy.html#sheet", ctx)
     if errors:
         return render(request, "orders/deploy.html", ctx, status=400)
     return redirect(url)
+
+
+SAVED = {
+    "garrisons": "Every fortress has at least its minimum garrison (3.2.3); deployment saved.",
+    "suggest": "A legal deployment is suggested and saved: adjust it as you like.",
+}
+
+
+def _apply_shortcut(request: HttpRequest, access: Access, action: str, draft: dict) -> list[str]:
+    """One of the page's shortcuts for every army of the seat; what it could not do is said
+    with the rest saved (an army whose points cannot deploy at all is the set-up's to fix)."""
+    hexmap = _hexmap(access.campaign)
+    version = _version(access.campaign)
+    if hexmap is None or version is None:
+        return ["The campaign's map could not be loaded: place your forces one by one."]
+    state = viewcache.version_state(version)
+    notes = apply_shortcut(
+        action,
+        access.seat.armies,
+        access.seat.leaders or {},
+        draft,
+        state,
+        hexmap,
+        _settings(access.campaign),
+    )
+    for note in notes:
+        messages.warning(request, note)
+    return []
 
 
 def _apply_deploy_post(request: HttpRequest, access: Access, draft: dict) -> list[str]:
