@@ -100,6 +100,8 @@ def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
             "armies": armies,
             "shares": shares,
             "unfold": _unfold(request, tap),
+            "shortcut_used": request.method == "POST"
+            and request.POST.get("action") in ("suggest", "garrisons"),
             "all_placed": all(a["opening"] for a in armies),
             "locked": locked,
             "errors": extra.pop("errors", []),

@@ -29,7 +29,7 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     grows and the engine's validator speaks after every change."""
     if request.method == "GET":
         access = _access(request, code)
-        template = "orders/deploy.html#sheet" if request.htmx else "orders/deploy.html"
+        template = "orders/deploy.html#swap" if request.htmx else "orders/deploy.html"
         return render(request, template, deployment_context(request, access))
     if request.method != "POST":
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
@@ -50,7 +50,7 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
                 messages.success(request, SAVED.get(action, "Deployment saved."))
     ctx = deployment_context(request, access, errors=errors)
     if request.htmx:
-        return render(request, "orders/deploy.html#sheet", ctx)
+        return render(request, "orders/deploy.html#swap", ctx)
     if errors:
         return render(request, "orders/deploy.html", ctx, status=400)
     return redirect(url)

@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (the browser and tiles fixtures are imported)
 """The first week of a new season on a phone (issue 26): Debian's chromium at 390x844 against
 the live server, on the real map at the set-up form's defaults.
 
@@ -22,7 +23,8 @@ from django.core import mail
 from campaign.models import Campaign, organisers_group
 from campaign.services.gameplay import read_state
 from orders.models import OrderSheet
-from tests.browser.test_play_phone import (  # noqa: F401 (the browser fixture)
+from tests.browser.test_map_widget import tiles  # noqa: F401
+from tests.browser.test_play_phone import (  # noqa: F401
     ARTIFACTS,
     browser,
     click,
@@ -35,6 +37,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SEATS = ("austria", "france", "prussia")  # the seats of 3 players (1.2)
 MAX_TAPS = 10
+WIDGET_LOADED = "const w = document.getElementById('mapwidget')._widget; return !!(w && w.data);"
 DOCS_SHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "deploy-one-tap.png"
 
 
@@ -64,7 +67,7 @@ def invitation_links() -> dict[str, str]:
     return links
 
 
-def test_the_first_week_of_a_three_player_season(browser, live_server):
+def test_the_first_week_of_a_three_player_season(browser, live_server, tiles):
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
@@ -121,9 +124,20 @@ def test_the_first_week_of_a_three_player_season(browser, live_server):
         taps = Taps(browser, wait)
         taps.on(By.LINK_TEXT, "deployment")  # "You owe your deployment"
         wait.until(ec.presence_of_element_located((By.ID, "deploy-suggest")))
+        if power == "france":
+            # A fortress awaiting a French garrison (3.2.4), tapped in the list: the map's
+            # sheet opens on that fortress, its garrison first.
+            wait.until(lambda d: d.execute_script(WIDGET_LOADED))
+            taps.on(By.CSS_SELECTOR, "#share-france a.hex-link")
+            wait.until(ec.visibility_of_element_located((By.ID, "mapwidget-sheet")))
+            first = browser.find_element(By.CSS_SELECTOR, "#mapwidget-sheet form.mw-place")
+            assert first.get_attribute("data-action") == "garrison", first.text
+            assert "Garrison of" in first.text
+            shot(browser, "3-france-fortress-sheet")
+            taps.on(By.CSS_SELECTOR, "#mapwidget-sheet .mw-close")
         taps.on(By.ID, "deploy-suggest")
-        wait.until(ec.text_to_be_present_in_element((By.ID, "sheet"), "is suggested"))
-        sheet = browser.find_element(By.ID, "sheet").text
+        wait.until(ec.text_to_be_present_in_element((By.ID, "deploy-top"), "is suggested"))
+        sheet = browser.find_element(By.TAG_NAME, "main").text
         assert "meets every restriction" in sheet, sheet[:2000]
         if power == "prussia":
             browser.execute_script("window.scrollTo(0, 0)")
