@@ -16,10 +16,12 @@ from django.urls import reverse
 
 from campaign.services import viewcache
 from orders.access import Access, _access, _hexmap, _settings, _version
+from orders.deploy_checks import placed_by_opening
 from orders.deploy_pages import deployment_context
 from orders.deploy_shortcuts import SHORTCUTS, apply_shortcut
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
 from orders.sheets import save_draft, sheet_locked, writable_sheet, writes_orders
+from rules.armies import Army
 
 
 @login_required
@@ -90,6 +92,10 @@ def _apply_deploy_post(request: HttpRequest, access: Access, draft: dict) -> lis
     if army_value not in access.seat.armies:
         return ["Choose one of your own armies."]
     dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
+    version = _version(access.campaign)
+    army = Army.parse(army_value)
+    if version is not None and placed_by_opening(army, dep, viewcache.version_state(version)):
+        return [f"{army.label} stands where the campaign's historical opening placed it."]
     spec = dep.get(army_value) if isinstance(dep.get(army_value), dict) else {}
     spec = {k: dict(v) if isinstance(v, dict) else {} for k, v in spec.items()}
     action = request.POST.get("action", "")

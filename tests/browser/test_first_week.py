@@ -139,6 +139,11 @@ def test_the_first_week_of_a_three_player_season(browser, live_server, tiles):
         wait.until(ec.text_to_be_present_in_element((By.ID, "deploy-top"), "is suggested"))
         sheet = browser.find_element(By.TAG_NAME, "main").text
         assert "meets every restriction" in sheet, sheet[:2000]
+        width, height = browser.execute_script(
+            "return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+        )
+        assert width <= 390, width  # nothing overflows a phone
+        print(f"the {s.label} seat's deployment page after one tap: {height} px tall")
         if power == "prussia":
             browser.execute_script("window.scrollTo(0, 0)")
             shot(browser, "3-deploy-one-tap")

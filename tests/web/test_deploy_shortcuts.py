@@ -192,3 +192,16 @@ def test_an_army_of_the_historical_opening_needs_no_deployment(organiser):
     r = c.post(reverse("orders:ready", args=[prussia.code]), {"phase": "deployment"})
     assert r.status_code == 302
     assert OrderSheet.objects.get(seat=prussia).ready
+
+
+def test_an_army_of_the_opening_is_not_redeployed_by_hand(organiser):
+    campaign = started(organiser, 3, opening="spi-1756")
+    prussia = campaign.seats.get(power="prussia")
+    r = client_for(prussia.user).post(
+        deploy_url(prussia),
+        {"phase": "deployment", "army": "prussia", "action": "garrison", "city": "Stettin",
+         "points": 50},
+    )  # fmt: skip
+    assert r.status_code == 400
+    assert "stands where the campaign's historical opening placed it" in r.content.decode()
+    assert "prussia" not in OrderSheet.objects.get(seat=prussia).draft.get("deployment", {})
