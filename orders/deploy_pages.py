@@ -89,6 +89,7 @@ def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
                 ],
                 "problems": [f"({v.rule}) {v.text}" for v in violations],
                 "groups": problem_groups(violations, hexmap),
+                "french_note": any(v.others_may_cover for v in violations),
                 "hex_problems": _by_hex(violations),
             }
         )

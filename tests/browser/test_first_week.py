@@ -124,6 +124,10 @@ def test_the_first_week_of_a_three_player_season(browser, live_server, tiles):
         taps = Taps(browser, wait)
         taps.on(By.LINK_TEXT, "deployment")  # "You owe your deployment"
         wait.until(ec.presence_of_element_located((By.ID, "deploy-suggest")))
+        shot(browser, f"3-{power}-before")
+        problems = browser.find_element(By.CSS_SELECTOR, ".problem-groups")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", problems)
+        shot(browser, f"3-{power}-problems")
         if power == "france":
             # A fortress awaiting a French garrison (3.2.4), tapped in the list: the map's
             # sheet opens on that fortress, its garrison first.

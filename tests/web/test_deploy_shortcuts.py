@@ -205,3 +205,11 @@ def test_an_army_of_the_opening_is_not_redeployed_by_hand(organiser):
     assert r.status_code == 400
     assert "stands where the campaign's historical opening placed it" in r.content.decode()
     assert "prussia" not in OrderSheet.objects.get(seat=prussia).draft.get("deployment", {})
+
+
+def test_the_empires_fortresses_west_of_the_rhine_are_marked_once(organiser):
+    campaign = started(organiser, 5)
+    austria = campaign.seats.get(power="austria")
+    page = client_for(austria.user).get(deploy_url(austria)).content.decode()
+    assert 'href="?centre=2234#map">Julich</a>*' in page
+    assert page.count("* West of the Rhine: French points may garrison it instead") == 1
