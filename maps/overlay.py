@@ -260,6 +260,7 @@ def deployment(armies: list[dict], allowed: dict[str, list[str]], hexmap: HexMap
                 "points": a["points"],
                 "placed": a["placed"],
                 "problems": list(a["problems"]),
+                "hex_problems": dict(a.get("hex_problems") or {}),
                 "leaders": leaders,
                 "trains": trains,
                 "garrisons": garrisons,

@@ -1,11 +1,15 @@
 """What is wrong with a seat's deployment draft (3), by the engine's validator: shown next to
-the deployment as it grows, and what keeps "Submit my deployment" from going through."""
+the deployment as it grows, and what keeps "Submit my deployment" from going through.
+
+An army a historical opening has placed already (``state.deployed`` before the deployment phase,
+docs/historical-openings.md) stands as the opening put it while the seat's draft says nothing
+of it: it needs no draft and blocks nothing."""
 
 from __future__ import annotations
 
 from maps.core.model import HexMap
 from rules.armies import Army
-from rules.deployment import check_deployment
+from rules.deployment import Violation, check_deployment
 from rules.orders import Deployment, OrderError, deployment_from_dict
 from rules.rulesettings import RuleSettings
 from rules.state import State
@@ -18,6 +22,53 @@ def read_deployment(army: Army, spec: dict) -> tuple[Deployment, list[str]]:
         return Deployment(army), [f"The draft cannot be read: {exc}"]
 
 
+def placed_by_opening(army: Army, dep: dict, state: State) -> bool:
+    """The army stands as the campaign's opening placed it, and the draft leaves it so."""
+    return army in state.deployed and not isinstance(dep.get(army.value), dict)
+
+
+def opening_deployment(army: Army, state: State) -> Deployment:
+    """The army's deployment as the state holds it (a historical opening's)."""
+    return Deployment(
+        army,
+        tuple((x.key, x.hex, x.points, x.inside) for x in state.leaders if x.army is army),
+        tuple((g.city, g.points) for g in state.garrisons if g.army is army),
+        tuple((t.id, t.hex, t.inside) for t in state.siege_trains if t.army is army),
+    )
+
+
+def army_violations(
+    armies: list[str],
+    army: Army,
+    dep: dict,
+    state: State,
+    hexmap: HexMap | None,
+    settings: RuleSettings,
+) -> tuple[Deployment, list[Violation]]:
+    """The army's deployment read from the draft, and every restriction of 3 it breaks (the
+    seat's other armies count for the exceptions; another seat's never: they are secret)."""
+    if placed_by_opening(army, dep, state):
+        return opening_deployment(army, state), []
+    spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
+    deployment, unread = read_deployment(army, spec)
+    if unread:
+        return deployment, [Violation("3", p) for p in unread]
+    if hexmap is None:
+        return deployment, []
+    others = {}
+    for other in armies:
+        a = Army.parse(other)
+        if other == army.value:
+            continue
+        if placed_by_opening(a, dep, state):
+            others[a] = opening_deployment(a, state)
+        elif isinstance(dep.get(other), dict):
+            others[a], _ = read_deployment(a, dep[other])
+    return deployment, check_deployment(
+        deployment, hexmap, settings, state.army_points.get(army.value), others
+    )
+
+
 def army_problems(
     armies: list[str],
     army: Army,
@@ -28,23 +79,11 @@ def army_problems(
     *,
     blocking: bool = False,
 ) -> tuple[Deployment, list[str]]:
-    """The army's deployment read from the draft, and every restriction of 3 it breaks (the
-    seat's other armies count for the exceptions; another seat's never: they are secret).
-    ``blocking`` leaves out what another seat's deployment may still put right (3.2.4)."""
-    spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
-    deployment, problems = read_deployment(army, spec)
-    if hexmap is None or problems:
-        return deployment, problems
-    others = {}
-    for other in armies:
-        if other != army.value and isinstance(dep.get(other), dict):
-            others[Army.parse(other)], _ = read_deployment(Army.parse(other), dep[other])
+    """``army_violations`` as sentences with their rule numbers. ``blocking`` leaves out what
+    another seat's deployment may still put right (3.2.4)."""
+    deployment, violations = army_violations(armies, army, dep, state, hexmap, settings)
     return deployment, [
-        f"({v.rule}) {v.text}"
-        for v in check_deployment(
-            deployment, hexmap, settings, state.army_points.get(army.value), others
-        )
-        if not (blocking and v.others_may_cover)
+        f"({v.rule}) {v.text}" for v in violations if not (blocking and v.others_may_cover)
     ]
 
 

@@ -24,12 +24,13 @@ from maps.core.hexgrid import (
 from maps.overlay import ARMY_COLOURS
 from maps.tapmap import map_svg
 from orders.access import Access, _hexmap, _settings, _version
-from orders.deploy_checks import army_problems, read_deployment
+from orders.deploy_checks import army_violations, placed_by_opening, read_deployment
 from orders.models import OrderSheet
 from orders.pages import page_context
 from rules.armies import Army
-from rules.deployment import may_deploy_in
+from rules.deployment import Violation, may_deploy_in
 from rules.leaders import leader
+from rules.suggestion import empire_leaves_west, least_points, west_share
 
 
 def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
@@ -45,20 +46,38 @@ def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
     state = viewcache.version_state(version)
     chosen = access.seat.leaders or {}
     armies = []
+    west = hexmap is not None and empire_leaves_west(hexmap, settings, state.army_points)
     for army_value in access.seat.armies:
         army = Army.parse(army_value)
+        opening = placed_by_opening(army, dep, state)
+        deployment, violations = army_violations(
+            access.seat.armies, army, dep, state, hexmap, settings
+        )
         spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
-        deployment, problems = army_problems(access.seat.armies, army, dep, state, hexmap, settings)
         placed_points = sum(p for _k, _h, p, _i in deployment.leaders) + sum(
             p for _c, p in deployment.garrisons
         )
         leaders = spec.get("leaders") if isinstance(spec.get("leaders"), dict) else {}
+        points = state.army_points.get(army.value, 0)
+        need = (
+            least_points(army, hexmap, settings, west_to_france=west) if hexmap is not None else 0
+        )
         armies.append(
             {
                 "army": army,
                 "label": army.label,
-                "points": state.army_points.get(army.value, 0),
+                "points": points,
                 "placed": placed_points,
+                "to_place": points - placed_points,
+                "opening": opening,
+                "opening_lines": _opening_lines(deployment) if opening else [],
+                "cannot": (
+                    f"{army.label} cannot deploy with {points} points: the minimum garrisons of "
+                    f"its fortresses (3.2.3) and a force of {settings.min_leader_points} for its "
+                    f"leaders (3.2.1) need {need}. The organiser must choose larger armies."
+                    if not opening and need > points
+                    else ""
+                ),
                 "leaders": [
                     {"key": k, "name": leader(k).name, **(leaders.get(k) or {})}
                     for k in chosen.get(army.value, [])
@@ -68,14 +87,23 @@ def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
                     {"id": f"{army.value}-{i}", **_train_spec(spec, f"{army.value}-{i}")}
                     for i in range(1, settings.siege_trains.get(army.value, 0) + 1)
                 ],
-                "problems": problems,
+                "problems": [f"({v.rule}) {v.text}" for v in violations],
+                "groups": problem_groups(violations, hexmap),
+                "french_note": any(v.others_may_cover for v in violations),
+                "hex_problems": _by_hex(violations),
             }
         )
+    shares = _shares(access.seat.armies, dep, state, hexmap, settings, west) if hexmap else []
     locked = sheet is None or sheet.ready or not access.own
     tap = None if locked else _deploy_tap(request, access, armies)
     ctx.update(
         {
             "armies": armies,
+            "shares": shares,
+            "unfold": _unfold(request, tap),
+            "shortcut_used": request.method == "POST"
+            and request.POST.get("action") in ("suggest", "garrisons"),
+            "all_placed": all(a["opening"] for a in armies),
             "locked": locked,
             "errors": extra.pop("errors", []),
             "tap": tap,
@@ -87,6 +115,16 @@ def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
         }
     )
     return ctx
+
+
+def _unfold(request: HttpRequest, tap: dict | None) -> set[str]:
+    """The armies whose one-by-one forms stay open: the one being placed by tapping, the one
+    whose form was just sent (an htmx swap must not fold what the player is working in)."""
+    out = {tap["army"]} if tap else set()
+    if request.method == "POST" and request.POST.get("action") in ("leader", "garrison", "train",
+                                                                   "remove"):  # fmt: skip
+        out.add(request.POST.get("army", ""))
+    return out
 
 
 def _deploy_tap(request: HttpRequest, access: Access, armies: list[dict]) -> dict | None:
@@ -220,3 +258,126 @@ def _train_spec(spec: dict, tid: str) -> dict:
     if isinstance(value, str):
         return {"hex": value}
     return value if isinstance(value, dict) else {}
+
+
+# The headings of the page's problems, by rule (3.2).
+GROUP_TITLES = {
+    "3": "Points",
+    "3.4": "The Deployment Chart",
+    "3.1.1": "Leaders",
+    "14": "Leaders",
+    "3.2.1": "Leaders' places and points",
+    "3.2.2": "Siege trains and points",
+    "3.2.3": "Garrisons",
+    "2.3.4": "Garrisons over their bastions' limit",
+    "11.3": "Inside a fortress",
+    "3.2.5": "Dresden, Glatz or Schweidnitz",
+    "3.2.6": "The commander-in-chief's force",
+}
+
+
+def problem_groups(violations: list[Violation], hexmap) -> list[dict]:
+    """The army's problems once each, grouped by rule; the fortresses short of their minimum
+    garrison (3.2.3) together by name, each a link to its hex. 3.2.4's notes are said once, at
+    the top of the page, not on every fortress."""
+    groups: dict[str, dict] = {}
+    short = [v for v in violations if v.kind == "ungarrisoned"]
+    if short:
+        names = []
+        for v in short:
+            fortress = hexmap.fortress_at(parse_hex_id(v.where)) if hexmap is not None else None
+            names.append({"name": fortress.name if fortress else v.where, "hex": v.where,
+                          "french": v.others_may_cover})  # fmt: skip
+        groups["ungarrisoned"] = {
+            "rule": "3.2.3",
+            "title": (
+                f"{len(short)} fortress{'es' if len(short) > 1 else ''} without the minimum "
+                "garrison of 50 points"
+            ),
+            "places": names,
+            "items": [],
+        }
+    for v in violations:
+        if v.kind == "ungarrisoned":
+            continue
+        group = groups.setdefault(
+            v.rule,
+            {
+                "rule": v.rule,
+                "title": GROUP_TITLES.get(v.rule, "Deployment"),
+                "places": [],
+                "items": [],
+            },  # fmt: skip
+        )
+        group["items"].append({"text": v.text, "hex": v.where})
+    return list(groups.values())
+
+
+def _by_hex(violations: list[Violation]) -> dict[str, list[str]]:
+    """The problems concerning each hex (the map's sheet for a hex shows only these)."""
+    out: dict[str, list[str]] = {}
+    for v in violations:
+        if v.where:
+            out.setdefault(v.where, []).append(f"({v.rule}) {v.text}")
+    return out
+
+
+def _opening_lines(deployment) -> list[str]:
+    lines = [f"{leader(k).name}: {p} points at {h}" for k, h, p, _i in deployment.leaders]
+    lines += [f"Garrison of {c}: {p} points" for c, p in deployment.garrisons]
+    return lines
+
+
+def _shares(armies: list[str], dep: dict, state, hexmap, settings, west: bool) -> list[dict]:
+    """What 3.2.4 means for this seat: for the Empire, what it may leave to the French and the
+    points that frees; for France, the Imperial fortresses West of the Rhine awaiting French
+    garrisons (and whether the draft has them)."""
+    share = west_share(hexmap, settings)
+    if not share.cities:
+        return []
+    out = []
+    empire, france = Army.EMPIRE.value, Army.FRANCE.value
+    empire_needs = least_points(Army.EMPIRE, hexmap, settings, west_to_france=False)
+    empire_points = state.army_points.get(empire, 0)
+    cities = ", ".join(share.cities)
+    if empire in armies and not placed_by_opening(Army.EMPIRE, dep, state):
+        text = (
+            f"3.2.4: French points may garrison the Empire's {len(share.cities)} fortresses "
+            f"West of the Rhine ({cities}); leaving them to France frees {share.points} of the "
+            f"Empire's points. "
+        )
+        if west:
+            text += (
+                f"At {empire_points} points the Empire cannot garrison all its fortresses and "
+                f"give its leaders a force ({empire_needs} needed), so the shortcuts leave them "
+                "to France"
+                + (
+                    ": your French army garrisons them."
+                    if france in armies
+                    else ", and the French player's page asks for French garrisons there."
+                )
+            )
+        else:
+            text += "The shortcuts garrison them with Imperial points; agree otherwise with France."
+        out.append({"army": empire, "text": text, "cities": []})
+    if france in armies and empire not in armies:
+        spec = dep.get(france) if isinstance(dep.get(france), dict) else {}
+        garrisons = spec.get("garrisons") if isinstance(spec.get("garrisons"), dict) else {}
+        text = "3.2.4: Imperial fortresses West of the Rhine awaiting French garrisons. " + (
+            f"At {empire_points} points the Empire cannot hold them all ({empire_needs} "
+            "needed): without at least 50 French points in each, the Empire's deployment is "
+            "refused. The shortcuts garrison them."
+            if west
+            else "The Empire's player may leave them to you: agree it with him."
+        )
+        out.append(
+            {
+                "army": france,
+                "text": text,
+                "cities": [
+                    {"name": c, "hex": hexmap.city(c).hex_id, "points": garrisons.get(c, 0)}
+                    for c in share.cities
+                ],
+            }
+        )
+    return out

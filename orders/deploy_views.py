@@ -14,10 +14,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from orders.access import Access, _access
+from campaign.services import viewcache
+from orders.access import Access, _access, _hexmap, _settings, _version
+from orders.deploy_checks import placed_by_opening
 from orders.deploy_pages import deployment_context
+from orders.deploy_shortcuts import SHORTCUTS, apply_shortcut
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
 from orders.sheets import save_draft, sheet_locked, writable_sheet, writes_orders
+from rules.armies import Army
 
 
 @login_required
@@ -27,7 +31,7 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     grows and the engine's validator speaks after every change."""
     if request.method == "GET":
         access = _access(request, code)
-        template = "orders/deploy.html#sheet" if request.htmx else "orders/deploy.html"
+        template = "orders/deploy.html#swap" if request.htmx else "orders/deploy.html"
         return render(request, template, deployment_context(request, access))
     if request.method != "POST":
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
@@ -38,16 +42,48 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
         sheet = writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
         if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
-            errors = _apply_deploy_post(request, access, draft)
+            action = request.POST.get("action", "")
+            if action in SHORTCUTS:
+                errors = _apply_shortcut(request, access, action, draft)
+            else:
+                errors = _apply_deploy_post(request, access, draft)
             if not errors:
                 save_draft(sheet, draft, access)
-                messages.success(request, "Deployment saved.")
+                messages.success(request, SAVED.get(action, "Deployment saved."))
     ctx = deployment_context(request, access, errors=errors)
     if request.htmx:
-        return render(request, "orders/deploy.html#sheet", ctx)
+        return render(request, "orders/deploy.html#swap", ctx)
     if errors:
         return render(request, "orders/deploy.html", ctx, status=400)
     return redirect(url)
+
+
+SAVED = {
+    "garrisons": "Every fortress has at least its minimum garrison (3.2.3); deployment saved.",
+    "suggest": "A legal deployment is suggested and saved: adjust it as you like.",
+}
+
+
+def _apply_shortcut(request: HttpRequest, access: Access, action: str, draft: dict) -> list[str]:
+    """One of the page's shortcuts for every army of the seat; what it could not do is said
+    with the rest saved (an army whose points cannot deploy at all is the set-up's to fix)."""
+    hexmap = _hexmap(access.campaign)
+    version = _version(access.campaign)
+    if hexmap is None or version is None:
+        return ["The campaign's map could not be loaded: place your forces one by one."]
+    state = viewcache.version_state(version)
+    notes = apply_shortcut(
+        action,
+        access.seat.armies,
+        access.seat.leaders or {},
+        draft,
+        state,
+        hexmap,
+        _settings(access.campaign),
+    )
+    for note in notes:
+        messages.warning(request, note)
+    return []
 
 
 def _apply_deploy_post(request: HttpRequest, access: Access, draft: dict) -> list[str]:
@@ -56,6 +92,10 @@ def _apply_deploy_post(request: HttpRequest, access: Access, draft: dict) -> lis
     if army_value not in access.seat.armies:
         return ["Choose one of your own armies."]
     dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
+    version = _version(access.campaign)
+    army = Army.parse(army_value)
+    if version is not None and placed_by_opening(army, dep, viewcache.version_state(version)):
+        return [f"{army.label} stands where the campaign's historical opening placed it."]
     spec = dep.get(army_value) if isinstance(dep.get(army_value), dict) else {}
     spec = {k: dict(v) if isinstance(v, dict) else {} for k, v in spec.items()}
     action = request.POST.get("action", "")

@@ -12,7 +12,7 @@ import dataclasses
 import functools
 from dataclasses import dataclass
 
-from maps.core.hexgrid import Hex, HexIdError, parse_hex_id
+from maps.core.hexgrid import Hex, HexIdError, hex_id, parse_hex_id
 from maps.core.model import City, HexMap
 from rules.armies import ADJECTIVES, CLOSED_NEUTRALS, CONTROLLED_AREAS, LABELS, Army
 from rules.dice import Dice
@@ -36,6 +36,11 @@ class Violation:
     # Another seat's secret deployment may still put it right (the French garrisoning an Empire
     # fortress West of the Rhine, 3.2.4): a seat is told, but not kept from submitting.
     others_may_cover: bool = False
+    # The hex concerned, for a page to link to ("" when none: the army as a whole).
+    where: str = ""
+    # "ungarrisoned" for a fortress short of its minimum garrison (3.2.3): pages list these
+    # together, by the fortress's name.
+    kind: str = ""
 
 
 def west_of_rhine(hexmap: HexMap) -> frozenset[Hex]:
@@ -161,6 +166,7 @@ def check_deployment(
                     "3.2.1",
                     f"{table.name} at {hex_text} is in {hexmap.area(h)}, "
                     f"which {name} does not control.",
+                    where=hex_text,
                 )
             )
         if points < 0:
@@ -171,6 +177,7 @@ def check_deployment(
                     "11.3",
                     f"{table.name} is inside a fortress at {hex_text}, "
                     "but there is no fortress there.",
+                    where=hex_text,
                 )
             )
         placed.append((key, h, points, inside))
@@ -184,6 +191,7 @@ def check_deployment(
                     "3.2.1",
                     f"{leader(key).name} has {points} points; a leader "
                     f"alone needs at least {settings.min_leader_points}.",
+                    where=hex_id(h),
                 )
             )
 
@@ -206,11 +214,19 @@ def check_deployment(
             )
             continue
         if points <= 0:
-            v.append(Violation("3.2.3", f"The garrison of {city.name} must have points."))
+            v.append(
+                Violation(
+                    "3.2.3", f"The garrison of {city.name} must have points.", where=city.hex_id
+                )
+            )
             continue
         if not may_deploy_in(army, city.hex, hexmap, others=others, fortress=city):
             v.append(
-                Violation("3.2.3", f"{city.name} is in {city.area}, which {name} does not control.")
+                Violation(
+                    "3.2.3",
+                    f"{city.name} is in {city.area}, which {name} does not control.",
+                    where=city.hex_id,
+                )
             )
         with_leader = any(hh == city.hex and ii for _k, hh, _p, ii in placed)
         limit = settings.garrison_points_per_bastion * city.bastions
@@ -221,6 +237,7 @@ def check_deployment(
                     f"The garrison of {city.name} has {points} points; "
                     f"without a leader its {city.bastions} bastions hold "
                     f"{limit}.",
+                    where=city.hex_id,
                 )
             )
         garrisoned[city.name] = garrisoned.get(city.name, 0) + points
@@ -267,6 +284,8 @@ def check_deployment(
                 f"{settings.min_garrison_points} {ADJECTIVES[army]} points "
                 f"(it has {own}).{hint}",
                 others_may_cover=french_may and Army.FRANCE not in others,
+                where=city.hex_id,
+                kind="ungarrisoned",
             )
         )
 
@@ -297,6 +316,7 @@ def check_deployment(
                     f"Siege train {tid} at {hex_text} must be with a "
                     f"{ADJECTIVES[army]} leader or in a fortress "
                     f"{name} garrisons.",
+                    where=hex_text,
                 )
             )
 
@@ -330,7 +350,7 @@ def _cic_violations(army: Army, placed: list[tuple[str, Hex, int, bool]]) -> lis
     cic_force = next(f for f in forces.values() if any(k == cic for k, _p in f))
     cic_points = sum(p for _k, p in cic_force)
     out = []
-    for members in forces.values():
+    for (force_hex, _inside), members in forces.items():
         if members is cic_force:
             continue
         points = sum(p for _k, p in members)
@@ -342,6 +362,7 @@ def _cic_violations(army: Army, placed: list[tuple[str, Hex, int, bool]]) -> lis
                     f"The commander-in-chief {leader(cic).name} "
                     f"({cic_points} points) must have a larger force than "
                     f"{leader(commander).name} ({points} points).",
+                    where=hex_id(force_hex),
                 )
             )
     return out

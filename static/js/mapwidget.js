@@ -181,6 +181,17 @@
       });
     }
     if (this.mode === "deploy") {
+      // The page's problems link to their hex: show it on the map with its sheet open.
+      document.addEventListener("click", function (ev) {
+        var a = ev.target && ev.target.closest ? ev.target.closest("a.hex-link") : null;
+        if (!a || !a.dataset.hex || !self.data || !self.data.deploy) {
+          return;
+        }
+        ev.preventDefault();
+        self.el.scrollIntoView({ block: "start" });
+        self.show(a.dataset.hex, Math.max(self.map.getZoom(), 2));
+        self.openSheet(a.dataset.hex);
+      });
       this.map.on("click", function (ev) {
         var id = hexAt(self.grid, ev.latlng);
         if (id) {
@@ -495,34 +506,41 @@
       }
       any = true;
       html += "<h3>" + esc(a.label) + ": " + a.placed + " of " + a.points + " points placed</h3>";
-      // those here first, then those not placed yet, then those placed elsewhere
-      var rank = function (u) {
-        return u.hex === id ? 0 : u.hex ? 2 : 1;
-      };
-      a.leaders.slice().sort(function (p, q) {
-        return rank(p) - rank(q);
-      }).forEach(function (x) {
-        var here = x.hex === id;
-        html += '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="leader" data-unit="' + esc(x.key) + '">' +
-          "<strong>" + esc(x.name) + "</strong>" + (here ? " (here)" : x.hex ? " (in " + esc(x.hex) + ")" : "") +
-          ' <label>points <input name="points" type="number" min="0" inputmode="numeric" value="' + (x.points || 0) + '"></label>' +
-          (city ? ' <label><input type="checkbox" name="inside"' + (x.inside ? " checked" : "") + "> inside</label>" : "") +
-          ' <button type="submit"' + (locked ? " disabled" : "") + ">Place " + esc(x.name) + " here</button></form>";
-      });
-      a.trains.forEach(function (t) {
-        html += '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="train" data-unit="' + esc(t.id) + '">' +
-          "<strong>Siege train " + esc(t.id) + "</strong>" + (t.hex === id ? " (here)" : t.hex ? " (in " + esc(t.hex) + ")" : "") +
-          (city ? ' <label><input type="checkbox" name="inside"' + (t.inside ? " checked" : "") + "> inside</label>" : "") +
-          ' <button type="submit"' + (locked ? " disabled" : "") + ">Place " + esc(t.id) + " here</button></form>";
-      });
+      var here = (a.hex_problems || {})[id] || [];
+      if (here.length) {
+        html += '<ul class="violations">' + here.map(function (p) { return "<li>" + esc(p) + "</li>"; }).join("") + "</ul>";
+      }
+      // A fortress opens on its garrison; then what stands here; the rest folded away.
       if (city) {
         html += '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="garrison" data-city="' + esc(city) + '">' +
           "<strong>Garrison of " + esc(city) + "</strong>" +
           ' <label>points <input name="points" type="number" min="0" inputmode="numeric" value="' + (a.garrisons[city] || 0) + '"></label>' +
           ' <button type="submit"' + (locked ? " disabled" : "") + ">Garrison " + esc(city) + "</button></form>";
       }
-      if (a.problems.length) {
-        html += '<ul class="violations">' + a.problems.map(function (p) { return "<li>" + esc(p) + "</li>"; }).join("") + "</ul>";
+      var leaderForm = function (x) {
+        var at = x.hex === id;
+        return '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="leader" data-unit="' + esc(x.key) + '">' +
+          "<strong>" + esc(x.name) + "</strong>" + (at ? " (here)" : x.hex ? " (in " + esc(x.hex) + ")" : "") +
+          ' <label>points <input name="points" type="number" min="0" inputmode="numeric" value="' + (x.points || 0) + '"></label>' +
+          (city ? ' <label><input type="checkbox" name="inside"' + (x.inside ? " checked" : "") + "> inside</label>" : "") +
+          ' <button type="submit"' + (locked ? " disabled" : "") + ">Place " + esc(x.name) + " here</button></form>";
+      };
+      var trainForm = function (t) {
+        return '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="train" data-unit="' + esc(t.id) + '">' +
+          "<strong>Siege train " + esc(t.id) + "</strong>" + (t.hex === id ? " (here)" : t.hex ? " (in " + esc(t.hex) + ")" : "") +
+          (city ? ' <label><input type="checkbox" name="inside"' + (t.inside ? " checked" : "") + "> inside</label>" : "") +
+          ' <button type="submit"' + (locked ? " disabled" : "") + ">Place " + esc(t.id) + " here</button></form>";
+      };
+      var atHere = function (u) { return u.hex === id; };
+      var elsewhere = function (u) { return u.hex !== id; };
+      html += a.leaders.filter(atHere).map(leaderForm).join("") + a.trains.filter(atHere).map(trainForm).join("");
+      // not placed yet first, then those placed elsewhere
+      var rank = function (u) { return u.hex ? 1 : 0; };
+      var rest = a.leaders.filter(elsewhere).sort(function (p, q) { return rank(p) - rank(q); }).map(leaderForm).join("") +
+        a.trains.filter(elsewhere).sort(function (p, q) { return rank(p) - rank(q); }).map(trainForm).join("");
+      if (rest) {
+        // open at once in a hex without a fortress: there is nothing else to place there
+        html += "<details" + (city ? "" : " open") + "><summary>Place a leader or a siege train here</summary>" + rest + "</details>";
       }
     });
     if (!any) {

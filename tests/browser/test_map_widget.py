@@ -347,6 +347,10 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
         fill_and_press(action, key, points)
 
     def fill_and_press(action: str, key: str, points: int | None) -> None:
+        # A fortress's sheet opens on its garrison; the leaders and siege trains placed
+        # elsewhere are folded under "Place a leader or a siege train here": open it.
+        for fold in browser.find_elements(By.CSS_SELECTOR, "#mapwidget-sheet details:not([open])"):
+            fold.find_element(By.TAG_NAME, "summary").click()
         form = browser.find_element(
             By.CSS_SELECTOR,
             f'#mapwidget-sheet form[data-action="{action}"]'

@@ -194,6 +194,8 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     # Deploy: Frederick with his points, Berlin's garrison, the siege train; then submit.
     browser.get(live_server.url + url("deploy", prussia))
     shot(browser, "1-deploy-empty")
+    # one by one, not by the shortcuts: the forms are folded under the army's summary
+    click(wait, By.CSS_SELECTOR, "#army-prussia details.one-by-one > summary")
     row = browser.find_element(By.CSS_SELECTOR, "#army-prussia form.deploy-row")
     row.find_element(By.NAME, "hex").send_keys(POSITIONS["prussia"])
     points = row.find_element(By.NAME, "points")
