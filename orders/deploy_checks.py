@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from maps.core.model import HexMap
 from rules.armies import Army
-from rules.deployment import Violation, check_deployment
+from rules.deployment import Violation, check_deployment, deployment_of
 from rules.orders import Deployment, OrderError, deployment_from_dict
 from rules.rulesettings import RuleSettings
 from rules.state import State
@@ -27,16 +27,6 @@ def placed_by_opening(army: Army, dep: dict, state: State) -> bool:
     return army in state.deployed and not isinstance(dep.get(army.value), dict)
 
 
-def opening_deployment(army: Army, state: State) -> Deployment:
-    """The army's deployment as the state holds it (a historical opening's)."""
-    return Deployment(
-        army,
-        tuple((x.key, x.hex, x.points, x.inside) for x in state.leaders if x.army is army),
-        tuple((g.city, g.points) for g in state.garrisons if g.army is army),
-        tuple((t.id, t.hex, t.inside) for t in state.siege_trains if t.army is army),
-    )
-
-
 def army_violations(
     armies: list[str],
     army: Army,
@@ -48,7 +38,7 @@ def army_violations(
     """The army's deployment read from the draft, and every restriction of 3 it breaks (the
     seat's other armies count for the exceptions; another seat's never: they are secret)."""
     if placed_by_opening(army, dep, state):
-        return opening_deployment(army, state), []
+        return deployment_of(state, army), []
     spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
     deployment, unread = read_deployment(army, spec)
     if unread:
@@ -61,7 +51,7 @@ def army_violations(
         if other == army.value:
             continue
         if placed_by_opening(a, dep, state):
-            others[a] = opening_deployment(a, state)
+            others[a] = deployment_of(state, a)
         elif isinstance(dep.get(other), dict):
             others[a], _ = read_deployment(a, dep[other])
     return deployment, check_deployment(

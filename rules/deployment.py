@@ -466,9 +466,9 @@ def deployment_phase(
     for army in Army:
         if army in given or army not in state.deployed:
             continue
-        given.setdefault(army, _deployment_of(state, army))
+        given.setdefault(army, deployment_of(state, army))
     for army, dep in sorted(given.items(), key=lambda kv: kv[0].value):
-        if army in state.deployed and dep == _deployment_of(state, army):
+        if army in state.deployed and dep == deployment_of(state, army):
             continue
         others = {a: d for a, d in given.items() if a is not army}
         points = state.army_points.get(army.value)
@@ -509,7 +509,8 @@ def deployment_phase(
     return Resolution(state, tuple(events), complete=complete)
 
 
-def _deployment_of(state: State, army: Army) -> Deployment:
+def deployment_of(state: State, army: Army) -> Deployment:
+    """The army's deployment as the state holds it (a historical opening's, or one resolved)."""
     return Deployment(
         army,
         tuple((x.key, x.hex, x.points, x.inside) for x in state.leaders if x.army is army),
