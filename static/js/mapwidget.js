@@ -400,7 +400,8 @@
       }).addTo(this.layers.counters);
       return;
     }
-    var size = counterSize(this.map.getZoom());
+    var zoom = this.map.getZoom();
+    var size = counterSize(zoom);
     var w = size[0], h = size[1];
     var off = slotOffset(c.slot || 0, c.of || 1, w, h);
     var tappable = this.mode === "orders" && c.unit && !this.data.locked;
@@ -414,7 +415,6 @@
     html.dataset.hex = c.hex;
     html.dataset.unit = c.unit || "";
     html.dataset.relation = c.relation;
-    html.setAttribute("aria-label", label);
     html.title = label;
     html.style.width = w + "px";
     html.style.height = h + "px";
@@ -429,6 +429,8 @@
         html.appendChild(sup);
       }
     }
+    // the accessible name begins with what the counter shows (WCAG 2.5.3, label in name)
+    html.setAttribute("aria-label", (html.textContent ? html.textContent + ": " : "") + label);
     var marker = L.marker(ll(c.xy), {
       keyboard: false,
       riseOnHover: true,
@@ -671,6 +673,8 @@
     }
     if (window.L) {
       el._widget = new Widget(el);
+      // the older tap map of the orders page is for pages without JavaScript (play.css)
+      document.documentElement.classList.add("mw-live");
       return;
     }
     var leaflet = document.getElementById("leaflet-js");
