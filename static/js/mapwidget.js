@@ -39,6 +39,25 @@
     return [(col - (inRow - 1) / 2) * (w + GAP), (row - (rows - 1) / 2) * (h + GAP)];
   }
 
+  /* A stack in a city's hex keeps off the side of the city's symbol where the tiles print its
+     name (c.name_side, from name_side in maps/core/render.py): its edge stops where the name
+     begins, 0.7 hex radii from the centre, so "Breslau" is not read "reslau". The tiles print
+     names from zoom 0 (LABELS_FROM); a hex's radius is grid.hex * 2^zoom screen pixels. */
+  function clearOfName(c, zoom, hexPx, w, h) {
+    if (!c.name_side || Math.round(zoom) < 0) {
+      return [0, 0];
+    }
+    var n = c.of || 1;
+    var perRow = n <= 2 ? n : 2;
+    var rows = Math.ceil(n / perRow);
+    var halfW = (perRow * w + (perRow - 1) * GAP) / 2;
+    var halfH = (rows * h + (rows - 1) * GAP) / 2;
+    var room = 0.7 * hexPx - 3;
+    if (c.name_side === "right") return [Math.min(0, room - halfW), 0];
+    if (c.name_side === "left") return [Math.max(0, halfW - room), 0];
+    return [0, Math.min(0, 0.75 * hexPx - 2 - halfH)];
+  }
+
   function ll(xy) {
     return L.latLng(-xy[1], xy[0]);
   }
@@ -404,6 +423,8 @@
     var size = counterSize(zoom);
     var w = size[0], h = size[1];
     var off = slotOffset(c.slot || 0, c.of || 1, w, h);
+    var clear = clearOfName(c, zoom, this.grid.hex * Math.pow(2, zoom), w, h);
+    off = [off[0] + clear[0], off[1] + clear[1]];
     var tappable = this.mode === "orders" && c.unit && !this.data.locked;
     var classes = "mw-counter mw-" + c.relation + " mw-" + c.kind + (c.unit && c.unit === this.unit ? " chosen" : "");
     var colour = (this.data.colours || {})[c.army] || ["#888888", "#ffffff"];
