@@ -193,6 +193,17 @@ def tile_seams(driver) -> list[str]:
     return found
 
 
+# How far each counter of a city's hex runs into the city's name, printed by the tiles right of
+# the symbol from 0.7 hex radii on (maps/core/render.py): > 0 px covers the name's first letters.
+INTO_THE_NAME = """
+const w = document.getElementById('mapwidget')._widget;
+const x = w.pointOf(arguments[0])[0];
+const radius = w.grid.hex * Math.pow(2, w.map.getZoom());
+return [...document.querySelectorAll('#mapwidget .mw-counter[data-hex="' + arguments[0] + '"]')]
+  .map(e => e.getBoundingClientRect().right - (x + 0.7 * radius));
+"""
+
+
 def wait_idle(wait):
     """The widget has drawn its layer; the page does not scroll sideways at 390 px and shows no
     template comment."""
@@ -531,6 +542,9 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
         )
     )
     all_tappable(browser)
+    # Breslau's name (right of its symbol) beside its stack of four, not under it
+    into = browser.execute_script(INTO_THE_NAME, breslau)
+    assert len(into) == 4 and max(into) <= 0, into
     shot(browser, "orders-zoom2", docs=True)
     axe.check(browser, "orders-zoom2")
     assert not tile_seams(browser)
@@ -539,6 +553,8 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
         browser.find_element(By.CSS_SELECTOR, "a.leaflet-control-zoom-out").click()
         wait.until(lambda d, z=zoom: map_zoom(d) <= z - 1)
     assert arrows(browser) == saved
+    into = browser.execute_script(INTO_THE_NAME, breslau)
+    assert len(into) == 4 and max(into) <= 0, into
     shot(browser, "orders-zoom0", docs=True)
     # no seam between the tiles, at whole zooms and between them (tiles scaled)
     seams = tile_seams(browser)
