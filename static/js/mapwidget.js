@@ -286,9 +286,11 @@
     Object.keys(this.layers).forEach(function (k) {
       self.layers[k].clearLayers();
     });
+    // a supply source's ring stays inside its hex, short of the city's name (0.7 hex radii out)
+    var ring = Math.max(6, Math.min(15, 0.65 * this.grid.hex * Math.pow(2, this.map.getZoom())));
     (d.supply || []).forEach(function (s) {
       L.circleMarker(ll(s.xy), {
-        radius: 15,
+        radius: ring,
         color: "#1b7a2c",
         weight: 3,
         fill: false,
