@@ -27,6 +27,7 @@ from maps.core.hexgrid import (
 )
 from maps.core.model import HexMap
 from maps.core.paths import enemy_aware_cost, reachable_paths
+from maps.core.render import name_side
 from maps.core.tiles import Grid
 
 ARMY_COLOURS = {
@@ -98,10 +99,23 @@ def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> l
     for item in out:
         if item["kind"] != "report":
             by_hex.setdefault(item["hex"], []).append(item)
-    for stack in by_hex.values():
+    _number_stacks(by_hex, hexmap)
+    return out
+
+
+def _number_stacks(stacks: dict[str, list[dict]], hexmap: HexMap) -> None:
+    """Each counter's ``slot`` of ``of`` in its hex; in a city's hex also ``name``: the side of
+    the city's symbol where the tiles print its name, which the widget keeps clear."""
+    for h, stack in stacks.items():
+        try:
+            city = hexmap.city_at(parse_hex_id(h))
+        except HexIdError:
+            city = None
+        side = name_side(hexmap, city.hex) if city is not None else ""
         for i, item in enumerate(stack):
             item["slot"], item["of"] = i, len(stack)
-    return out
+            if side:
+                item["name_side"] = side
 
 
 def seen_moves(before: View, after: View, grid: Grid) -> list[dict]:
@@ -289,9 +303,7 @@ def deployment(armies: list[dict], allowed: dict[str, list[str]], hexmap: HexMap
     for c in placed:
         c["xy"] = hex_xy(grid, c["hex"])
         stacks.setdefault(c["hex"], []).append(c)
-    for stack in stacks.values():
-        for i, c in enumerate(stack):
-            c["slot"], c["of"] = i, len(stack)
+    _number_stacks(stacks, hexmap)
     return {
         "armies": out_armies,
         "allowed": allowed,

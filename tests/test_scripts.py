@@ -1,5 +1,6 @@
 """The README's two commands, CI's script and the requirements they install."""
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -67,3 +68,11 @@ def test_a_wildcard_address_becomes_the_machines_name():
         check=True,
     )
     assert "0.0.0.0" not in result.stdout and result.stdout.strip().endswith(":8000")
+
+
+def test_axe_core_is_pinned_to_one_version():
+    """The browser tests' accessibility checker: an exact npm version, installed by bin/test."""
+    wanted = json.loads((ROOT / "tests/browser/axe/package.json").read_text())["dependencies"]
+    assert list(wanted) == ["axe-core"]
+    assert re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", wanted["axe-core"]), wanted
+    assert "ensure_axe" in (ROOT / "bin/test").read_text()

@@ -567,15 +567,27 @@ def _draw_cities(c: _Canvas, hexmap: HexMap, wanted: set[Hex], labels: bool) -> 
             )
 
 
+def name_side(hexmap: HexMap, h: Hex, right_fits: bool = True, left_fits: bool = True) -> str:
+    """Where a city's name goes beside its symbol: "right" unless a city stands in the next hex
+    East (or the name would run off the image), then "left", then "below". The map widget moves
+    a stack in a city's hex off that side, so the name stays readable (static/js/mapwidget.js).
+    """
+    if right_fits and (hexmap.city_at(neighbour(h, 4)) is None or not left_fits):
+        return "right"
+    if left_fits and (hexmap.city_at(neighbour(h, 1)) is None or not right_fits):
+        return "left"
+    return "below"
+
+
 def _label_place(c: _Canvas, hexmap: HexMap, h: Hex, cx: float, cy: float, width: float):
-    """Right of the symbol unless a city stands in the next hex East or the name would run off
-    the image; then left, then below (kept inside the image)."""
+    """Right of the symbol, or left, or below (kept inside the image): ``name_side``."""
     s = c.size
     right_fits = cx + s * 0.7 + width + 2 <= c.image.width
     left_fits = cx - s * 0.7 - width - 2 >= 0
-    if right_fits and (hexmap.city_at(neighbour(h, 4)) is None or not left_fits):
+    side = name_side(hexmap, h, right_fits, left_fits)
+    if side == "right":
         return cx + s * 0.7, cy, "lm"
-    if left_fits and (hexmap.city_at(neighbour(h, 1)) is None or not right_fits):
+    if side == "left":
         return cx - s * 0.7, cy, "rm"
     x = min(max(cx, width / 2 + 2), c.image.width - width / 2 - 2)
     return x, cy + s * 0.75, "mt"

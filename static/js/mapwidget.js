@@ -39,6 +39,25 @@
     return [(col - (inRow - 1) / 2) * (w + GAP), (row - (rows - 1) / 2) * (h + GAP)];
   }
 
+  /* A stack in a city's hex keeps off the side of the city's symbol where the tiles print its
+     name (c.name_side, from name_side in maps/core/render.py): its edge stops where the name
+     begins, 0.7 hex radii from the centre, so "Breslau" is not read "reslau". The tiles print
+     names from zoom 0 (LABELS_FROM); a hex's radius is grid.hex * 2^zoom screen pixels. */
+  function clearOfName(c, zoom, hexPx, w, h) {
+    if (!c.name_side || Math.round(zoom) < 0) {
+      return [0, 0];
+    }
+    var n = c.of || 1;
+    var perRow = n <= 2 ? n : 2;
+    var rows = Math.ceil(n / perRow);
+    var halfW = (perRow * w + (perRow - 1) * GAP) / 2;
+    var halfH = (rows * h + (rows - 1) * GAP) / 2;
+    var room = 0.7 * hexPx - 3;
+    if (c.name_side === "right") return [Math.min(0, room - halfW), 0];
+    if (c.name_side === "left") return [Math.max(0, halfW - room), 0];
+    return [0, Math.min(0, 0.75 * hexPx - 2 - halfH)];
+  }
+
   function ll(xy) {
     return L.latLng(-xy[1], xy[0]);
   }
@@ -278,9 +297,11 @@
     Object.keys(this.layers).forEach(function (k) {
       self.layers[k].clearLayers();
     });
+    // a supply source's ring stays inside its hex, short of the city's name (0.7 hex radii out)
+    var ring = Math.max(6, Math.min(15, 0.65 * this.grid.hex * Math.pow(2, this.map.getZoom())));
     (d.supply || []).forEach(function (s) {
       L.circleMarker(ll(s.xy), {
-        radius: 15,
+        radius: ring,
         color: "#1b7a2c",
         weight: 3,
         fill: false,
@@ -411,9 +432,12 @@
       }).addTo(this.layers.counters);
       return;
     }
-    var size = counterSize(this.map.getZoom());
+    var zoom = this.map.getZoom();
+    var size = counterSize(zoom);
     var w = size[0], h = size[1];
     var off = slotOffset(c.slot || 0, c.of || 1, w, h);
+    var clear = clearOfName(c, zoom, this.grid.hex * Math.pow(2, zoom), w, h);
+    off = [off[0] + clear[0], off[1] + clear[1]];
     var tappable = this.mode === "orders" && c.unit && !this.data.locked;
     var classes = "mw-counter mw-" + c.relation + " mw-" + c.kind + (c.unit && c.unit === this.unit ? " chosen" : "");
     var colour = (this.data.colours || {})[c.army] || ["#888888", "#ffffff"];
@@ -425,7 +449,6 @@
     html.dataset.hex = c.hex;
     html.dataset.unit = c.unit || "";
     html.dataset.relation = c.relation;
-    html.setAttribute("aria-label", label);
     html.title = label;
     html.style.width = w + "px";
     html.style.height = h + "px";
@@ -440,6 +463,8 @@
         html.appendChild(sup);
       }
     }
+    // the accessible name begins with what the counter shows (WCAG 2.5.3, label in name)
+    html.setAttribute("aria-label", (html.textContent ? html.textContent + ": " : "") + label);
     var marker = L.marker(ll(c.xy), {
       keyboard: false,
       riseOnHover: true,
@@ -689,6 +714,8 @@
     }
     if (window.L) {
       el._widget = new Widget(el);
+      // the older tap map of the orders page is for pages without JavaScript (play.css)
+      document.documentElement.classList.add("mw-live");
       return;
     }
     var leaflet = document.getElementById("leaflet-js");

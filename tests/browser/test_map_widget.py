@@ -14,6 +14,7 @@ docs/screenshots/ are copies of them.
 """
 
 import contextlib
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -26,6 +27,8 @@ from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F
 from tests.web.test_play_fixtures import client_for, url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 @pytest.fixture
@@ -79,9 +82,12 @@ def deploying(tiles):
     return campaign, sample["prussia"]
 
 
-def shot(driver, name: str) -> None:
+def shot(driver, name: str, docs: bool = False) -> None:
+    """A screenshot in ``artifacts/``; with ``docs``, also the one in docs/screenshots/."""
     ARTIFACTS.mkdir(exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / f"widget-{name}.png"))
+    if docs:
+        driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
 
 
 TAPPABLE = """
@@ -121,6 +127,86 @@ for (const hex of hexes) {
   }
 }
 return out;
+"""
+
+
+# The edges between the tiles drawn in the map's box, in the page's pixels.
+TILE_EDGES = """
+const w = document.getElementById('mapwidget').getBoundingClientRect();
+const ys = new Set(), xs = new Set();
+for (const t of document.querySelectorAll('#mapwidget img.leaflet-tile-loaded')) {
+  const r = t.getBoundingClientRect();
+  for (const y of [r.top, r.bottom]) if (y > w.top + 4 && y < w.bottom - 4) ys.add(y);
+  for (const x of [r.left, r.right]) if (x > w.left + 4 && x < w.right - 4) xs.add(x);
+}
+return {box: [w.left, w.top, w.right, w.bottom], ys: [...ys], xs: [...xs], ratio: devicePixelRatio};
+"""
+
+
+def tiles_loaded(driver) -> None:
+    """Wait until every tile of the view is drawn."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(
+        lambda d: d.execute_script(
+            "const t = [...document.querySelectorAll('#mapwidget img.leaflet-tile')];"
+            "return t.length > 0 && t.every(i => i.classList.contains('leaflet-tile-loaded'));"
+        )
+    )
+
+
+def tile_seams(driver) -> list[str]:
+    """The tile edges that show as a line: along the edge, most screen pixels of the map lighter
+    or darker than the pixels two rows (columns) away on both sides. A road or a river crossing
+    the edge changes a few pixels of it; a seam changes nearly all."""
+    import io
+
+    from PIL import Image
+
+    tiles_loaded(driver)
+    at = driver.execute_script(TILE_EDGES)
+    image = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("L")
+    k = at["ratio"]
+    left, top, right, bottom = (round(v * k) for v in at["box"])
+    bottom, right = min(bottom, image.height - 3), min(right, image.width - 3)
+    top, left = max(top, 3), max(left, 3)
+    px = image.load()
+
+    def odd(line: list[tuple[int, int]], step: tuple[int, int]) -> float:
+        dx, dy = step
+        off = [
+            (x, y) for x, y in line
+            if min(px[x, y] - px[x - dx, y - dy], px[x, y] - px[x + dx, y + dy]) > 12
+            or max(px[x, y] - px[x - dx, y - dy], px[x, y] - px[x + dx, y + dy]) < -12
+        ]  # fmt: skip
+        return len(off) / max(1, len(line))
+
+    found = []
+    for y in at["ys"]:
+        for row in {int(y * k), round(y * k), int(y * k) - 1}:
+            if (
+                top < row < bottom
+                and (share := odd([(x, row) for x in range(left, right)], (0, 2))) > 0.5
+            ):
+                found.append(f"a line along the tile edge at y={y:.2f}: {share:.0%} of it")
+    for x in at["xs"]:
+        for col in {int(x * k), round(x * k), int(x * k) - 1}:
+            if (
+                left < col < right
+                and (share := odd([(col, y) for y in range(top, bottom)], (2, 0))) > 0.5
+            ):
+                found.append(f"a line along the tile edge at x={x:.2f}: {share:.0%} of it")
+    return found
+
+
+# How far each counter of a city's hex runs into the city's name, printed by the tiles right of
+# the symbol from 0.7 hex radii on (maps/core/render.py): > 0 px covers the name's first letters.
+INTO_THE_NAME = """
+const w = document.getElementById('mapwidget')._widget;
+const x = w.pointOf(arguments[0])[0];
+const radius = w.grid.hex * Math.pow(2, w.map.getZoom());
+return [...document.querySelectorAll('#mapwidget .mw-counter[data-hex="' + arguments[0] + '"]')]
+  .map(e => e.getBoundingClientRect().right - (x + 0.7 * radius));
 """
 
 
@@ -298,7 +384,7 @@ def arrows(driver) -> dict:
     )
 
 
-def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_server, deploying):
+def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live_server, deploying):
     from selenium.common.exceptions import (
         ElementNotInteractableException,
         StaleElementReferenceException,
@@ -330,6 +416,7 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     browser.get(live_server.url + url("deploy", prussia))
     wait_idle(wait)
     shot(browser, "deploy-open")
+    axe.check(browser, "deploy-open")
     all_tappable(browser)
     tap_hex(browser, wait, breslau, 2)
     wait.until(ec.visibility_of_element_located((By.ID, "mapwidget-sheet")))
@@ -441,6 +528,7 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     wait_idle(wait)
     all_tappable(browser)
     shot(browser, "orders-open")
+    axe.check(browser, "orders-open")
     sheet = OrderSheet.objects.get_or_create(
         window=window, seat=prussia, defaults={"campaign": campaign}
     )[0]
@@ -464,13 +552,31 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
         )
     )
     all_tappable(browser)
-    shot(browser, "orders-zoom2")
-    for _ in range(2):
+    # Breslau's name (right of its symbol) beside its stack of four, not under it
+    into = browser.execute_script(INTO_THE_NAME, breslau)
+    assert len(into) == 4 and max(into) <= 0, into
+    shot(browser, "orders-zoom2", docs=True)
+    axe.check(browser, "orders-zoom2")
+    assert not tile_seams(browser)
+    for step in (1, 0):
         zoom = map_zoom(browser)
         browser.find_element(By.CSS_SELECTOR, "a.leaflet-control-zoom-out").click()
         wait.until(lambda d, z=zoom: map_zoom(d) <= z - 1)
+        into = browser.execute_script(INTO_THE_NAME, breslau)
+        assert len(into) == 4 and max(into) <= 0, (step, into)
+        if step:
+            wait_idle(wait)
+            tiles_loaded(browser)
+            shot(browser, "orders-zoom1", docs=True)
     assert arrows(browser) == saved
-    shot(browser, "orders-zoom0")
+    shot(browser, "orders-zoom0", docs=True)
+    # no seam between the tiles, at whole zooms and between them (tiles scaled)
+    seams = tile_seams(browser)
+    browser.execute_script("document.getElementById('mapwidget')._widget.map.setZoom(1.5)")
+    wait.until(lambda d: map_zoom(d) == 1.5)
+    wait_idle(wait)
+    seams += tile_seams(browser)
+    assert not seams, seams
     press_ready(wait, "Ready")
     austrian = march_one_step(campaign, "austria")  # a move Prussia will see in its history
     everyone_else_ready(campaign, "prussia")
@@ -496,6 +602,7 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     wait_idle(wait)
     all_tappable(browser)
     shot(browser, "dashboard")
+    axe.check(browser, "dashboard")
     # Leaflet follows its box as the page lays it out again (a late style sheet, a phone
     # turned): the box made smaller, the map's own size follows within a frame.
     browser.execute_script("document.getElementById('mapwidget').style.height = '320px'")
@@ -536,6 +643,7 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     )
     assert seen == [list(austrian)], seen
     shot(browser, "history")
+    axe.check(browser, "history")
 
     # --- the umpire's page: every counter of every army, each tappable -----------------------
     sign_in(browser, live_server, campaign.organiser)
@@ -544,3 +652,6 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, live_serv
     seen = all_tappable(browser)
     assert {c["hex"] for c in seen} >= {breslau}
     shot(browser, "umpire")
+    axe.check(browser, "umpire")
+    # axe-core over the pages above with the real map, as the player and as the organiser
+    assert axe.pages == 6 and not axe.found, axe.report()

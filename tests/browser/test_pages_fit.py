@@ -21,6 +21,7 @@ from campaign.models import Campaign, StateVersion
 from campaign.services import battle_results, press
 from campaign.services.email import preferences_token
 from rules.armies import ADJECTIVES, Army
+from tests.browser.axe import Axe
 from tests.browser.test_map_widget import EVERY_ONE
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
 from tests.web.conftest import ally, now, organiser, other, player  # noqa: F401
@@ -55,7 +56,7 @@ return Array.from(document.querySelectorAll('body *'))
 """
 
 
-def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, other):
+def test_the_pages_fit_a_phone(browser, axe, live_server, battle, organiser, player, other):
     campaign = battle.campaign
     prussia = seat(campaign, "prussia")
     austria = seat(campaign, "austria")
@@ -94,13 +95,14 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     wide = []
     for user, targets in pages.items():
-        look_at(browser, live_server, user, targets, wide)
+        look_at(browser, live_server, user, targets, wide, axe)
     # the board with a seat's "Replace…" open: its form fits the table's cell
     board = reverse("organiser_board", args=[campaign.code])
     look_at(browser, live_server, organiser, [("board", board)], wide)
     browser.find_element("css selector", "details.replace summary").click()
     width, inner = fits(browser)
     browser.save_screenshot(str(SCREENSHOTS / "board-replace.png"))
+    axe.check(browser, "board-replace")
     if width > inner:
         wide.append(f"board, Replace… open: {width} px wide on a {inner} px screen")
     if cut := browser.execute_script(CUT_OFF):
@@ -114,16 +116,18 @@ def test_the_pages_fit_a_phone(browser, live_server, battle, organiser, player, 
         entered, austria, 1, "We lost 400, not 600.", now=campaign.created
     )
     target = reverse("battles:battle", args=[campaign.code, battle.code])
-    look_at(browser, live_server, organiser, [("battle-disputed", target)], wide)
+    look_at(browser, live_server, organiser, [("battle-disputed", target)], wide, axe)
     both = browser.find_element("css selector", ".side-by-side")
     assert "We lost 400, not 600." in both.text
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", both)
     browser.save_screenshot(str(SCREENSHOTS / "battle-disputed.png"))
     assert not wide, wide
+    assert axe.pages >= 20 and not axe.found, axe.report()
 
 
-def look_at(browser, live_server, user, targets, wide: list[str]) -> None:
-    """Open each page as ``user`` at 390 px, take its screenshot, note what does not fit."""
+def look_at(browser, live_server, user, targets, wide: list[str], axe: Axe | None = None) -> None:
+    """Open each page as ``user`` at 390 px, take its screenshot, note what does not fit (and,
+    given ``axe``, what breaks WCAG 2.1 A/AA)."""
     browser.delete_all_cookies()
     if user is not None:
         sign_in(browser, live_server, user)
@@ -138,6 +142,8 @@ def look_at(browser, live_server, user, targets, wide: list[str]) -> None:
         )
         width, inner = fits(browser)
         browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+        if axe is not None:
+            axe.check(browser, name)
         if width > inner:
             wide.append(f"{name}: {width} px wide on a {inner} px screen")
         cut = browser.execute_script(CUT_OFF)
@@ -162,7 +168,7 @@ def scrolled_to(browser, selector: str, name: str) -> None:
 
 
 def test_this_seasons_new_pages_fit_a_phone(
-    browser, live_server, battle, organiser, player, django_capture_on_commit_callbacks
+    browser, axe, live_server, battle, organiser, player, django_capture_on_commit_callbacks
 ):
     """The set-up page's opening and Clock of Fate, the next year of a finished campaign and its
     question, the printed scenario sheet with its order of battle in units, the gazette's card."""
@@ -174,7 +180,7 @@ def test_this_seasons_new_pages_fit_a_phone(
     prussia = seat(campaign, "prussia")
     side = next(iter(battle.setup["sides"]))
     sheet = reverse("battles:briefing", args=[campaign.code, battle.code, side])
-    look_at(browser, live_server, organiser, [("new-campaign", reverse("new_campaign"))], wide)
+    look_at(browser, live_server, organiser, [("new-campaign", reverse("new_campaign"))], wide, axe)
     Select(browser.find_element("name", "fate")).select_by_value("season")
     Select(browser.find_element("name", "opening")).select_by_index(1)
     scrolled_to(browser, "[name=fate]", "setup-fate-opening")
@@ -186,6 +192,7 @@ def test_this_seasons_new_pages_fit_a_phone(
         organiser,
         [("briefing-units", f"{sheet}?paper=a4&units=per-battalion")],
         wide,
+        axe,
     )
     # printed: an A4 page's width (210 mm at 96 px an inch), the print style sheet
     metrics = {"width": 794, "height": 1123, "deviceScaleFactor": 1, "mobile": False}
@@ -201,6 +208,7 @@ def test_this_seasons_new_pages_fit_a_phone(
         player,
         [("battle-briefing", reverse("battles:battle", args=[campaign.code, battle.code]))],
         wide,
+        axe,
     )
     assert prussia.user == player
     # a finished season with the Clock of Fate: its next year, asked first, then started
@@ -211,6 +219,7 @@ def test_this_seasons_new_pages_fit_a_phone(
         organiser,
         [("board-ended", reverse("organiser_board", args=[old.code]))],
         wide,
+        axe,
     )
     browser.find_element("link text", "Start the next year…").click()
     look_at(
@@ -219,11 +228,13 @@ def test_this_seasons_new_pages_fit_a_phone(
         organiser,
         [("next-year", reverse("next_year", args=[old.code]))],
         wide,
+        axe,
     )
     browser.find_element("css selector", "form.next-year button[type=submit]").click()
     WebDriverWait(browser, 20).until(lambda d: "Start the next year?" in d.page_source)
     assert fits(browser)[0] <= PHONE, "the question is wider than the phone"
     browser.save_screenshot(str(SCREENSHOTS / "next-year-confirm.png"))
+    axe.check(browser, "next-year-confirm")
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         browser.find_element("css selector", "form button.primary").click()
@@ -253,7 +264,9 @@ def test_this_seasons_new_pages_fit_a_phone(
         None,
         [("gazette-fate", reverse("battles:gazette", args=[new.code]))],
         wide,
+        axe,
     )
     assert "Clock of Fate" in browser.page_source
     assert "(fate-" not in browser.page_source  # a card's name in the code is no news
     assert not wide, wide
+    assert axe.pages >= 7 and not axe.found, axe.report()

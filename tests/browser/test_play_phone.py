@@ -114,6 +114,61 @@ def sign_in(driver, live_server, user) -> None:
     driver.add_cookie({"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "path": "/"})
 
 
+def submitted(driver) -> bool:
+    """The orders are submitted; a refusal ("Not submitted: ...") fails with what the page says."""
+    from selenium.webdriver.common.by import By
+
+    text = driver.find_element(By.TAG_NAME, "main").text
+    assert "Not submitted" not in text, text
+    return "Your orders are submitted" in text
+
+
+def tab_to(driver, selector: str, limit: int = 200):
+    """Press Tab until the element ``selector`` finds has the focus (as a keyboard user moves
+    through the page: nav, map, list, form); fails if it is never reached."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    for _ in range(limit):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if driver.execute_script(
+            "const a = document.activeElement; return !!a && a.matches(arguments[0]);", selector
+        ):
+            return driver.switch_to.active_element
+    raise AssertionError(f"{limit} presses of Tab never reached {selector}")
+
+
+def enter_on(driver, selector: str) -> None:
+    """Tab to the link or button ``selector`` finds and press Enter."""
+    from selenium.webdriver.common.keys import Keys
+
+    tab_to(driver, selector).send_keys(Keys.ENTER)
+
+
+# The older tap map of the orders page (maps/tapmap.py) is the map of a page without JavaScript:
+# with the map widget running it is hidden.
+TAP_MAP_SHOWN = """
+const m = document.querySelector('#preview .play-map');
+return m ? m.getBoundingClientRect().height > 0 : null;
+"""
+
+
+def one_map(driver) -> None:
+    """One map on the orders page: the widget's, or the tap map where there is no widget (no
+    tiles, or no JavaScript)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    widget = driver.execute_script("return !!document.getElementById('mapwidget')")
+    if widget:
+        WebDriverWait(driver, 30).until(
+            lambda d: d.execute_script(
+                "return document.documentElement.classList.contains('mw-live')"
+            )
+        )
+    shown = driver.execute_script(TAP_MAP_SHOWN)  # None: no unit chosen, no tap map drawn
+    assert (shown is not True) if widget else (shown is True), ("two maps, or none", shown)
+
+
 def press_ready(wait, label: str) -> None:
     """Press the button saying ``label`` (Ready, Submit my deployment) and wait for the orders
     to be submitted; a refusal ("Not submitted: ...", orders that break a rule) fails with what
@@ -122,12 +177,7 @@ def press_ready(wait, label: str) -> None:
 
     click(wait, By.XPATH, f"//button[contains(., '{label}')]")
 
-    def landed(driver) -> bool:
-        text = driver.find_element(By.TAG_NAME, "main").text
-        assert "Not submitted" not in text, text
-        return "Your orders are submitted" in text
-
-    wait.until(landed)
+    wait.until(submitted)
 
 
 def sheets_ready(window) -> dict:
@@ -177,9 +227,10 @@ def live_campaign(tmp_path):
     return campaign
 
 
-def test_a_turn_on_a_phone(browser, live_server, live_campaign):
+def test_a_turn_on_a_phone(browser, axe, live_server, live_campaign):
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -194,6 +245,7 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     # Deploy: Frederick with his points, Berlin's garrison, the siege train; then submit.
     browser.get(live_server.url + url("deploy", prussia))
     shot(browser, "1-deploy-empty")
+    axe.check(browser, "1-deploy-empty")
     # one by one, not by the shortcuts: the forms are folded under the army's summary
     click(wait, By.CSS_SELECTOR, "#army-prussia details.one-by-one > summary")
     row = browser.find_element(By.CSS_SELECTOR, "#army-prussia form.deploy-row")
@@ -219,29 +271,34 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     deployed = OrderSheet.objects.get(seat=prussia).draft["deployment"]["prussia"]
     assert deployed["siege_trains"]["prussia-1"]["hex"] == POSITIONS["prussia"]
     shot(browser, "2-deploy-valid")
+    axe.check(browser, "2-deploy-valid")
     press_ready(wait, "Submit my deployment")
 
     everyone_else_ready(live_campaign, "prussia")
     assert live_campaign.open_window().phase == "march"
 
-    # March: choose Frederick, tap the hex East (direction code 4) on the map, submit.
+    # March, with the keyboard alone (WCAG 2.1.1): Tab to Frederick and Enter, type the line of
+    # march (direction code 4, East) and Enter, then Tab to Ready and Enter. No click, no tap.
     browser.get(live_server.url + url("orders", prussia))
-    browser.find_element(By.LINK_TEXT, "Frederick").click()
-    step = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, 'a.step[data-code="4"]')))
+    enter_on(browser, 'ul.units a[href="?unit=frederick"]')
+    wait.until(
+        ec.presence_of_element_located((By.CSS_SELECTOR, "form.order-form input[name=path]"))
+    )
+    one_map(browser)
     shot(browser, "3-orders-map")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", step)
-    step.find_element(By.CSS_SELECTOR, "polygon").click()
+    axe.check(browser, "3-orders-map")
+    path = tab_to(browser, "form.order-form input[name=path]")
+    path.send_keys("4" + Keys.ENTER)
     wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved"))
-    shot(browser, "4-order-tapped")
+    shot(browser, "4-order-typed")
     sheet = OrderSheet.objects.get(seat=prussia, window=live_campaign.open_window())
     assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
     assert "MP" in browser.find_element(By.ID, "mp").text
     # A line too long for its MPs is kept as written, and the map says what is wrong with it
     # (not a hex the force cannot reach).
-    path = browser.find_element(By.NAME, "path")
-    path.clear()
-    path.send_keys("-".join(["4"] * 8))
-    click(wait, By.XPATH, "//button[contains(., 'Save order')]")
+    path = tab_to(browser, "form.order-form input[name=path]")
+    path.send_keys(Keys.CONTROL, "a")
+    path.send_keys("-".join(["4"] * 8) + Keys.ENTER)
     wait.until(
         ec.text_to_be_present_in_element((By.ID, "mapwidget-status"), "cannot be carried out")
     )
@@ -249,14 +306,15 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     status = browser.find_element(By.ID, "mapwidget-status")
     browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", status)
     shot(browser, "4b-order-too-long")
-    # Or type the codes: the preview follows the typing, "Save order" keeps it.
-    path = browser.find_element(By.NAME, "path")
-    path.clear()
+    axe.check(browser, "4b-order-too-long")
+    # The preview follows the typing; Enter keeps it.
+    path = tab_to(browser, "form.order-form input[name=path]")
+    path.send_keys(Keys.CONTROL, "a")
     path.send_keys("4-4")
     wait.until(ec.text_to_be_present_in_element((By.ID, "preview"), "4 → 0502"))
     shot(browser, "5-order-typed")
-    click(wait, By.XPATH, "//button[contains(., 'Save order')]")
-    # "Order saved" is on the page already from the tap: wait for the draft itself.
+    path = tab_to(browser, "form.order-form input[name=path]")
+    path.send_keys(Keys.ENTER)
     typed = [{"unit": "frederick", "path": "4-4", "marches": 1}]
 
     def saved(_driver) -> bool:
@@ -265,15 +323,28 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
 
     wait.until(saved)
     # The draft is written before the response's swap lands: wait for the swap, whose message
-    # names the typed path (the tap's said "4").
+    # names the path typed last (the first said "4").
     wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved: Frederick 4-4."))
-    press_ready(wait, "Ready")
+    # Without JavaScript the older tap map is the page's one map, its numbered hexes shown.
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    browser.get(live_server.url + url("orders", prussia) + "?unit=frederick")
+    assert browser.find_element(By.CSS_SELECTOR, "#preview .play-map").is_displayed()
+    assert browser.find_element(By.CSS_SELECTOR, 'a.step[data-code="4"]').is_displayed()
+    assert not browser.find_element(By.ID, "mapwidget").is_displayed()  # no empty box either
+    shot(browser, "5b-orders-without-javascript")
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    browser.get(live_server.url + url("orders", prussia))
+    one_map(browser)
+    enter_on(browser, "form.ready button.primary")
+    wait.until(submitted)
 
     everyone_else_ready(live_campaign, "prussia")  # the march phase resolves
     window = live_campaign.open_window()
     assert window.phase == "forced-march", (window.phase, window.turn, sheets_ready(window))
     browser.get(live_server.url + url("dashboard", prussia))
     click(wait, By.CSS_SELECTOR, "a.button")  # "You owe forced-march orders"
+    wait.until(ec.presence_of_element_located((By.XPATH, "//button[contains(., 'Ready')]")))
+    axe.check(browser, "forced-march-orders")
     press_ready(wait, "Ready")
     everyone_else_ready(live_campaign, "prussia")
 
@@ -281,6 +352,7 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
     browser.get(live_server.url + url("dashboard", prussia))
     main = browser.find_element(By.TAG_NAME, "main").text
     shot(browser, "6-turn-resolved")
+    axe.check(browser, "6-turn-resolved")
     assert "0502" in main and "Turn 2" in main
     browser.get(live_server.url + url("report", prussia))
     shot(browser, "7-report")
@@ -292,3 +364,6 @@ def test_a_turn_on_a_phone(browser, live_server, live_campaign):
         )
     )
     shot(browser, "8-report-map")
+    axe.check(browser, "8-report-map")
+    # axe-core over every page above, as the player: no break of WCAG 2.1 A/AA
+    assert axe.pages == 7 and not axe.found, axe.report()

@@ -18,6 +18,7 @@ from maps.core.render import (
     Region,
     area_highlights,
     hex_of_latlon,
+    name_side,
     render_map,
     render_png,
 )
@@ -179,3 +180,26 @@ def test_hex_ids_can_be_printed(m):
 
 def test_rendering_is_deterministic(m):
     assert render_png(m, region="Prague+4") == render_png(m, region="Prague+4")
+
+
+@pytest.mark.parametrize(
+    ("city", "side"),
+    [("Breslau", "right"), ("Berlin", "right"), ("Spandau", "left"), ("Frankfurt", "left")],
+)
+def test_a_citys_name_goes_right_of_it_unless_a_city_stands_east(m, city, side):
+    """Spandau's name goes left: Berlin stands in the next hex East. The map widget keeps a
+    stack in the city's hex off that side (static/js/mapwidget.js, clearOfName)."""
+    assert name_side(m, m.city(city).hex) == side
+
+
+def test_a_name_with_cities_on_both_sides_goes_below():
+    row = compact_map(
+        {
+            "terrain": ["c c c"],
+            "cities": [
+                {"name": n, "hex": h} for n, h in (("W", "0101"), ("M", "0201"), ("E", "0301"))
+            ],
+        }
+    )
+    assert name_side(row, row.city("M").hex) == "below"
+    assert name_side(row, row.city("E").hex) == "right"

@@ -70,6 +70,15 @@ def test_a_stack_gets_one_slot_per_counter(marching, player):
     assert {c["of"] for c in stack} == {len(stack)}
 
 
+def test_a_counter_in_a_citys_hex_says_on_which_side_the_tiles_print_its_name(marching, player):
+    """The widget keeps the stack off that side, so the name is read whole (name_side)."""
+    _, data = overlay(client_for(player), seat(marching, "prussia"))
+    berlin = [c for c in data["counters"] if c["hex"] == "0202"]
+    open_country = [c for c in data["counters"] if c["hex"] == POSITIONS["prussia"]]
+    assert berlin and {c["name_side"] for c in berlin} == {"right"}
+    assert open_country and not [c for c in open_country if "name_side" in c]
+
+
 def test_reach_then_a_tap_saves_the_march_and_draws_it(marching, player):
     prussia = seat(marching, "prussia")
     c = client_for(player)
