@@ -159,27 +159,35 @@ def my_campaigns(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _size(form: CampaignForm):
+    """The armies' points at the form's size against 3.2 (the initial size when unbound)."""
+    if form.is_bound:
+        return form.size
+    base, points = form.fields["base_army"].initial, form.fields["base_points"].initial
+    return setup.size_check(
+        gameplay.army_points_from_base(base, points, settings_from_dict({})), {}, base_army=base
+    )
+
+
 @login_required
 def new_campaign(request: HttpRequest) -> HttpResponse:
     if not is_organiser(request.user):
         raise PermissionDenied
+    if request.method == "GET" and request.GET.get("room"):
+        # The form's table of the armies' points, redrawn as the size changes (htmx).
+        form = CampaignForm(request.GET)
+        form.is_valid()
+        return render(request, "campaign/new.html#room", {"form": form, "size": form.size})
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        settings_ = settings_from_dict(data["rule_settings"])
-        if data["army_size"] == "base":
-            points = gameplay.army_points_from_base(
-                data["base_army"], data["base_points"], settings_
-            )
-        else:
-            points = gameplay.army_points_from_total(data["total_points"], settings_)
         try:
             campaign = setup.create_campaign(
                 request.user,
                 name=data["name"],
                 players=data["players"],
                 now=timezone.now(),
-                army_points=points,
+                army_points=form.army_points(),
                 leader_selection=data["leader_selection"],
                 rule_settings=data["rule_settings"],
                 options={
@@ -208,7 +216,7 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{campaign.name} is set up: check the seats, then start.")
             return redirect("campaign_setup", campaign.code)
-    return render(request, "campaign/new.html", {"form": form})
+    return render(request, "campaign/new.html", {"form": form, "size": _size(form)})
 
 
 @login_required
