@@ -51,7 +51,7 @@ from campaign.services.actionlog import OrganiserError
 from campaign.tasks import WORKER
 from dgk.celery import app
 from rules.armies import Army
-from rules.leaders import leaders_of
+from rules.leaders import UnknownLeader, leader, leaders_of
 from rules.rulesettings import settings_from_dict
 
 
@@ -219,6 +219,36 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
     return render(request, "campaign/new.html", {"form": form, "size": _size(form)})
 
 
+def _leader_name(key: str) -> str:
+    try:
+        return leader(key).name
+    except UnknownLeader:
+        return key
+
+
+def _seat_rows(campaign: Campaign, seats: list[Seat]) -> list[dict]:
+    """Each seat of the set-up page: its armies and leaders by name (14), its player or its
+    waiting invitation."""
+    waiting = {}
+    for invitation in Invitation.objects.filter(
+        seat__campaign=campaign, accepted_at__isnull=True
+    ).order_by("created"):
+        waiting[invitation.seat_id] = invitation
+    return [
+        {
+            "seat": seat,
+            "armies": [Army(a).label for a in seat.armies],
+            "leaders": [
+                (Army(army).label, [_leader_name(k) for k in keys])
+                for army, keys in (seat.leaders or {}).items()
+            ],
+            "leader_count": sum(len(keys) for keys in (seat.leaders or {}).values()),
+            "invitation": waiting.get(seat.id),
+        }
+        for seat in seats
+    ]
+
+
 @login_required
 def campaign_setup(request: HttpRequest, code) -> HttpResponse:
     campaign = organiser_campaign(request, code)
@@ -232,19 +262,17 @@ def campaign_setup(request: HttpRequest, code) -> HttpResponse:
         else:
             messages.success(request, "Armies assigned.")
             return redirect("campaign_setup", campaign.code)
+    reserves = list(campaign.seats.filter(reserve=True).select_related("user"))
     return render(
         request,
         "campaign/setup.html",
         {
             "campaign": campaign,
-            "seats": seats,
-            "reserves": campaign.seats.filter(reserve=True).select_related("user"),
+            "seats": _seat_rows(campaign, seats),
+            "reserves": _seat_rows(campaign, reserves),
             "armies_form": armies_form,
             "invite_form": InviteForm(),
             "options_form": _options_form(campaign),
-            "invitations": Invitation.objects.filter(seat__campaign=campaign).select_related(
-                "seat"
-            ),
         },
     )
 
@@ -263,10 +291,39 @@ def invite(request: HttpRequest, code) -> HttpResponse:
     with transaction.atomic():
         if seat_code:
             seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
+            if seat.user_id is not None:
+                messages.error(request, f"The {seat.label} has a player already.")
+                return redirect("campaign_setup", campaign.code)
+            # A seat has one waiting invitation: a new address replaces the one before.
+            seat.invitations.filter(accepted_at__isnull=True).delete()
             setup.invite(seat, form.cleaned_data["email"], now=now)
         else:
             setup.add_reserve(campaign, form.cleaned_data["email"], now=now)
     messages.success(request, f"Invitation sent to {form.cleaned_data['email']}.")
+    return redirect("campaign_setup", campaign.code)
+
+
+@login_required
+@require_POST
+def invitation(request: HttpRequest, code, token: str) -> HttpResponse:
+    """Resend (``action=resend``) or withdraw (``action=withdraw``) a waiting invitation."""
+    campaign = organiser_campaign(request, code)
+    invitation = get_object_or_404(
+        Invitation.objects.select_related("seat"), seat__campaign=campaign, token=token
+    )
+    action = request.POST.get("action")
+    try:
+        with transaction.atomic():
+            if action == "resend":
+                setup.resend_invitation(invitation)
+                messages.success(request, f"Invitation sent again to {invitation.email}.")
+            elif action == "withdraw":
+                setup.withdraw_invitation(invitation)
+                messages.success(request, f"The invitation of {invitation.email} is withdrawn.")
+            else:
+                messages.error(request, "Resend or withdraw the invitation.")
+    except setup.SetupError as exc:
+        messages.error(request, str(exc))
     return redirect("campaign_setup", campaign.code)
 
 

@@ -165,6 +165,24 @@ def invite(seat: Seat, email: str, *, now: datetime) -> Invitation:
     return invitation
 
 
+def resend_invitation(invitation: Invitation) -> None:
+    """Send a waiting invitation's email again, with the same link."""
+    if invitation.accepted_at is not None:
+        raise SetupError(f"{invitation.email} has already joined.")
+    mail.queue_invitation(invitation.id)
+
+
+def withdraw_invitation(invitation: Invitation) -> None:
+    """Withdraw a waiting invitation: its link stops working and the seat may be invited again
+    (a reserve seat invited goes with it)."""
+    if invitation.accepted_at is not None:
+        raise SetupError(f"{invitation.email} has already joined: replace the player instead.")
+    seat = invitation.seat
+    invitation.delete()
+    if seat.reserve and seat.user_id is None and not seat.invitations.exists():
+        seat.delete()
+
+
 class InvitationError(ValueError):
     pass
 
