@@ -507,6 +507,15 @@ def end(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def resolve_now(request: HttpRequest, code) -> HttpResponse:
+    window = organiser_campaign(request, code).open_window()
+    if window is not None and window.phase == "deployment":
+        missing = [
+            "Seats that have not pressed Ready: each army whose deployment is legal as drafted "
+            "deploys from the draft; any other army stays undeployed and the deployment stays "
+            "open for its seat, with the deadline as it stands now.",
+        ]
+    else:
+        missing = ["Seats that have not pressed Ready stand still, as at a deadline."]
     return confirmed_tool(
         request,
         code,
@@ -514,8 +523,10 @@ def resolve_now(request: HttpRequest, code) -> HttpResponse:
         "Resolve the open phase now?",
         [
             "The open phase resolves at once, before its deadline.",
-            "Seats that have not pressed Ready stand still, as at a deadline.",
-            "Everyone is emailed the result and the log records it.",
+            *missing,
+            "It does not count as a missed deadline for anyone.",
+            "Every player is emailed what happened (resolved by you, not by the deadline), "
+            "and the log records it.",
         ],
         lambda c, why: organiser.resolve_now(c, request.user, now=timezone.now(), reason=why),
         "The phase is resolved.",
