@@ -42,6 +42,11 @@ urlpatterns = [
         name="unlock_signin",
     ),
     path("campaigns/<uuid:code>/organiser/", views.organiser_board, name="organiser_board"),
+    path(
+        "campaigns/<uuid:code>/organiser/outbox/",
+        email_views.campaign_outbox,
+        name="campaign_outbox",
+    ),
     path("campaigns/<uuid:code>/organiser/options/", views.campaign_options, name="options"),
     path("campaigns/<uuid:code>/organiser/pause/", views.pause, name="pause"),
     path("campaigns/<uuid:code>/organiser/resume/", views.resume, name="resume"),

@@ -46,7 +46,17 @@ from campaign.models import (
     is_organiser,
 )
 from campaign.services import battles as battle_service
-from campaign.services import drifting, gameplay, openings, organiser, press, reopen, setup, signin
+from campaign.services import (
+    drifting,
+    gameplay,
+    openings,
+    organiser,
+    outbox,
+    press,
+    reopen,
+    setup,
+    signin,
+)
 from campaign.services.actionlog import OrganiserError
 from campaign.tasks import WORKER
 from dgk.celery import app
@@ -273,6 +283,7 @@ def campaign_setup(request: HttpRequest, code) -> HttpResponse:
             "armies_form": armies_form,
             "invite_form": InviteForm(),
             "options_form": _options_form(campaign),
+            "outbox": outbox.enabled(),
         },
     )
 
@@ -380,6 +391,7 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
             "locked_seats": signin.locked_seats(campaign),
             "may_reopen": reopen.may_reopen(campaign, now=timezone.now()),
             "battles": battle_service.waiting(campaign),
+            "outbox": outbox.enabled(),
         },
     )
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -87,4 +88,43 @@ def test_the_set_up_page_fits_and_one_tap_invites(browser, live_server, organise
         tap(browser, summary)
     assert "D'Estrees" in browser.find_element(By.TAG_NAME, "main").text
     wide += no_overflow(browser, "set-up, leaders open, a reserve, a seat joined")
+    assert not wide, wide
+
+
+def test_the_form_follows_the_player_count_and_the_size(browser, live_server, organiser):
+    from selenium.webdriver.support.ui import Select
+
+    sign_in(browser, live_server, organiser)
+    browser.get(live_server.url + reverse("new_campaign"))
+
+    def shown() -> list[str]:
+        rows = browser.find_elements(By.CSS_SELECTOR, "[data-seat-row]")
+        return sorted(r.get_attribute("data-seat-row") for r in rows if r.is_displayed())
+
+    def choices() -> list[str]:
+        return sorted(
+            o.get_attribute("value")
+            for o in browser.find_elements(By.CSS_SELECTOR, "#id_organiser_seat option")
+            if o.get_attribute("value") and not o.get_property("disabled")
+        )
+
+    assert shown() == ["austria", "france", "hanover", "prussia", "russia"]
+    Select(browser.find_element(By.NAME, "players")).select_by_value("3")
+    assert shown() == choices() == ["austria", "france", "prussia"]
+    Select(browser.find_element(By.NAME, "players")).select_by_value("2")
+    assert shown() == choices() == ["austria", "prussia"]
+    # the armies' table follows the size chosen
+    points = browser.find_element(By.NAME, "base_points")
+    points.clear()
+    points.send_keys("150")
+    browser.find_element(By.NAME, "name").click()  # the change event, as leaving the box
+    WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: "Some army cannot deploy at this size" in d.find_element(By.ID, "room").text
+    )
+    row = browser.find_element(By.CSS_SELECTOR, "#room tr.short")
+    assert row.text.split()[:3] == ["Empire", "600", "750"]
+    wide = no_overflow(browser, "new campaign, 2 players, Sweden 150")
+    room = browser.find_element(By.ID, "room")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", room)
+    browser.save_screenshot(str(SCREENSHOTS / "setup-form-size.png"))
     assert not wide, wide
