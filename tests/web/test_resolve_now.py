@@ -7,6 +7,7 @@ what really happened."""
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Event, PhaseWindow
@@ -170,3 +171,11 @@ def test_at_a_real_deadline_the_open_deployment_gets_a_new_one_and_counts_as_mis
     body = next(m.body for m in mailoutbox if m.to == [austria.user.email])
     assert "Your deployment is still open: the deadline passed" in body
     assert PhaseWindow.objects.filter(campaign=campaign).count() == 2
+
+
+def test_the_question_says_what_happens_to_a_deployment(client, rules_campaign, organiser):
+    client.force_login(organiser)
+    body = client.get(reverse("resolve_now", args=[rules_campaign.code])).content.decode()
+    assert "each army whose deployment is legal as drafted deploys from the draft" in body
+    assert "with the deadline as it stands now" in body
+    assert "It does not count as a missed deadline for anyone." in body
