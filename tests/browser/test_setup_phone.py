@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from django.core import mail
 from django.urls import reverse
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -128,3 +128,32 @@ def test_the_form_follows_the_player_count_and_the_size(browser, live_server, or
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", room)
     browser.save_screenshot(str(SCREENSHOTS / "setup-form-size.png"))
     assert not wide, wide
+
+
+def test_a_seat_opened_on_the_board_stays_open_when_it_refreshes(browser, live_server, organiser):
+    campaign = setup.create_campaign(
+        organiser, name="Board 1757", players=3, army_points=POINTS, now=NOW,
+    )  # fmt: skip
+    for s in campaign.seats.all():
+        s.user = make_user(f"u-{s.power}")
+        s.save()
+    setup.start_campaign(campaign, organiser, now=NOW)
+    sign_in(browser, live_server, organiser)
+    board = reverse("organiser_board", args=[campaign.code])
+    browser.get(live_server.url + board)
+    prussia = campaign.seats.get(power="prussia")
+    details = browser.find_element(By.ID, f"board-{prussia.code}")
+    assert details.get_attribute("open") is None
+    tap(browser, details.find_element(By.TAG_NAME, "summary"))
+    assert details.get_attribute("open") is not None
+    browser.execute_script(
+        "window._swapped = false;"
+        "document.addEventListener('htmx:afterSettle', () => { window._swapped = true; });"
+        "htmx.ajax('GET', arguments[0], {target: '#board', swap: 'outerHTML'});",
+        board,
+    )
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return window._swapped"))
+    again = browser.find_element(By.ID, f"board-{prussia.code}")
+    assert again.get_attribute("open") is not None
+    assert "Prussian player: what it owes" in again.text
+    assert not no_overflow(browser, "board, a seat open")
