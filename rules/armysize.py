@@ -80,12 +80,17 @@ class SizeCheck:
             held = a.fortresses - a.given + a.taken
             text = (
                 f"{a.label} has {a.points} points; it needs at least {a.least}: {held} "
-                f"fortresses garrisoned by {g} points each (3.2.3) and {lead} points with its "
-                f"leaders (3.2.1)"
+                f"{'fortress' if held == 1 else 'fortresses'} garrisoned by {g} points each "
+                f"(3.2.3) and {lead} points with its leaders (3.2.1)"
             )
-            if a.shareable:
+            if a.shareable and a.given:
                 text += (
                     f", France garrisoning {a.given} of its {a.shareable} fortresses West of "
+                    "the Rhine (3.2.4)"
+                )
+            elif a.shareable:
+                text += (
+                    f"; France has no points to spare for its {a.shareable} fortresses West of "
                     "the Rhine (3.2.4)"
                 )
             out.append(text + ".")

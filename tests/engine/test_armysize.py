@@ -105,3 +105,14 @@ def test_the_least_sizes(hexmap):
     assert least_size(by_sweden, fits, high=100_000) == 188
     assert least_size(by_sweden, room, high=100_000) == 251
     assert least_size(lambda n: {"x": n}, lambda p: p["x"] > 10**7, high=100) is None
+
+
+def test_when_france_has_nothing_to_spare_the_refusal_says_so(hexmap):
+    problems = check_size(hexmap, SETTINGS, army_points_from(Army.SWEDEN, 75, SETTINGS)).problems(
+        SETTINGS
+    )
+    empire = next(p for p in problems if p.startswith("Empire"))
+    assert empire.endswith(
+        "; France has no points to spare for its 4 fortresses West of the Rhine (3.2.4)."
+    )
+    assert "Sweden has 75 points; it needs at least 100: 1 fortress garrisoned" in problems[-1]
