@@ -1,16 +1,18 @@
 """The link in every email to choose which emails come (``List-Unsubscribe``): a signed token
 names the seat, so a player changes it without signing in, and a mail client's one-click
-unsubscribe (RFC 8058) works."""
+unsubscribe (RFC 8058) works. And the organiser's local outbox, on a run with no mail server."""
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
+from campaign.access import organiser_campaign
 from campaign.forms import EmailChoiceForm
-from campaign.services import email
+from campaign.services import email, outbox
 
 
 @csrf_exempt  # the signed token in the address is the authority; mail clients post no token
@@ -36,4 +38,18 @@ def email_preferences(request: HttpRequest, token: str) -> HttpResponse:
     form = EmailChoiceForm(initial={"email_kinds": seat.email_kinds, "email_mode": seat.email_mode})
     return render(
         request, "campaign/email_preferences.html", {"seat": seat, "form": form, "done": done}
+    )
+
+
+@login_required
+@require_GET
+def campaign_outbox(request: HttpRequest, code) -> HttpResponse:
+    """The campaign's emails in the local outbox (only with no mail server; organisers only)."""
+    campaign = organiser_campaign(request, code)
+    if not outbox.enabled():
+        raise Http404("Emails go to a mail server on this site: there is no local outbox.")
+    return render(
+        request,
+        "campaign/outbox.html",
+        {"campaign": campaign, "mails": outbox.campaign_mail(campaign)},
     )

@@ -9,8 +9,8 @@ from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from campaign.models import EMAIL_KINDS, EmailMode, LeaderSelection
-from campaign.services import deadlines, email, openings
-from rules.armies import LABELS, Army, Seat
+from campaign.services import deadlines, email, gameplay, openings, setup
+from rules.armies import LABELS, SEAT_MAPS, Army, Seat, armies_of, seat_map, seats_in_play
 from rules.rulesettings import settings_from_dict
 
 PHASE_KINDS = ("deployment", "march", "forced-march", "battle", "siege")
@@ -40,26 +40,62 @@ PRESS_CHOICES = [
 ]
 
 
+# The zones most tables play in, first (Europe's first), then every other zone by region.
+COMMON_ZONES = (
+    "Europe/London", "Europe/Dublin", "Europe/Lisbon", "Europe/Paris", "Europe/Brussels",
+    "Europe/Amsterdam", "Europe/Berlin", "Europe/Vienna", "Europe/Zurich", "Europe/Rome",
+    "Europe/Madrid", "Europe/Prague", "Europe/Warsaw", "Europe/Stockholm", "Europe/Copenhagen",
+    "Europe/Oslo", "Europe/Helsinki", "Europe/Athens", "Europe/Moscow", "America/New_York",
+    "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Toronto",
+    "Australia/Sydney", "Pacific/Auckland", "UTC",
+)  # fmt: skip
+REGIONS = ("Europe", "America", "Africa", "Asia", "Atlantic", "Australia", "Indian", "Pacific")
+
+
+def time_zone_choices() -> list:
+    """The time zones, grouped: the common ones first (Europe's first), then each region's."""
+    zones = available_timezones()
+    groups = [("Common", [(z, z) for z in COMMON_ZONES if z in zones])]
+    for region in REGIONS:
+        names = sorted(z for z in zones if z.startswith(region + "/") and z not in COMMON_ZONES)
+        groups.append((region, [(z, z) for z in names]))
+    return groups
+
+
+def seats_by_players() -> dict[str, list[str]]:
+    """The seats that exist with each number of players (1.2), for the form's script."""
+    return {str(n): [s.value for s in seats_in_play(n)] for n in SEAT_MAPS}
+
+
+def seat_armies(players: int, seat: Seat) -> str:
+    """The armies a seat commands with ``players`` players (1.2), in words."""
+    return ", ".join(LABELS[a] for a in armies_of(seat, players))
+
+
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=100)
     players = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in (5, 4, 3, 2)], coerce=int, initial=5
+        choices=[(n, f"{n} players") for n in (5, 4, 3, 2)],
+        coerce=int,
+        initial=5,
+        help_text="Who commands which army (1.2); the invitations below follow it.",
     )
     army_size = forms.ChoiceField(
         choices=[("base", "From one army's points, by the ratios of 3.4"), ("total", "A total")],
         initial="base",
     )
     base_army = forms.ChoiceField(choices=[(a.value, a.label) for a in Army], initial="sweden")
-    base_points = forms.IntegerField(min_value=1, max_value=100_000, initial=200, required=False)
+    # Sweden 300 (the Empire 1,200): the least round size at which every army can deploy on
+    # its own (251), docs/rules-interpretations.md "3.2 army size".
+    base_points = forms.IntegerField(min_value=1, max_value=100_000, initial=300, required=False)
     total_points = forms.IntegerField(min_value=67, max_value=1_000_000, required=False)
     leader_selection = forms.ChoiceField(choices=LeaderSelection.choices)
-    time_zone = forms.ChoiceField(
-        choices=[(z, z) for z in sorted(available_timezones())], initial="Europe/London"
-    )
+    time_zone = forms.ChoiceField(choices=time_zone_choices, initial="Europe/London")
     deadline_at = forms.TimeField(
         required=False,
-        help_text="Optional: close every phase at this time of day (at least 12 hours after "
-        "it opens) instead of after a number of hours.",
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text="Optional: close every phase at this time of day, in the campaign's time "
+        "zone (at least 12 hours after it opens) instead of after a number of hours.",
     )
     reminder_hours = forms.CharField(initial="24, 2", help_text="Hours before each deadline.")
     flag_after_missed = forms.IntegerField(min_value=1, max_value=18, initial=2)
@@ -118,7 +154,9 @@ class CampaignForm(forms.Form):
     )
     umpire_plays = forms.BooleanField(required=False, label="I also play a seat")
     organiser_seat = forms.ChoiceField(
-        choices=[("", "—")] + [(s.value, s.label) for s in Seat], required=False
+        choices=[("", "—")] + [(s.value, s.label) for s in Seat],
+        required=False,
+        widget=forms.Select(attrs={"data-seat-choice": ""}),
     )
 
     def __init__(self, *args, **kwargs):
@@ -130,10 +168,26 @@ class CampaignForm(forms.Form):
                 initial=deadlines.DEFAULT_POLICY[kind]["hours"],
                 label=f"Hours for {kind} orders",
             )
+        self.fields["players"].widget.attrs["data-seats"] = json.dumps(seats_by_players())
+        players = self._players()
         for s in Seat:
             self.fields[f"email_{s.value}"] = forms.EmailField(
-                required=False, label=f"Invite the {s.label}"
+                required=False,
+                label=f"Invite the {s.label}",
+                widget=forms.EmailInput(attrs={"data-seat": s.value}),
+                help_text=f"Commands {seat_armies(players, s)}."
+                if s in seat_map(players).values()
+                else "",
             )
+        self.size = None  # the armies' points against 3.2, once the size is read (``clean``)
+
+    def _players(self) -> int:
+        """The number of players chosen (or the initial five), for the seats' help texts."""
+        value = self.data.get("players") if self.is_bound else None
+        try:
+            return int(value) if int(value) in SEAT_MAPS else 5
+        except (TypeError, ValueError):
+            return 5
 
     def clean_rule_settings(self) -> dict:
         text = self.cleaned_data["rule_settings"].strip()
@@ -163,7 +217,62 @@ class CampaignForm(forms.Form):
             self.add_error("total_points", "Give the total points.")
         if data.get("umpire_plays") and not data.get("organiser_seat"):
             self.add_error("organiser_seat", "Choose the seat you play.")
+        if data.get("players") in SEAT_MAPS:
+            self._check_seats(data)
+        self._check_size(data)
         return data
+
+    def _check_seats(self, data: dict) -> None:
+        """Only the seats that exist with the chosen number of players (1.2) take an invitation
+        or the organiser; anything else is refused, so no address is silently dropped."""
+        players = data["players"]
+        in_play = seats_in_play(players)
+        for s in Seat:
+            if s in in_play or not data.get(f"email_{s.value}"):
+                continue
+            commander = seat_map(players)[Army(s.value)]
+            self.add_error(
+                f"email_{s.value}",
+                f"With {players} players there is no {s.label} (1.2): the {commander.label} "
+                f"commands {seat_armies(players, commander)}. Clear this box, or choose more "
+                "players.",
+            )
+        chosen = data.get("organiser_seat")
+        if data.get("umpire_plays") and chosen and Seat(chosen) not in in_play:
+            self.add_error(
+                "organiser_seat",
+                f"With {players} players there is no {Seat(chosen).label} (1.2): choose one of "
+                + ", ".join(x.label for x in in_play)
+                + ".",
+            )
+
+    def army_points(self) -> dict[str, int] | None:
+        """Every army's points from the size chosen (3, by the ratios of 3.4); None until the
+        size and the rule settings are valid."""
+        data = self.cleaned_data
+        if "rule_settings" not in data:
+            return None
+        rules = settings_from_dict(data["rule_settings"])
+        if data.get("army_size") == "base" and data.get("base_points"):
+            return gameplay.army_points_from_base(data["base_army"], data["base_points"], rules)
+        if data.get("army_size") == "total" and data.get("total_points"):
+            return gameplay.army_points_from_total(data["total_points"], rules)
+        return None
+
+    def _check_size(self, data: dict) -> None:
+        """3.2: refuse a size at which some army cannot deploy (``setup.size_check``)."""
+        points = self.army_points()
+        if points is None:
+            return
+        self.size = setup.size_check(
+            points,
+            data["rule_settings"],
+            opening=data.get("opening") or "",
+            base_army=data["base_army"] if data.get("army_size") == "base" else "",
+        )
+        if self.size is not None and not self.size.check.can_deploy:
+            field = "base_points" if data.get("army_size") == "base" else "total_points"
+            self.add_error(field, self.size.refusal())
 
     def deadline_policy(self) -> dict:
         data = self.cleaned_data

@@ -17,6 +17,11 @@ urlpatterns = [
     path("campaigns/new/", views.new_campaign, name="new_campaign"),
     path("campaigns/<uuid:code>/setup/", views.campaign_setup, name="campaign_setup"),
     path("campaigns/<uuid:code>/setup/invite/", views.invite, name="invite"),
+    re_path(
+        r"^campaigns/(?P<code>[0-9a-f-]{36})/setup/invitation/(?P<token>[A-Za-z0-9_-]{1,64})/$",
+        views.invitation,
+        name="invitation",
+    ),
     path("campaigns/<uuid:code>/start/", views.start, name="start_campaign"),
     path("campaigns/<uuid:code>/log/", views.action_log, name="action_log"),
     path("campaigns/<uuid:code>/dice/", dice_views.campaign_dice, name="campaign_dice"),
@@ -37,6 +42,11 @@ urlpatterns = [
         name="unlock_signin",
     ),
     path("campaigns/<uuid:code>/organiser/", views.organiser_board, name="organiser_board"),
+    path(
+        "campaigns/<uuid:code>/organiser/outbox/",
+        email_views.campaign_outbox,
+        name="campaign_outbox",
+    ),
     path("campaigns/<uuid:code>/organiser/options/", views.campaign_options, name="options"),
     path("campaigns/<uuid:code>/organiser/pause/", views.pause, name="pause"),
     path("campaigns/<uuid:code>/organiser/resume/", views.resume, name="resume"),

@@ -46,12 +46,22 @@ from campaign.models import (
     is_organiser,
 )
 from campaign.services import battles as battle_service
-from campaign.services import drifting, gameplay, openings, organiser, press, reopen, setup, signin
+from campaign.services import (
+    drifting,
+    gameplay,
+    openings,
+    organiser,
+    outbox,
+    press,
+    reopen,
+    setup,
+    signin,
+)
 from campaign.services.actionlog import OrganiserError
 from campaign.tasks import WORKER
 from dgk.celery import app
 from rules.armies import Army
-from rules.leaders import leaders_of
+from rules.leaders import UnknownLeader, leader, leaders_of
 from rules.rulesettings import settings_from_dict
 
 
@@ -159,27 +169,35 @@ def my_campaigns(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _size(form: CampaignForm):
+    """The armies' points at the form's size against 3.2 (the initial size when unbound)."""
+    if form.is_bound:
+        return form.size
+    base, points = form.fields["base_army"].initial, form.fields["base_points"].initial
+    return setup.size_check(
+        gameplay.army_points_from_base(base, points, settings_from_dict({})), {}, base_army=base
+    )
+
+
 @login_required
 def new_campaign(request: HttpRequest) -> HttpResponse:
     if not is_organiser(request.user):
         raise PermissionDenied
+    if request.method == "GET" and request.GET.get("room"):
+        # The form's table of the armies' points, redrawn as the size changes (htmx).
+        form = CampaignForm(request.GET)
+        form.is_valid()
+        return render(request, "campaign/new.html#room", {"form": form, "size": form.size})
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        settings_ = settings_from_dict(data["rule_settings"])
-        if data["army_size"] == "base":
-            points = gameplay.army_points_from_base(
-                data["base_army"], data["base_points"], settings_
-            )
-        else:
-            points = gameplay.army_points_from_total(data["total_points"], settings_)
         try:
             campaign = setup.create_campaign(
                 request.user,
                 name=data["name"],
                 players=data["players"],
                 now=timezone.now(),
-                army_points=points,
+                army_points=form.army_points(),
                 leader_selection=data["leader_selection"],
                 rule_settings=data["rule_settings"],
                 options={
@@ -208,7 +226,37 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{campaign.name} is set up: check the seats, then start.")
             return redirect("campaign_setup", campaign.code)
-    return render(request, "campaign/new.html", {"form": form})
+    return render(request, "campaign/new.html", {"form": form, "size": _size(form)})
+
+
+def _leader_name(key: str) -> str:
+    try:
+        return leader(key).name
+    except UnknownLeader:
+        return key
+
+
+def _seat_rows(campaign: Campaign, seats: list[Seat]) -> list[dict]:
+    """Each seat of the set-up page: its armies and leaders by name (14), its player or its
+    waiting invitation."""
+    waiting = {}
+    for invitation in Invitation.objects.filter(
+        seat__campaign=campaign, accepted_at__isnull=True
+    ).order_by("created"):
+        waiting[invitation.seat_id] = invitation
+    return [
+        {
+            "seat": seat,
+            "armies": [Army(a).label for a in seat.armies],
+            "leaders": [
+                (Army(army).label, [_leader_name(k) for k in keys])
+                for army, keys in (seat.leaders or {}).items()
+            ],
+            "leader_count": sum(len(keys) for keys in (seat.leaders or {}).values()),
+            "invitation": waiting.get(seat.id),
+        }
+        for seat in seats
+    ]
 
 
 @login_required
@@ -224,19 +272,18 @@ def campaign_setup(request: HttpRequest, code) -> HttpResponse:
         else:
             messages.success(request, "Armies assigned.")
             return redirect("campaign_setup", campaign.code)
+    reserves = list(campaign.seats.filter(reserve=True).select_related("user"))
     return render(
         request,
         "campaign/setup.html",
         {
             "campaign": campaign,
-            "seats": seats,
-            "reserves": campaign.seats.filter(reserve=True).select_related("user"),
+            "seats": _seat_rows(campaign, seats),
+            "reserves": _seat_rows(campaign, reserves),
             "armies_form": armies_form,
             "invite_form": InviteForm(),
             "options_form": _options_form(campaign),
-            "invitations": Invitation.objects.filter(seat__campaign=campaign).select_related(
-                "seat"
-            ),
+            "outbox": outbox.enabled(),
         },
     )
 
@@ -255,10 +302,39 @@ def invite(request: HttpRequest, code) -> HttpResponse:
     with transaction.atomic():
         if seat_code:
             seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
+            if seat.user_id is not None:
+                messages.error(request, f"The {seat.label} has a player already.")
+                return redirect("campaign_setup", campaign.code)
+            # A seat has one waiting invitation: a new address replaces the one before.
+            seat.invitations.filter(accepted_at__isnull=True).delete()
             setup.invite(seat, form.cleaned_data["email"], now=now)
         else:
             setup.add_reserve(campaign, form.cleaned_data["email"], now=now)
     messages.success(request, f"Invitation sent to {form.cleaned_data['email']}.")
+    return redirect("campaign_setup", campaign.code)
+
+
+@login_required
+@require_POST
+def invitation(request: HttpRequest, code, token: str) -> HttpResponse:
+    """Resend (``action=resend``) or withdraw (``action=withdraw``) a waiting invitation."""
+    campaign = organiser_campaign(request, code)
+    invitation = get_object_or_404(
+        Invitation.objects.select_related("seat"), seat__campaign=campaign, token=token
+    )
+    action = request.POST.get("action")
+    try:
+        with transaction.atomic():
+            if action == "resend":
+                setup.resend_invitation(invitation)
+                messages.success(request, f"Invitation sent again to {invitation.email}.")
+            elif action == "withdraw":
+                setup.withdraw_invitation(invitation)
+                messages.success(request, f"The invitation of {invitation.email} is withdrawn.")
+            else:
+                messages.error(request, "Resend or withdraw the invitation.")
+    except setup.SetupError as exc:
+        messages.error(request, str(exc))
     return redirect("campaign_setup", campaign.code)
 
 
@@ -315,6 +391,7 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
             "locked_seats": signin.locked_seats(campaign),
             "may_reopen": reopen.may_reopen(campaign, now=timezone.now()),
             "battles": battle_service.waiting(campaign),
+            "outbox": outbox.enabled(),
         },
     )
 
@@ -442,6 +519,15 @@ def end(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def resolve_now(request: HttpRequest, code) -> HttpResponse:
+    window = organiser_campaign(request, code).open_window()
+    if window is not None and window.phase == "deployment":
+        missing = [
+            "Seats that have not pressed Ready: each army whose deployment is legal as drafted "
+            "deploys from the draft; any other army stays undeployed and the deployment stays "
+            "open for its seat, with the deadline as it stands now.",
+        ]
+    else:
+        missing = ["Seats that have not pressed Ready stand still, as at a deadline."]
     return confirmed_tool(
         request,
         code,
@@ -449,8 +535,10 @@ def resolve_now(request: HttpRequest, code) -> HttpResponse:
         "Resolve the open phase now?",
         [
             "The open phase resolves at once, before its deadline.",
-            "Seats that have not pressed Ready stand still, as at a deadline.",
-            "Everyone is emailed the result and the log records it.",
+            *missing,
+            "It does not count as a missed deadline for anyone.",
+            "Every player is emailed what happened (resolved by you, not by the deadline), "
+            "and the log records it.",
         ],
         lambda c, why: organiser.resolve_now(c, request.user, now=timezone.now(), reason=why),
         "The phase is resolved.",

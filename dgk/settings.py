@@ -262,8 +262,11 @@ if envbool("CSP_ENABLED", "1"):
     else:
         CONTENT_SECURITY_POLICY = {"DIRECTIVES": _CSP_DIRECTIVES}
 
-# Email: console by default; EMAIL_URL (smtp://user:pass@host:port, smtps:// for SSL,
-# ?starttls=1 for STARTTLS) or the separate EMAIL_HOST... variables configure SMTP.
+# Email: with no mail server set, a local outbox: each email written to a file in
+# EMAIL_FILE_PATH (var/outbox), which the organiser reads on the campaign's Outbox page, the way
+# a developer's mail catcher works (issue 26). EMAIL_URL (smtp://user:pass@host:port, smtps://
+# for SSL, ?starttls=1 for STARTTLS; console:// prints them in the server's log) or the separate
+# EMAIL_HOST... variables configure SMTP.
 DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "Der Grosse König <dgk@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 EMAIL_URL = envurl("EMAIL_URL", "", ("smtp", "smtps", "console"))
@@ -290,7 +293,8 @@ elif os.getenv("EMAIL_HOST"):
     EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "1")
     EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", "0")
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+EMAIL_FILE_PATH = Path(os.getenv("EMAIL_FILE_PATH", "") or BASE_DIR / "var" / "outbox")
 if EMAIL_BACKEND.endswith("smtp.EmailBackend") and EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("Choose one of STARTTLS (EMAIL_USE_TLS) and SSL (EMAIL_USE_SSL).")
 

@@ -19,6 +19,7 @@ from orders.deploy_checks import deployment_problems
 from orders.forms import BattleDecisionForm, march_preview, next_steps
 from orders.models import OrderSheet
 from rules.armies import ADJECTIVES, Army
+from rules.leaders import UnknownLeader, leader
 from rules.movers import marches_allowed
 from rules.orders import unit_army
 from rules.rulesettings import RuleSettings
@@ -99,6 +100,41 @@ def honors_roles(view: View, hexmap) -> dict[str, str]:
     return roles
 
 
+def drafted_deployment(seat, sheet: OrderSheet | None, window: PhaseWindow | None) -> list[dict]:
+    """The seat's deployment as drafted or submitted (3), army by army, while the deployment
+    phase is open: its forces are on the map only once the phase resolves, so the dashboard
+    shows them from the sheet until then."""
+    if sheet is None or window is None or window.phase != Phase.DEPLOYMENT.value:
+        return []
+    draft = sheet.draft if isinstance(sheet.draft, dict) else {}
+    dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}
+    out = []
+    for value in seat.armies:
+        spec = dep.get(value) if isinstance(dep.get(value), dict) else {}
+        leaders = spec.get("leaders") if isinstance(spec.get("leaders"), dict) else {}
+        garrisons = spec.get("garrisons") if isinstance(spec.get("garrisons"), dict) else {}
+        placed = []
+        for key, where in leaders.items():
+            if not isinstance(where, dict):
+                continue
+            try:
+                name = leader(key).name
+            except UnknownLeader:
+                name = str(key)
+            placed.append({"name": name, "hex": where.get("hex"), "points": where.get("points")})
+        if not placed and not garrisons:
+            continue
+        out.append(
+            {
+                "army": Army.parse(value),
+                "leaders": placed,
+                "garrisons": len(garrisons),
+                "garrison_points": sum(p for p in garrisons.values() if isinstance(p, int)),
+            }
+        )
+    return out
+
+
 def page_context(access: Access, version: StateVersion | None) -> dict:
     window = _window(access.campaign)
     sheet = _sheet(access, window) if version is not None else None
@@ -115,6 +151,7 @@ def page_context(access: Access, version: StateVersion | None) -> dict:
         "window": window,
         "sheet": sheet,
         "owed": owed,
+        "drafted": drafted_deployment(access.seat, sheet, window),
         "allied_forces": [
             f
             for f in (view.forces if view else ())

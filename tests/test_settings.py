@@ -75,8 +75,14 @@ def test_the_defaults_work_out_of_the_box():
     assert values["DEBUG"] is True
     assert values["DATABASES"]["default"]["NAME"] == str(ROOT / "db.sqlite3")
     assert values["CELERY_TASK_ALWAYS_EAGER"] is True
-    assert values["EMAIL_BACKEND"].endswith("console.EmailBackend")
+    # no mail server: the local outbox (issue 26), files the organiser reads on the site
+    assert values["EMAIL_BACKEND"].endswith("filebased.EmailBackend")
     assert values["TIME_ZONE"] == "UTC"
+
+
+def test_console_email_is_still_there_to_choose():
+    values, _ = loaded(EMAIL_URL="console://")
+    assert values["EMAIL_BACKEND"].endswith("console.EmailBackend")
 
 
 @pytest.mark.parametrize(

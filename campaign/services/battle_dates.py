@@ -35,7 +35,8 @@ def set_date(battle: Battle, user, when: datetime, *, now: datetime) -> Battle:
     log_action(
         battle,
         user,
-        f"Set the date of the battle in hex {battle.hex}: {when.astimezone(tz):%a %d %b, %H:%M}.",
+        f"Set the date of the battle in hex {battle.hex}: "
+        f"{when.astimezone(tz):%a %d %b, %H:%M %Z}.",
         now,
     )
     notify(battle, "date-set")

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 from django.conf import settings as django_settings
 from django.urls import reverse
 
@@ -66,11 +68,14 @@ def build_mail(
     link = django_settings.SITE_URL + reverse(
         "battles:battle", args=[battle.campaign.code, battle.code]
     )
+    zone = ZoneInfo(battle.campaign.time_zone)
     values = {
         "campaign": battle.campaign.name,
         "hex": battle.hex,
         "when": turn_label(battle.turn),
-        "date": f"{battle.fight_on:%A %d %B %Y, %H:%M}" if battle.fight_on else "",
+        "date": (
+            f"{battle.fight_on.astimezone(zone):%A %d %B %Y, %H:%M %Z}" if battle.fight_on else ""
+        ),
         "link": link,
         "dispute": battle.dispute,
         "result": " ".join(describe_result(battle, battle.result)),

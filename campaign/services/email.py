@@ -80,12 +80,16 @@ def queue_after_resolution(campaign_id: int, notices) -> None:
     notices.resolved = [seat_id for seat_id in notices.resolved if seat_id in seated]
     told = set()
     batch: list[tuple[str, dict]] = []
+    # Resolved early by the organiser: every seat is told, and told that it was no deadline.
+    early = {"early": notices.early} if getattr(notices, "early", "") else {}
     for kind, seat_id in notices.opened:
-        batch.append((kind, {"seat_id": seat_id, "since": notices.since_version}))
+        batch.append((kind, {"seat_id": seat_id, "since": notices.since_version, **early}))
         told.add(seat_id)
     for seat_id in notices.resolved:
         if seat_id not in told:
-            batch.append(("phase-resolved", {"seat_id": seat_id, "since": notices.since_version}))
+            batch.append(
+                ("phase-resolved", {"seat_id": seat_id, "since": notices.since_version, **early})
+            )
     if notices.over:
         batch += [("campaign-over", {"seat_id": seat_id}) for seat_id in _over_seats(campaign_id)]
     if batch and notices.written is not None:  # (a resolution: its seats and versions known)
@@ -392,7 +396,12 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
             return None  # the player chose fewer emails (every phase / only due / digest)
         reported = ("phase-opened", "battle-pending", "phase-resolved", "campaign-over", "digest")
         events = shared.events(seat.campaign, ids.get("since")) if kind in reported else []
-        if kind == "phase-resolved" and not ctx.get("letters") and not _own_news(seat, events):
+        if (
+            kind == "phase-resolved"
+            and not ids.get("early")
+            and not ctx.get("letters")
+            and not _own_news(seat, events)
+        ):
             return None  # a phase that did nothing to this seat's forces: no email
         to = [_recipient(seat)] if _recipient(seat) else []
         ctx["link"] = _url("orders:dashboard", seat.code)
@@ -418,6 +427,12 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         campaign=campaign,
         seat=seat,
         window=window,
+        early=ids.get("early") or "",
+        waiting_for=(
+            [s.label for s in campaign.seats.filter(reserve=False) if window.owes(s)]
+            if window is not None and kind == "phase-resolved" and window.phase == "deployment"
+            else []
+        ),
         owes=bool(window and seat and window.owes(seat)),
         hours=ids.get("hours"),
         latest=latest,

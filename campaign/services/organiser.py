@@ -469,7 +469,8 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") 
 
 
 def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):
-    """Resolve the open phase before its deadline (missing orders stand still)."""
+    """Resolve the open phase before its deadline: the seats that have not pressed Ready are
+    treated as at a deadline (``standstill``), without it counting as missed."""
     window = campaign.open_window()
     if window is None or window.status != WindowStatus.OPEN:
         raise OrganiserError("No open phase to resolve.")
@@ -481,7 +482,7 @@ def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):
         + _why(reason),
         now=now,
     )
-    return resolve_due_phase(window.id, now=now, force=True)
+    return resolve_due_phase(window.id, now=now, force=True, early=True)
 
 
 def not_yours(seat: Seat, user, what: str = "pages") -> str:

@@ -33,11 +33,10 @@ from campaign.models import (
 from campaign.models import (
     Event as EventRow,
 )
-from campaign.services import deadlines, email, fateclock, gameplay, queue, viewcache
+from campaign.services import deadlines, email, fateclock, gameplay, queue, standstill, viewcache
 from maps.picture_queue import queue_pictures
 from orders.models import OrderSheet
-from rules.armies import Army
-from rules.events import Event, EventKind, event_from_dict, event_to_dict, private
+from rules.events import Event, event_from_dict
 from rules.state import Phase, State
 
 logger = logging.getLogger(__name__)
@@ -54,6 +53,7 @@ class Notices:
     opened: list[tuple[str, int]] = field(default_factory=list)
     resolved: list[int] = field(default_factory=list)
     over: bool = False
+    early: str = ""  # the phase the organiser resolved before its deadline
     # The campaign's seats as the resolution read them, and the last version it made: what
     # the emails and map pictures queued after it need not read again.
     seats: list[Seat] | None = None
@@ -256,12 +256,15 @@ def open_next(
     state: State | None = None,
     seats: list[Seat] | None = None,
     writes: Writes | None = None,
+    keep_deadline: tuple[str, int, datetime] | None = None,
 ) -> PhaseWindow | None:
     """From ``version``, run automatic phases straight through until a phase waits for
     players (open its window and return it) or the campaign ends (return None). ``state`` is
     the version's state decoded, when the caller just made it (it is not read again), and
     ``seats`` the campaign's seats when the caller has them. The versions made (and those in
-    ``writes``, the caller's) are inserted together before a window refers to one."""
+    ``writes``, the caller's) are inserted together before a window refers to one.
+    ``keep_deadline``: (phase, turn, deadline) of the window just resolved: a window opened
+    again for the same phase and turn (a deployment not complete) keeps that deadline."""
     writes = Writes() if writes is None else writes
     seats = list(campaign.seats.all()) if seats is None else seats
     settings = gameplay.rule_settings(campaign)
@@ -304,6 +307,8 @@ def open_next(
             deadline = deadlines.deadline_for(
                 campaign.deadline_policy, kind, now, campaign.time_zone
             )
+            if keep_deadline is not None and keep_deadline[:2] == (kind, state.turn):
+                deadline = keep_deadline[2]
             writes.flush()
             window = PhaseWindow.objects.create(
                 campaign=campaign,
@@ -331,25 +336,6 @@ def open_next(
     raise RuntimeError(f"{campaign}: more than {MAX_AUTOMATIC} automatic phases in a row")
 
 
-def _missing_event(seat: Seat, phase: Phase, absent: bool) -> dict:
-    rule = "3" if phase is Phase.DEPLOYMENT else "6.2"
-    if absent:
-        text = (
-            f"The {seat.label} is away: no {phase.value} orders, so its forces stand "
-            "still. This does not count as a missed deadline."
-        )
-    else:
-        text = (
-            f"No {phase.value} orders from the {seat.label} by the deadline: its forces "
-            "stand still."
-        )
-    audience = private(*(Army(a) for a in seat.armies))
-    event = Event(
-        rule, EventKind.ORDER_REJECTED, text, {"missing": True, "absent": absent}, audience=audience
-    )
-    return event_to_dict(event)
-
-
 def is_due(window: PhaseWindow, seats: list[Seat], ready_ids: set[int], now: datetime) -> bool:
     """Due when the deadline has passed, or when every seat the window waits for (absent
     players excepted) is ready."""
@@ -360,10 +346,19 @@ def is_due(window: PhaseWindow, seats: list[Seat], ready_ids: set[int], now: dat
 
 
 def resolve_due_phase(
-    window_id: int, *, now: datetime, force: bool = False, extra_orders: dict | None = None
+    window_id: int,
+    *,
+    now: datetime,
+    force: bool = False,
+    extra_orders: dict | None = None,
+    early: bool = False,
 ) -> StateVersion | None:
     """Resolve the window's phase if it is due (or ``force``); the new version, or None when
     there was nothing to do (not due, paused, or already resolved by someone else).
+
+    ``early``: the organiser resolves it before its deadline ("Resolve now"): the seats that
+    have not pressed Ready are treated as at a deadline (``standstill``), without counting it
+    as missed; a deployment that stays open keeps its deadline; every seat is told.
 
     ``extra_orders`` are orders that come from no seat, in the engine's format: the tabletop's
     battle results (``{"battle_results": [...]}``, 9.5) entered for a battle phase waiting for
@@ -372,7 +367,7 @@ def resolve_due_phase(
     try:
         with transaction.atomic():
             version, notices = _resolve(
-                window_id, now=now, force=force, extra_orders=extra_orders or {}
+                window_id, now=now, force=force, extra_orders=extra_orders or {}, early=early
             )
     except IntegrityError as exc:
         # Another resolution inserted the same version number first: nothing to do.
@@ -384,7 +379,7 @@ def resolve_due_phase(
     return version
 
 
-def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
+def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, early: bool):
     window = (
         PhaseWindow.objects.select_for_update(of=("self",))
         .select_related("campaign", "version")
@@ -416,6 +411,8 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
     state = viewcache.version_state(window.version)
     hexmap = gameplay.load_campaign_map(campaign.map_name)
     by_deadline = window.deadline is not None and window.deadline <= now
+    early = early and not by_deadline
+    settings = gameplay.rule_settings(campaign)
     chosen = {s.power: s.leaders for s in seats}
     per_seat, extra_events, used, back = [], [], {}, []
     for seat in seats:
@@ -432,13 +429,25 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
             used[seat.power] = {"orders": orders, "by_organiser": sheet.entered_by_organiser}
             if seat.missed_in_a_row:
                 back.append(seat.id)
+        elif phase is Phase.DEPLOYMENT:
+            standing, events = standstill.standing_deployment(
+                seat, sheet.draft if sheet is not None else None, state, hexmap, settings,
+                absent=absent, early=early,
+            )  # fmt: skip
+            orders, rejections = gameplay.seat_orders(
+                seat, standing, chosen.get(seat.power), phase=phase, state=state, hexmap=hexmap
+            )
+            per_seat.append(orders)
+            extra_events += events + rejections
+            if standing:
+                used[seat.power] = {"orders": orders, "from_draft": True}
         else:
-            extra_events.append(_missing_event(seat, phase, absent))
-            if by_deadline and not absent:
-                seat.missed_in_a_row += 1
-                Seat.objects.filter(id=seat.id).update(missed_in_a_row=seat.missed_in_a_row)
-                if seat.missed_in_a_row == int(campaign.reminders.get("flag_after_missed", 2)):
-                    email.queue_organiser_flag(seat.id)
+            extra_events.append(standstill.missing_event(seat, phase, absent=absent, early=early))
+        if (sheet is None or not sheet.ready) and by_deadline and not absent:
+            seat.missed_in_a_row += 1
+            Seat.objects.filter(id=seat.id).update(missed_in_a_row=seat.missed_in_a_row)
+            if seat.missed_in_a_row == int(campaign.reminders.get("flag_after_missed", 2)):
+                email.queue_organiser_flag(seat.id)
 
     if back:  # seats that gave orders again after missing some
         Seat.objects.filter(id__in=back).update(missed_in_a_row=0)
@@ -449,7 +458,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         state,
         gameplay.merge_orders(per_seat),
         seed=campaign.seed,
-        settings=gameplay.rule_settings(campaign),
+        settings=settings,
         map_name=campaign.map_name,
     )
     writes = Writes()
@@ -462,8 +471,16 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict):
         now=now,
         writes=writes,
     )
-    notices = Notices(since_version=window.version.number, seats=seats)
-    open_next(campaign, version, now=now, notices=notices, state=state, seats=seats, writes=writes)
+    notices = Notices(
+        since_version=window.version.number, seats=seats, early=window.phase if early else ""
+    )
+    # A deployment that stays open (3) keeps the deadline it had while that is still ahead:
+    # the organiser's extension is never replaced by a fresh deadline.
+    kept = window.deadline if window.deadline is not None and window.deadline > now else None
+    open_next(
+        campaign, version, now=now, notices=notices, state=state, seats=seats, writes=writes,
+        keep_deadline=(window.phase, window.turn, kept) if kept else None,
+    )  # fmt: skip
     writes.flush()  # (open_next has inserted them; nothing left)
     notices.resolved = [s.id for s in seats if not s.reserve]
     notices.written = writes.written

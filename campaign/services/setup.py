@@ -7,6 +7,7 @@ writes state version 0 (before deployment, 3) and opens the deployment window.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -27,7 +28,10 @@ from campaign.services import email as mail
 from campaign.services.actionlog import log
 from campaign.services.resolution import Notices, open_next, store_events
 from maps.picture_queue import queue_pictures
+from rules import armysize
 from rules.armies import Army
+from rules.openings import load_opening
+from rules.rulesettings import RuleSettings, settings_from_dict
 
 
 class SetupError(ValueError):
@@ -57,6 +61,15 @@ def create_campaign(
     if not 2 <= players <= 5:
         raise SetupError("Der Grosse König is for 2 to 5 players (1.2).")
     policy = {k: deadlines.check_rule(k, v) for k, v in (deadline_policy or {}).items()}
+    presets = gameplay.preset_armies(players)
+    stray = [p for p, address in (emails or {}).items() if address and p not in presets]
+    if stray:
+        # Refused before anything is created: an address is never silently dropped.
+        raise SetupError(
+            f"With {players} players there is no seat for "
+            + ", ".join(f"the {gameplay.seat_label(p)} ({emails[p]})" for p in stray)
+            + " (1.2)."
+        )
     campaign = Campaign.objects.create(
         name=name,
         organiser=organiser,
@@ -78,7 +91,7 @@ def create_campaign(
         chosen = {}
     else:
         chosen = gameplay.historical_leaders(settings)
-    for power, armies in gameplay.preset_armies(players).items():
+    for power, armies in presets.items():
         seat = Seat.objects.create(
             campaign=campaign,
             power=power,
@@ -150,6 +163,24 @@ def invite(seat: Seat, email: str, *, now: datetime) -> Invitation:
     invitation = Invitation.objects.create(seat=seat, email=email.strip().lower(), created=now)
     mail.queue_invitation(invitation.id)
     return invitation
+
+
+def resend_invitation(invitation: Invitation) -> None:
+    """Send a waiting invitation's email again, with the same link."""
+    if invitation.accepted_at is not None:
+        raise SetupError(f"{invitation.email} has already joined.")
+    mail.queue_invitation(invitation.id)
+
+
+def withdraw_invitation(invitation: Invitation) -> None:
+    """Withdraw a waiting invitation: its link stops working and the seat may be invited again
+    (a reserve seat invited goes with it)."""
+    if invitation.accepted_at is not None:
+        raise SetupError(f"{invitation.email} has already joined: replace the player instead.")
+    seat = invitation.seat
+    invitation.delete()
+    if seat.reserve and seat.user_id is None and not seat.invitations.exists():
+        seat.delete()
 
 
 class InvitationError(ValueError):
@@ -275,3 +306,104 @@ def start_campaign(campaign: Campaign, actor, *, now: datetime) -> StateVersion:
 
 
 __all__ = ["OrganiserAction", "create_campaign", "start_campaign", "accept_invitation"]
+
+
+# --- the size of the armies (3, 3.2) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SizeView:
+    """The armies' points at a size against 3.2 (``rules.armysize``), with the least sizes, in
+    the form's terms: by the chosen army's points (``base_army``) or by the total."""
+
+    check: armysize.SizeCheck
+    settings: RuleSettings
+    base_army: str  # "" when the size is a total
+    least_deploy: int | None  # the least size at which every army can deploy
+    least_room: int | None  # the least at which every army deploys on its own
+
+    def size_words(self, n: int | None) -> str:
+        if n is None:
+            return "no size"
+        if self.base_army:
+            return f"{Army(self.base_army).label} {n}"
+        return f"a total of {n}"
+
+    @property
+    def level(self) -> str:
+        """ "error" (some army cannot deploy), "warning" (some army needs help), or "ok"."""
+        if not self.check.can_deploy:
+            return "error"
+        return "ok" if self.check.every_army_has_room else "warning"
+
+    @property
+    def advice(self) -> str:
+        least, room = self.size_words(self.least_deploy), self.size_words(self.least_room)
+        if not self.check.can_deploy:
+            return f"Some army cannot deploy at this size: the least size is {least}."
+        if self.check.every_army_has_room:
+            return f"Every army has room to deploy on its own (from {room})."
+        tight = []
+        for a in self.check.armies:
+            if a.slack >= 0:
+                continue
+            if a.given:
+                tight.append(
+                    f"{a.label} needs France to garrison {a.given} of its fortresses West "
+                    "of the Rhine (3.2.4)"
+                )
+            else:
+                tight.append(f"{a.label}'s leaders must share forces (3.2.1)")
+        return (
+            "Every army can deploy, but "
+            + "; ".join(tight)
+            + f". Every army has room of its own from {room}."
+        )
+
+    def refusal(self) -> str:
+        least, room = self.size_words(self.least_deploy), self.size_words(self.least_room)
+        return (
+            "At this size some army cannot deploy (3.2): "
+            + " ".join(self.check.problems(self.settings))
+            + f" The least size at which every army can deploy is {least}; every army has "
+            f"room of its own from {room}."
+        )
+
+
+def size_check(
+    army_points: dict[str, int], rule_settings: dict, *, opening: str = "", base_army: str = ""
+) -> SizeView | None:
+    """Every army's points against what 3.2 asks of it on the default map, and the least sizes
+    that let every army deploy and give every army room (None: the map cannot be loaded). The
+    armies a historical opening places do not deploy by rule 3 and are left out."""
+    hexmap = gameplay.load_campaign_map("")
+    if hexmap is None:
+        return None
+    settings = settings_from_dict(rule_settings)
+    placed = {a.value for a in load_opening(opening).armies} if opening else set()
+    armies = tuple(a for a in Army if a.value not in placed)
+    if base_army:
+
+        def points_for(n: int) -> dict[str, int]:
+            return gameplay.army_points_from_base(base_army, n, settings)
+
+        high = 100_000
+    else:
+
+        def points_for(n: int) -> dict[str, int]:
+            return gameplay.army_points_from_total(n, settings)
+
+        high = 1_000_000
+
+    def check(points: dict[str, int]) -> armysize.SizeCheck:
+        return armysize.check_size(hexmap, settings, points, armies)
+
+    return SizeView(
+        check=check(army_points),
+        settings=settings,
+        base_army=base_army,
+        least_deploy=armysize.least_size(points_for, lambda p: check(p).can_deploy, high=high),
+        least_room=armysize.least_size(
+            points_for, lambda p: check(p).every_army_has_room, high=high
+        ),
+    )

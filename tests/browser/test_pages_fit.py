@@ -64,7 +64,7 @@ def test_the_pages_fit_a_phone(browser, axe, live_server, battle, organiser, pla
     pages = {
         organiser: [
             ("board", reverse("organiser_board", args=[campaign.code])),
-            ("setup", reverse("campaign_setup", args=[campaign.code])),
+            ("setup-running", reverse("campaign_setup", args=[campaign.code])),
             ("confirm-end", reverse("end_campaign", args=[campaign.code])),
             ("dice", reverse("campaign_dice", args=[campaign.code])),
             ("log", reverse("action_log", args=[campaign.code])),
@@ -96,10 +96,11 @@ def test_the_pages_fit_a_phone(browser, axe, live_server, battle, organiser, pla
     wide = []
     for user, targets in pages.items():
         look_at(browser, live_server, user, targets, wide, axe)
-    # the board with a seat's "Replace…" open: its form fits the table's cell
+    # the board with a seat opened and its "Replace…" open: its form fits the phone
     board = reverse("organiser_board", args=[campaign.code])
     look_at(browser, live_server, organiser, [("board", board)], wide)
-    browser.find_element("css selector", "details.replace summary").click()
+    browser.find_element("css selector", "details.seat summary").click()
+    browser.find_element("css selector", "details.seat details.replace summary").click()
     width, inner = fits(browser)
     browser.save_screenshot(str(SCREENSHOTS / "board-replace.png"))
     axe.check(browser, "board-replace")

@@ -99,5 +99,5 @@ def test_setting_a_battle_date_is_logged_in_the_campaigns_time(battle, organiser
     )
     assert r.status_code == 302
     assert logged(battle) == [
-        f"Set the date of the battle in hex {battle.hex}: {local:%a %d %b, %H:%M}."
+        f"Set the date of the battle in hex {battle.hex}: {local:%a %d %b, %H:%M %Z}."
     ]

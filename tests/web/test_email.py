@@ -52,7 +52,7 @@ def test_a_seats_email_holds_its_own_report_and_no_other_secret(
     to_prussia, to_austria = mailoutbox
     assert SECRET not in to_prussia.body and SECRET not in to_prussia.alternatives[0][0]
     assert "Everyone may read this." in to_prussia.body
-    assert "No deployment orders from the Prussian player" in to_prussia.body
+    assert "Prussia is not deployed by the deadline (nothing is placed)." in to_prussia.body
     assert "Austrian player" not in to_prussia.body
     assert SECRET in to_austria.body
 

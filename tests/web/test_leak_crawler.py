@@ -81,6 +81,8 @@ FILL = {
     "email_preferences": "prefs",
     "campaign_setup": "campaign",
     "invite": "campaign",
+    "invitation": "campaign_token",
+    "campaign_outbox": "campaign",
     "start_campaign": "campaign",
     "action_log": "campaign",
     "campaign_dice": "campaign",
@@ -248,6 +250,8 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             ]
         elif how == "token":
             args_list = [(token,)]
+        elif how == "campaign_token":
+            args_list = [(campaign.code, token)]
         elif how == "prefs":
             args_list = [(preferences_token(s.id),) for s in seats[:2]]
         elif how == "reset":

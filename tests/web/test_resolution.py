@@ -47,7 +47,7 @@ def test_it_does_nothing_before_the_deadline(campaign, now):
     assert campaign.versions.count() == 1
 
 
-def test_it_resolves_at_the_deadline_and_missing_orders_stand_still(campaign, prussia, now):
+def test_it_resolves_at_the_deadline_and_a_missing_deployment_is_told(campaign, prussia, now):
     window = campaign.open_window()
     version = resolve_due_phase(window.id, now=window.deadline)
     assert version.number == 1
@@ -58,7 +58,7 @@ def test_it_resolves_at_the_deadline_and_missing_orders_stand_still(campaign, pr
         for e in Event.objects.filter(version=version)
         if e.data.get("missing") and "prussia" in e.armies
     )
-    assert "Prussian player" in told.text and "stand still" in told.text
+    assert told.text == "Prussia is not deployed by the deadline (nothing is placed)."
     assert told.public is False and set(told.armies) == set(prussia.armies)
 
 

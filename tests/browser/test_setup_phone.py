@@ -1,0 +1,159 @@
+# ruff: noqa: F811 (pytest fixtures imported from other test modules)
+"""The set-up page on a phone (issue 26): it fits 390 px before and after the invitations, and
+one real tap on Invite sends the invitation. Screenshot: docs/screenshots/setup.png."""
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from campaign.models import Invitation
+from campaign.services import setup
+from tests.browser.test_pages_fit import CUT_OFF, fits
+from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
+from tests.web.conftest import make_user, organiser  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+NOW = datetime(2026, 4, 1, 9, tzinfo=UTC)
+POINTS = {"austria": 4800, "empire": 1200, "france": 4500, "hanover": 2250,
+          "prussia": 4800, "russia": 2250, "sweden": 300}  # fmt: skip
+
+
+def tap(driver, element) -> None:
+    """A finger's tap on the middle of ``element`` where it is on the screen (touch events,
+    not a script's click)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    rect = driver.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return [r.x + r.width / 2, r.y + r.height / 2];",
+        element,
+    )
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(driver, mouse=finger)
+    actions.pointer_action.move_to_location(int(rect[0]), int(rect[1]))
+    actions.pointer_action.pointer_down()
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def no_overflow(driver, name: str) -> list[str]:
+    width, screen = fits(driver)
+    out = [f"{name}: {width} px wide on a {screen} px screen"] if width > screen else []
+    if cut := driver.execute_script(CUT_OFF):
+        out.append(f"{name}: cut off at the right edge: {cut[:3]}")
+    return out
+
+
+def test_the_set_up_page_fits_and_one_tap_invites(browser, live_server, organiser):
+    campaign = setup.create_campaign(
+        organiser, name="Silesia 1757", players=3, army_points=POINTS,
+        now=NOW, emails={"france": "louis@example.org"},
+    )  # fmt: skip
+    sign_in(browser, live_server, organiser)
+    page = live_server.url + reverse("campaign_setup", args=[campaign.code])
+    browser.get(page)
+    wide = no_overflow(browser, "set-up, before the invitations")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / "setup.png"))
+    prussia = campaign.seats.get(power="prussia")
+    box = browser.find_element(By.CSS_SELECTOR, f'#seat-{prussia.code} input[name="email"]')
+    box.send_keys("fritz@example.org")
+    mail.outbox.clear()
+    tap(browser, browser.find_element(By.CSS_SELECTOR, f"#seat-{prussia.code} button.invite"))
+    WebDriverWait(browser, 20).until(
+        lambda d: "Invitation sent to fritz@example.org" in d.page_source
+    )
+    assert Invitation.objects.filter(seat=prussia, email="fritz@example.org").count() == 1
+    assert [m.to for m in mail.outbox] == [["fritz@example.org"]]
+    # the seat now shows its invitation (resend, withdraw), not an empty box
+    row = browser.find_element(By.CSS_SELECTOR, f"#seat-{prussia.code}")
+    assert "fritz@example.org" in row.text and "Resend" in row.text and "Withdraw" in row.text
+    assert not row.find_elements(By.CSS_SELECTOR, 'input[name="email"]')
+    wide += no_overflow(browser, "set-up, after an invitation")
+    # every seat's leaders open, a reserve invited with a long address, a seat joined
+    setup.add_reserve(campaign, "a.very.long.address.of.a.reserve.player@example.org", now=NOW)
+    setup.accept_invitation(Invitation.objects.get(seat=prussia).token, make_user("fritz"), now=NOW)
+    browser.get(page)
+    for summary in browser.find_elements(By.CSS_SELECTOR, "details.leaders summary"):
+        tap(browser, summary)
+    assert "D'Estrees" in browser.find_element(By.TAG_NAME, "main").text
+    wide += no_overflow(browser, "set-up, leaders open, a reserve, a seat joined")
+    assert not wide, wide
+
+
+def test_the_form_follows_the_player_count_and_the_size(browser, live_server, organiser):
+    from selenium.webdriver.support.ui import Select
+
+    sign_in(browser, live_server, organiser)
+    browser.get(live_server.url + reverse("new_campaign"))
+
+    def shown() -> list[str]:
+        rows = browser.find_elements(By.CSS_SELECTOR, "[data-seat-row]")
+        return sorted(r.get_attribute("data-seat-row") for r in rows if r.is_displayed())
+
+    def choices() -> list[str]:
+        return sorted(
+            o.get_attribute("value")
+            for o in browser.find_elements(By.CSS_SELECTOR, "#id_organiser_seat option")
+            if o.get_attribute("value") and not o.get_property("disabled")
+        )
+
+    assert shown() == ["austria", "france", "hanover", "prussia", "russia"]
+    Select(browser.find_element(By.NAME, "players")).select_by_value("3")
+    assert shown() == choices() == ["austria", "france", "prussia"]
+    Select(browser.find_element(By.NAME, "players")).select_by_value("2")
+    assert shown() == choices() == ["austria", "prussia"]
+    # the armies' table follows the size chosen
+    points = browser.find_element(By.NAME, "base_points")
+    points.clear()
+    points.send_keys("150")
+    browser.find_element(By.NAME, "name").click()  # the change event, as leaving the box
+    WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: "Some army cannot deploy at this size" in d.find_element(By.ID, "room").text
+    )
+    row = browser.find_element(By.CSS_SELECTOR, "#room tr.short")
+    assert row.text.split()[:3] == ["Empire", "600", "750"]
+    wide = no_overflow(browser, "new campaign, 2 players, Sweden 150")
+    room = browser.find_element(By.ID, "room")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", room)
+    browser.save_screenshot(str(SCREENSHOTS / "setup-form-size.png"))
+    assert not wide, wide
+
+
+def test_a_seat_opened_on_the_board_stays_open_when_it_refreshes(browser, live_server, organiser):
+    campaign = setup.create_campaign(
+        organiser, name="Board 1757", players=3, army_points=POINTS, now=NOW,
+    )  # fmt: skip
+    for s in campaign.seats.all():
+        s.user = make_user(f"u-{s.power}")
+        s.save()
+    setup.start_campaign(campaign, organiser, now=NOW)
+    sign_in(browser, live_server, organiser)
+    board = reverse("organiser_board", args=[campaign.code])
+    browser.get(live_server.url + board)
+    prussia = campaign.seats.get(power="prussia")
+    details = browser.find_element(By.ID, f"board-{prussia.code}")
+    assert details.get_attribute("open") is None
+    tap(browser, details.find_element(By.TAG_NAME, "summary"))
+    assert details.get_attribute("open") is not None
+    browser.execute_script(
+        "window._swapped = false;"
+        "document.addEventListener('htmx:afterSettle', () => { window._swapped = true; });"
+        "htmx.ajax('GET', arguments[0], {target: '#board', swap: 'outerHTML'});",
+        board,
+    )
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return window._swapped"))
+    again = browser.find_element(By.ID, f"board-{prussia.code}")
+    assert again.get_attribute("open") is not None
+    assert "Prussian player: what it owes" in again.text
+    assert not no_overflow(browser, "board, a seat open")
