@@ -143,6 +143,9 @@ class Campaign(models.Model):
     # {"hours_before": [24, 2], "flag_after_missed": 2}; see services.deadlines.
     reminders = models.JSONField(default=dict, blank=True)
     paused = models.BooleanField(default=False)
+    # A finished season imported to be read (manage.py importcampaign --archive): it stays
+    # ended, cannot be reopened and no next year starts from it (services.seasonimport).
+    archived = models.BooleanField(default=False)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)

@@ -1,7 +1,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from campaign import dice_views, email_views, guard_views, nextyear_views, press_views, views
+from campaign import (
+    dice_views,
+    email_views,
+    guard_views,
+    nextyear_views,
+    press_views,
+    season_views,
+    views,
+)
 from campaign.forms import QueuedPasswordResetForm
 
 urlpatterns = [
@@ -37,6 +45,11 @@ urlpatterns = [
         name="unlock_signin",
     ),
     path("campaigns/<uuid:code>/organiser/", views.organiser_board, name="organiser_board"),
+    path(
+        "campaigns/<uuid:code>/organiser/season-file/",
+        season_views.download,
+        name="season_file",
+    ),
     path("campaigns/<uuid:code>/organiser/options/", views.campaign_options, name="options"),
     path("campaigns/<uuid:code>/organiser/pause/", views.pause, name="pause"),
     path("campaigns/<uuid:code>/organiser/resume/", views.resume, name="resume"),
