@@ -24,7 +24,7 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 
 from campaign.battles.models import Battle, ResultEntry
 from campaign.models import (
@@ -119,6 +119,10 @@ def import_season(
         return _import(body, organiser=organiser, now=now, new_code=new_code, archive=archive)
     except SeasonFileError:
         raise
+    except IntegrityError as e:
+        raise SeasonFileError(
+            f"The file's rows clash with rows of this site or with each other ({e})."
+        ) from e
     except (KeyError, TypeError, AttributeError, ValueError, ValidationError) as e:
         raise SeasonFileError(
             f"The file's content is not a season this site can read (missing or wrong: {e})."

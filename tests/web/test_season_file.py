@@ -295,3 +295,17 @@ def test_seasonimport_refuses_a_body_missing_parts(organiser):
     with pytest.raises(seasonfile.SeasonFileError, match="not a season this site can read"):
         seasonimport.import_season({"campaign": {"code": "x"}}, now=timezone.now())
     assert not OrganiserAction.objects.exists()
+
+
+def test_it_refuses_the_file_to_an_organiser_who_plays(client, season, organiser):
+    """An organiser who holds a seat is a player: the file would show him every other seat's
+    forces and orders (the leak crawler looks inside it too)."""
+    seat = season.seats.get(power="prussia")
+    seat.user = organiser
+    seat.save()
+    client.force_login(organiser)
+    r = client.get(reverse("season_file", args=[season.code]))
+    assert r.status_code == 403
+    assert "You play a seat in this campaign" in r.content.decode()
+    board = client.get(reverse("organiser_board", args=[season.code])).content.decode()
+    assert reverse("season_file", args=[season.code]) not in board
