@@ -3,6 +3,10 @@
 from django.db import migrations, models
 
 
+# Numbered 0014: main has 0013_mail_orders since this branch left it. When merging, make it
+# depend on ("campaign", "0013_mail_orders") instead of 0012 (the two touch different things).
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
