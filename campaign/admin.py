@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from campaign.models import (
+    BackupRun,
     Campaign,
     Event,
     Heartbeat,
@@ -18,6 +19,12 @@ class HeartbeatAdmin(admin.ModelAdmin):
     readonly_fields = ("source", "beat_at", "hostname", "eager")
 
 
+@admin.register(BackupRun)
+class BackupRunAdmin(admin.ModelAdmin):
+    list_display = ("at", "written", "failed", "error")
+    readonly_fields = ("at", "written", "failed", "error")
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     fields = ("label", "power", "armies", "user", "reserve", "absent_until", "missed_in_a_row")
@@ -26,8 +33,8 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
-    list_display = ("name", "organiser", "status", "paused", "created")
-    list_filter = ("status", "paused")
+    list_display = ("name", "organiser", "status", "paused", "archived", "created")
+    list_filter = ("status", "paused", "archived")
     search_fields = ("name", "code")
     readonly_fields = ("code", "seed", "created", "started", "ended")
     inlines = [SeatInline]

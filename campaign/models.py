@@ -65,6 +65,22 @@ class Heartbeat(models.Model):
         return f"{self.source} at {self.beat_at:%Y-%m-%d %H:%M:%S}"
 
 
+class BackupRun(models.Model):
+    """One run of the nightly backups (``campaign.services.backups``): what it wrote and what it
+    could not. /healthz reads the last one, so a full disk shows where operators look."""
+
+    at = models.DateTimeField()
+    written = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)  # the first failure, as the system said it
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"backups at {self.at:%Y-%m-%d %H:%M}: {self.written} written, {self.failed} failed"
+
+
 # Email kinds a player may choose (campaign.services.email sends them).
 EMAIL_KINDS = ("phase-opened", "reminder", "phase-resolved", "battle-pending", "campaign-over")
 
@@ -143,6 +159,9 @@ class Campaign(models.Model):
     # {"hours_before": [24, 2], "flag_after_missed": 2}; see services.deadlines.
     reminders = models.JSONField(default=dict, blank=True)
     paused = models.BooleanField(default=False)
+    # A finished season imported to be read (manage.py importcampaign --archive): it stays
+    # ended, cannot be reopened and no next year starts from it (services.seasonimport).
+    archived = models.BooleanField(default=False)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)

@@ -6,14 +6,16 @@ service imports this module. With no broker configured they run eagerly, in the 
 
 import logging
 import socket
+from datetime import timedelta
 
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from campaign.models import Heartbeat
-from campaign.services import battle_dates, digest, drifting, email, resolution
+from campaign.services import backups, battle_dates, digest, drifting, email, resolution
 
 WORKER = "worker"
 logger = logging.getLogger(__name__)
@@ -102,3 +104,17 @@ def send_emails(batch: list, handoff: str | None = None) -> int:
     """Build and send one resolution's emails together ([kind, ids] each); one refused by the
     mail server is queued again alone as ``send_email``. ``handoff``: see ``email.deliver_many``."""
     return email.deliver_many([(kind, ids) for kind, ids in batch], handoff)
+
+
+@shared_task(ignore_result=True)
+def backup_campaigns() -> int:
+    """Beat, hourly: the season file of every running campaign whose last backup is a day old
+    (``BACKUP_EVERY_HOURS``) into ``BACKUP_DIR``, the last ``BACKUP_KEEP`` kept. A failure
+    (a full disk) is logged and shown by /healthz; it never removes a backup already made."""
+    done = backups.backup_campaigns(
+        folder=settings.BACKUP_DIR,
+        keep=settings.BACKUP_KEEP,
+        every=timedelta(hours=settings.BACKUP_EVERY_HOURS),
+        now=timezone.now(),
+    )
+    return len(done.written)

@@ -1,7 +1,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from campaign import dice_views, email_views, guard_views, nextyear_views, press_views, views
+from campaign import (
+    dice_views,
+    email_views,
+    guard_views,
+    nextyear_views,
+    press_views,
+    season_views,
+    views,
+)
 from campaign.forms import QueuedPasswordResetForm
 
 urlpatterns = [
@@ -46,6 +54,11 @@ urlpatterns = [
         "campaigns/<uuid:code>/organiser/outbox/",
         email_views.campaign_outbox,
         name="campaign_outbox",
+    ),
+    path(
+        "campaigns/<uuid:code>/organiser/season-file/",
+        season_views.download,
+        name="season_file",
     ),
     path("campaigns/<uuid:code>/organiser/options/", views.campaign_options, name="options"),
     path("campaigns/<uuid:code>/organiser/pause/", views.pause, name="pause"),

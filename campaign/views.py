@@ -45,8 +45,8 @@ from campaign.models import (
     Seat,
     is_organiser,
 )
-from campaign.services import battles as battle_service
 from campaign.services import (
+    backups,
     drifting,
     gameplay,
     openings,
@@ -57,6 +57,7 @@ from campaign.services import (
     setup,
     signin,
 )
+from campaign.services import battles as battle_service
 from campaign.services.actionlog import OrganiserError
 from campaign.tasks import WORKER
 from dgk.celery import app
@@ -123,6 +124,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     body: dict = {"status": "ok" if ok else "fail"}
     if _may_read_health_details(request):
         body.update(database=database, broker=broker, heartbeat=heartbeat)
+        if database["ok"]:
+            # A failed backup (a full disk) is told here; the site still serves (no 503).
+            body["backups"] = backups.health()
     return JsonResponse(body, status=200 if ok else 503)
 
 

@@ -218,6 +218,12 @@ MAP_TILES_DIR = Path(os.getenv("MAP_TILES_DIR", "") or BASE_DIR / "var" / "tiles
 # Each seat's map picture of each state version (docs/map-pictures.md): drawn once by the worker
 # (maps.pictures), served by orders.picture_views; a version's pictures never change.
 MAP_PICTURES_DIR = Path(os.getenv("MAP_PICTURES_DIR", "") or BASE_DIR / "var" / "pictures")
+# The nightly backups (campaign.services.backups, docs/operations.md "Backups and restore"):
+# each running campaign's season file, with its dice seed, every BACKUP_EVERY_HOURS; the last
+# BACKUP_KEEP files of each campaign are kept. Keep this folder as private as the database.
+BACKUP_DIR = Path(os.getenv("BACKUP_DIR", "") or BASE_DIR / "var" / "backups")
+BACKUP_KEEP = envint("BACKUP_KEEP", "7", minimum=1)
+BACKUP_EVERY_HOURS = envint("BACKUP_EVERY_HOURS", "24", minimum=1)
 
 # In development (and tests) WhiteNoise serves from the source folders, without collectstatic.
 WHITENOISE_AUTOREFRESH = DEBUG
@@ -368,6 +374,8 @@ PERIODIC_TASKS = {
     "campaign.tasks.send_digests": envint("DIGEST_SECONDS", "900", minimum=1),
     # Without a broker the web only leaves notes for the map pictures it wants; this draws them.
     "maps.tasks.draw_wanted_map_pictures": envint("PICTURE_SECONDS", "10", minimum=1),
+    # Looks hourly for running campaigns whose last backup is BACKUP_EVERY_HOURS old.
+    "campaign.tasks.backup_campaigns": envint("BACKUP_CHECK_SECONDS", "3600", minimum=1),
 }
 if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
     PERIODIC_TASKS["orders.tasks.poll_orders_mailbox"] = envint(

@@ -13,7 +13,8 @@
 - ``pure`` tests (engine, map core) must not use the database; the module sets
   ``pytestmark = pytest.mark.pure`` itself.
 - Map pictures (and the notes asking for them) go to a temporary folder of the run, never to
-  ``var/``; a worker subprocess is told it through ``MAP_PICTURES_DIR``.
+  ``var/``; a worker subprocess is told it through ``MAP_PICTURES_DIR``. So do the nightly
+  backups (``BACKUP_DIR``).
 """
 
 import os
@@ -96,6 +97,13 @@ def _pictures_in_a_temporary_folder() -> None:
     settings.MAP_PICTURES_DIR = _PICTURES_DIR
 
 
+def _backups_in_a_temporary_folder() -> None:
+    from django.conf import settings
+
+    # runperiodic and the beat run the nightly backups too: never into the project's var/.
+    settings.BACKUP_DIR = _PICTURES_DIR.with_name(f"dgk-test-backups-{_SUFFIX}")
+
+
 def _fast_password_hashing() -> None:
     from django.conf import settings
 
@@ -107,6 +115,7 @@ def pytest_configure(config: pytest.Config) -> None:
     _set_test_database_names()
     _force_eager_tasks()
     _pictures_in_a_temporary_folder()
+    _backups_in_a_temporary_folder()
     _fast_password_hashing()
 
 
@@ -167,6 +176,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         path = Path(f"{_SQLITE_TEST_FILE}{suffix}")
         path.unlink(missing_ok=True)
     shutil.rmtree(_PICTURES_DIR, ignore_errors=True)
+    shutil.rmtree(_PICTURES_DIR.with_name(f"dgk-test-backups-{_SUFFIX}"), ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

@@ -69,9 +69,13 @@ def seat_view(
         .order_by("version__number", "seq")
     )
     rolls = []
-    for v in StateVersion.objects.filter(
-        campaign_id=version.campaign_id, turn=version.turn, number__lte=version.number
-    ).only("rolls"):
+    for v in (
+        StateVersion.objects.filter(
+            campaign_id=version.campaign_id, turn=version.turn, number__lte=version.number
+        )
+        .only("rolls")
+        .order_by("number")
+    ):  # (in the order made, on every database)
         rolls.extend(v.rolls or [])
     state = state if state is not None else state_from_dict(version.state)
     return project(state, seat_viewer(seat), events=events, rolls=rolls)

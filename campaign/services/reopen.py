@@ -29,7 +29,8 @@ def may_reopen(campaign: Campaign, *, now: datetime) -> bool:
     """Ended by the organiser (not by the end of the season) less than a day ago."""
     latest = campaign.latest_version()
     return (
-        campaign.status == CampaignStatus.ENDED
+        not campaign.archived
+        and campaign.status == CampaignStatus.ENDED
         and campaign.ended is not None
         and now - campaign.ended <= REOPEN_WITHIN
         and latest is not None

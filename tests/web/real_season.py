@@ -87,8 +87,8 @@ def play_real_season(
             orders = Orders()
         sheets = []
         for s in campaign.seats.filter(reserve=False):
-            if not window.owes(s):
-                continue
+            if not window.owes(s) or s.is_absent(window.deadline or now):
+                continue  # (an absent player gives no orders: his forces stand still)
             draft = (
                 orders_to_dict(Orders(deployment=tuple(by_army[a] for a in s.armies)))
                 if window.phase == "deployment"

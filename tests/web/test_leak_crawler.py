@@ -19,6 +19,7 @@ picture while serving it (captions, labels), and every email sent while the camp
 
 from __future__ import annotations
 
+import gzip
 import re
 from dataclasses import dataclass, field
 
@@ -90,6 +91,7 @@ FILL = {
     "unlock_signin": "campaign_seat",
     "reopen_campaign": "campaign",
     "organiser_board": "campaign",
+    "season_file": "campaign",
     "options": "campaign",
     "pause": "campaign",
     "resume": "campaign",
@@ -324,6 +326,8 @@ def crawl(role: Role, urls, drawn: list[str]) -> list[str]:
                 text = pdf_text(body)  # what the reader sees, not the file's object numbers
             elif body[:4] == b"\x89PNG":
                 text = ""
+            elif body[:2] == b"\x1f\x8b":  # a gzip'd download (the season file): its content
+                text = gzip.decompress(body).decode("utf-8", "replace")
             else:
                 text = without_noise(body.decode("utf-8", "replace"))
             if "html" in r.get("Content-Type", ""):
