@@ -6,7 +6,7 @@ The organiser makes a 3-player campaign from the set-up form (only the three sea
 invited), the three invitations are read from the outbox and followed, three players sign up,
 the organiser starts, each seat deploys with the page's shortcuts (every tap counted from the
 seat's dashboard: at most 10 a seat, printed with ``-s``), the first march phase is given (one
-march order by tapping the map) and resolved.
+march order by tapping Frederick's counter on the map, then a lit hex) and resolved.
 
 Screenshots go to ``artifacts/`` (git-ignored); the deployment page after one tap is also kept
 as ``docs/screenshots/deploy-one-tap.png`` when ``DGK_SCREENSHOTS=1``.
@@ -23,7 +23,7 @@ from django.core import mail
 from campaign.models import Campaign, organisers_group
 from campaign.services.gameplay import read_state
 from orders.models import OrderSheet
-from tests.browser.test_map_widget import tiles  # noqa: F401
+from tests.browser.test_map_widget import tap_counter, tap_reach, tiles, wait_idle  # noqa: F401
 from tests.browser.test_play_phone import (  # noqa: F401
     ARTIFACTS,
     browser,
@@ -172,15 +172,17 @@ def test_the_first_week_of_a_three_player_season(browser, live_server, tiles):
     sign_in(browser, live_server, prussia.user)
     window = campaign.open_window()
     browser.get(live_server.url + f"/play/{prussia.code}/orders/")
-    click(wait, By.LINK_TEXT, "Frederick")
-    step = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "a.step[data-code]")))
-    code = step.get_attribute("data-code")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", step)
-    step.find_element(By.CSS_SELECTOR, "polygon").click()
-    wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved"))
+    wait_idle(wait)
+    sheet = OrderSheet.objects.get_or_create(
+        window=window, seat=prussia, defaults={"campaign": campaign}
+    )[0]
+    tap_counter(browser, wait, "frederick")  # his counter on the map, then a lit hex
+    hexid = tap_reach(browser, wait, sheet, "march", "frederick", far=False)
     shot(browser, "4-march-tapped")
     draft = OrderSheet.objects.get(seat=prussia, window=window).draft
-    assert draft["march"] == [{"unit": "frederick", "path": code, "marches": 1}]
+    (order,) = draft["march"]
+    assert order["unit"] == "frederick" and order["path"], draft
+    print(f"Frederick's march, tapped on the map: {order['path']} into {hexid}")
     press_ready(wait, "Ready")
     for power in ("austria", "france"):
         s = campaign.seats.get(power=power)
