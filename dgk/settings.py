@@ -319,11 +319,14 @@ CACHE_URL = envurl(
     ("redis", "rediss", "locmem"),
 )
 if CACHE_URL.startswith("redis"):
+    # Redis down or restarting: reads miss and writes are dropped (dgk/cache.py), so pages are
+    # computed without the cache instead of failing; a dead server is waited on 2 s at most.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "dgk.cache.DegradingRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "dgk",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
 else:
@@ -355,6 +358,8 @@ PERIODIC_TASKS = {
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
 }
+# Less free space than this (MB) in a folder the site writes to makes /healthz "degraded".
+DISK_MIN_FREE_MB = envint("DISK_MIN_FREE_MB", "200", minimum=0)
 # A heartbeat older than this makes /healthz answer 503 (periodic work has stopped).
 HEARTBEAT_MAX_AGE_SECONDS = envint("HEARTBEAT_MAX_AGE_SECONDS", "300", minimum=1)
 if HEARTBEAT_MAX_AGE_SECONDS <= HEARTBEAT_SECONDS:
