@@ -65,6 +65,18 @@ class Heartbeat(models.Model):
         return f"{self.source} at {self.beat_at:%Y-%m-%d %H:%M:%S}"
 
 
+class SigninWarning(models.Model):
+    """The last spell of wrong passwords for one account name from several addresses, and when
+    its player was told (``campaign.services.signin``: once per spell)."""
+
+    username = models.CharField(max_length=255, unique=True)
+    sent_at = models.DateTimeField()
+    last_seen = models.DateTimeField(help_text="The last wrong password of the spell seen.")
+
+    def __str__(self) -> str:
+        return f"{self.username}: told at {self.sent_at:%Y-%m-%d %H:%M}"
+
+
 # Email kinds a player may choose (campaign.services.email sends them).
 EMAIL_KINDS = ("phase-opened", "reminder", "phase-resolved", "battle-pending", "campaign-over")
 

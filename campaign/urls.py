@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
 from campaign import dice_views, email_views, guard_views, nextyear_views, press_views, views
-from campaign.forms import QueuedPasswordResetForm
+from campaign.forms import GuardedAuthenticationForm, QueuedPasswordResetForm
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +11,11 @@ urlpatterns = [
         "accounts/password_reset/",
         auth_views.PasswordResetView.as_view(form_class=QueuedPasswordResetForm),
         name="password_reset",
+    ),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=GuardedAuthenticationForm),
+        name="login",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("campaigns/", views.my_campaigns, name="campaigns"),

@@ -162,15 +162,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Sign-in throttling (django-axes, docs/operations.md): after AXES_FAILURE_LIMIT wrong
-# passwords for one account, or from one address, sign-in is refused for AXES_COOLOFF_MINUTES;
-# the organiser (board) or `manage.py axes_reset_username NAME` unlocks at once.
+# passwords for one account from one address, or from one address for any accounts, sign-in
+# from there is refused for AXES_COOLOFF_MINUTES; the organiser (board) or
+# `manage.py axes_reset_username NAME` unlocks at once. Nobody elsewhere can lock a player out:
+# guesses for one name from many addresses only slow that name down, up to
+# SIGNIN_SLOW_MAX_SECONDS between tries (campaign/services/signin.py), and the player is told.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5", minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15", minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+# Either locks: the name and the address together, or the address alone.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+SIGNIN_SLOW_MAX_SECONDS = envint("SIGNIN_SLOW_MAX_SECONDS", "60", minimum=1)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False

@@ -51,6 +51,7 @@ SUBJECTS = {
     "digest": "{campaign}: your daily digest (turn {turn})",
 }
 PASSWORD_RESET_SUBJECT = "Der Grosse König: choose a new password"
+SIGNIN_SLOWED_SUBJECT = "Der Grosse König: wrong passwords tried for your name"
 
 
 def _queue(kind: str, **ids) -> None:
@@ -148,6 +149,12 @@ def queue_digest(seat_id: int, since: int | None) -> None:
 
 def queue_password_reset(user_id: int) -> None:
     _queue("password-reset", user_id=user_id)
+
+
+def queue_signin_slowed(user_id: int, addresses: int) -> None:
+    """Robust: a sign-in page answers even with the broker down."""
+    queue.on_commit(queue.SEND_EMAIL, "signin-slowed", user_id=user_id, addresses=addresses,
+                    robust=True)  # fmt: skip
 
 
 def queue_rolled_back(seat_id: int, window_id: int) -> None:
@@ -348,6 +355,8 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple[list[str], st
         return _build_battle(**ids)
     if kind == "password-reset":
         return _build_password_reset(ids["user_id"])
+    if kind == "signin-slowed":
+        return _build_signin_slowed(ids["user_id"], ids["addresses"])
     ctx: dict = {"kind": kind, "site_url": settings.SITE_URL}
     to: list[str] = []
     seat = None
@@ -455,6 +464,24 @@ def _build_password_reset(user_id: int) -> tuple | None:
     text = render_to_string("email/password-reset.txt", ctx)
     html = render_to_string("email/message.html", {**ctx, "body": text})
     return [user.email], PASSWORD_RESET_SUBJECT, text, html
+
+
+def _build_signin_slowed(user_id: int, addresses: int) -> tuple | None:
+    """The player told that sign-in for their name is slowed (``campaign.services.signin``)."""
+    user = get_user_model().objects.filter(id=user_id, is_active=True).first()
+    if user is None or not user.email:
+        return None
+    ctx = {
+        "user": user,
+        "addresses": addresses,
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+        "most": settings.SIGNIN_SLOW_MAX_SECONDS,
+        "reset_link": settings.SITE_URL + reverse("password_reset"),
+        "site_url": settings.SITE_URL,
+    }
+    text = render_to_string("email/signin-slowed.txt", ctx)
+    html = render_to_string("email/message.html", {**ctx, "body": text})
+    return [user.email], SIGNIN_SLOWED_SUBJECT, text, html
 
 
 def _build_battle(battle_id: int, battle_kind: str, **options) -> tuple | None:
