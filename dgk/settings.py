@@ -15,6 +15,8 @@ import dj_database_url
 from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
+from dgk import observability
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -373,11 +375,39 @@ if HEARTBEAT_MAX_AGE_SECONDS <= HEARTBEAT_SECONDS:
         "between two heartbeats."
     )
 
+# Logs: plain lines by default; LOG_FORMAT=json writes one JSON object per line (time, level,
+# logger, message, exc_info) for a log collector (dgk/observability.py, docs/operations.md).
+LOG_FORMAT = os.getenv("LOG_FORMAT", "text").strip().lower() or "text"
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} is not one of text, json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": observability.JSON_FORMATTER},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
     # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.
     "loggers": {"axes": {"level": "WARNING"}},
 }
+# The worker and beat log through the same handler (Celery would put its own plain format on
+# the root logger otherwise).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+
+# Error reports to Sentry (or a Sentry-compatible server such as GlitchTip), off unless
+# SENTRY_DSN is set; no player data is sent (dgk/observability.py, docs/operations.md).
+SENTRY_DSN = envurl("SENTRY_DSN", "", ("http", "https"))
+if SENTRY_DSN:
+    try:
+        _traces = float(os.getenv("SENTRY_TRACES_SAMPLE_RATE", "0") or "0")
+    except ValueError:
+        raise ImproperlyConfigured("SENTRY_TRACES_SAMPLE_RATE is not a number.") from None
+    observability.init_sentry(
+        SENTRY_DSN,
+        environment=os.getenv("SENTRY_ENVIRONMENT", "production").strip() or "production",
+        traces_sample_rate=_traces,
+    )
