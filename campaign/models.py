@@ -77,6 +77,30 @@ class SigninWarning(models.Model):
         return f"{self.username}: told at {self.sent_at:%Y-%m-%d %H:%M}"
 
 
+class OutboxEmail(models.Model):
+    """One email of a resolution, written in the resolution's own transaction and marked sent
+    by whoever sends it (``campaign.services.email``): no email of a resolution is lost to a
+    broker or a worker that dies, and none is sent twice (issue 27)."""
+
+    batch = models.CharField(max_length=100, help_text="The resolution's key (its emails' task).")
+    kind = models.CharField(max_length=40)
+    ids = models.JSONField(default=dict)
+    created = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The sweep's query: emails not sent yet (few), oldest first.
+            models.Index(
+                fields=["created"], name="outbox_unsent", condition=models.Q(sent_at__isnull=True)
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.ids} ({'sent' if self.sent_at else 'to send'})"
+
+
 # Email kinds a player may choose (campaign.services.email sends them).
 EMAIL_KINDS = ("phase-opened", "reminder", "phase-resolved", "battle-pending", "campaign-over")
 

@@ -359,12 +359,17 @@ PERIODIC_TASKS = {
     "campaign.tasks.send_reminders": envint("REMINDER_SECONDS", "300", minimum=1),
     # Daily digests go out when a seat's last is a day old: checking every 15 minutes is enough.
     "campaign.tasks.send_digests": envint("DIGEST_SECONDS", "900", minimum=1),
+    # A resolution's emails whose task was lost (broker down, worker killed): docs/operations.md.
+    "campaign.tasks.send_pending_emails": envint("OUTBOX_SECONDS", "60", minimum=1),
     # Without a broker the web only leaves notes for the map pictures it wants; this draws them.
     "maps.tasks.draw_wanted_map_pictures": envint("PICTURE_SECONDS", "10", minimum=1),
 }
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
 }
+# An email of the outbox claimed this long ago and not sent (its worker died) is sent again;
+# one never claimed is sent by the sweep once it is this old (its task was lost).
+OUTBOX_RETRY_SECONDS = envint("OUTBOX_RETRY_SECONDS", "300", minimum=1)
 # Less free space than this (MB) in a folder the site writes to makes /healthz "degraded".
 DISK_MIN_FREE_MB = envint("DISK_MIN_FREE_MB", "200", minimum=0)
 # A heartbeat older than this makes /healthz answer 503 (periodic work has stopped).
