@@ -21,7 +21,19 @@ import pytest
 
 from tests.conftest import REQUIRE_SERVICES
 
-POSTGRES_BIN = Path(os.getenv("DGK_POSTGRES_BIN", "/usr/lib/postgresql/15/bin"))
+def _postgres_bin() -> Path:
+    """Debian's newest PostgreSQL binaries (``/usr/lib/postgresql/<major>/bin``), unless
+    ``DGK_POSTGRES_BIN`` names a folder."""
+    if os.getenv("DGK_POSTGRES_BIN"):
+        return Path(os.environ["DGK_POSTGRES_BIN"])
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0,
+    )
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+POSTGRES_BIN = _postgres_bin()
 START_SECONDS = 30
 
 
