@@ -21,6 +21,7 @@ import pytest
 
 from tests.conftest import REQUIRE_SERVICES
 
+
 def _postgres_bin() -> Path:
     """Debian's newest PostgreSQL binaries (``/usr/lib/postgresql/<major>/bin``), unless
     ``DGK_POSTGRES_BIN`` names a folder."""

@@ -81,7 +81,9 @@ class Site:
         }
 
     def run(self, *argv: str, eager: bool = False) -> dict:
-        env = {**self.env, "CELERY_BROKER_URL": "", "EMAIL_URL": "console://"} if eager else self.env
+        env = self.env
+        if eager:  # no broker: tasks run in the command's process, emails on its console
+            env = {**env, "CELERY_BROKER_URL": "", "EMAIL_URL": "console://"}
         done = subprocess.run(
             [sys.executable, "-m", "tests.integration.fault_site", *argv],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
