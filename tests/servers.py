@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -185,14 +184,3 @@ def postgres_or_skip(folder: Path) -> PostgresServer:
         except KeyError:
             _missing("the tests run as root and there is no postgres user to run initdb as")
     return PostgresServer(folder).init().start()
-
-
-def stop_process(process: subprocess.Popen, *, sig: int = signal.SIGTERM, wait: float = 20) -> None:
-    if process.poll() is not None:
-        return
-    process.send_signal(sig)
-    try:
-        process.wait(timeout=wait)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()

@@ -13,6 +13,7 @@ missing, unless ``DGK_REQUIRE_SERVICES=1`` (CI), when they fail.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -28,7 +29,7 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from tests.servers import postgres_or_skip, redis_server_or_skip, stop_process
+from tests.servers import postgres_or_skip, redis_server_or_skip
 from tests.web.smtp_server import SMTPServer
 
 pytestmark = [
@@ -107,9 +108,16 @@ class Site:
              "--pool", "solo", "--schedule", str(self.folder / "beat-schedule"),
              "--without-gossip", "--without-mingle", "--loglevel", "INFO"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its embedded beat is a child process: kill them together
         )  # fmt: skip
         self.workers.append(worker)
         return worker
+
+    def kill_worker(self, worker: subprocess.Popen) -> None:
+        """Gone at once, with its beat, as an OOM kill of its container leaves it."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
 
     def worker_log(self) -> str:
         return "\n".join(p.read_text() for p in sorted(self.folder.glob("worker-*.log")))
@@ -119,7 +127,7 @@ class Site:
 
     def close(self) -> None:
         for worker in self.workers:
-            stop_process(worker, sig=signal.SIGKILL)
+            self.kill_worker(worker)
 
 
 @pytest.fixture
@@ -251,8 +259,7 @@ def test_the_worker_killed_during_a_resolutions_emails(site):
     site.run("ready", "all")
     assert site.smtp.held.wait(WAIT_SECONDS), "the third email never reached the mail server"
     assert len(site.smtp.messages) == 2
-    worker.kill()  # as the OOM killer would, while it waits for the mail server
-    worker.wait()
+    site.kill_worker(worker)  # as the OOM killer would, while it waits for the mail server
     site.smtp.release.set()
     health = wait_until(
         lambda: (h := site.healthz())["http"] == 503 and h, "healthz seeing no heartbeat"
