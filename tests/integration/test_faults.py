@@ -88,6 +88,7 @@ class Site:
             "REMINDER_SECONDS": "3600",
             "DIGEST_SECONDS": "3600",
             "PICTURE_SECONDS": "3600",
+            "LOG_FORMAT": "json",
         }
 
     def run(self, *argv: str, eager: bool = False) -> dict:
@@ -119,8 +120,19 @@ class Site:
             os.killpg(worker.pid, signal.SIGKILL)
         worker.wait()
 
-    def worker_log(self) -> str:
-        return "\n".join(p.read_text() for p in sorted(self.folder.glob("worker-*.log")))
+    def worker_records(self) -> list[dict]:
+        """The workers' log records (the lines that are not Celery's banner or a warning)."""
+        lines = "\n".join(p.read_text() for p in sorted(self.folder.glob("worker-*.log")))
+        return [json.loads(line) for line in lines.splitlines() if line.startswith("{")]
+
+    def sweeps(self) -> int:
+        """How many deadline sweeps the workers finished."""
+        return sum(
+            r["logger"] == "celery.app.trace"
+            and "sweep_deadlines" in r["message"]
+            and "succeeded" in r["message"]
+            for r in self.worker_records()
+        )
 
     def healthz(self) -> dict:
         return self.run("healthz")
@@ -200,8 +212,10 @@ def test_redis_restarted_with_tasks_queued(site):
     assert state["drafts"][key]["draft"]["march"] == [
         {"unit": "frederick", "path": "4", "marches": 1}
     ]
-    # The queued task and the sweep both saw the window: it resolved once all the same.
-    time.sleep(3)  # a few more sweeps and outbox sweeps
+    # The queued task and the sweep both saw the window: it resolved once all the same, and
+    # stays so through more sweeps (the worker logs JSON lines, LOG_FORMAT=json).
+    swept = site.sweeps()
+    wait_until(lambda: site.sweeps() >= swept + 2, "two more deadline sweeps")
     again = site.run("state")
     assert again["versions"] == state["versions"]
     assert_each_email_once(site, again, batch)
