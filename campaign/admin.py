@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from campaign.forms import GuardedAdminAuthenticationForm
 from campaign.models import (
     Campaign,
     Event,
@@ -10,6 +11,9 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
+
+# The admin's sign-in is slowed as the site's is (campaign.services.signin).
+admin.site.login_form = GuardedAdminAuthenticationForm
 
 
 @admin.register(Heartbeat)

@@ -7,6 +7,7 @@ from zoneinfo import available_timezones
 
 from axes.helpers import get_client_ip_address
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.utils import timezone
 
@@ -277,8 +278,8 @@ class JoinForm(UserCreationForm):
     """A new account for an invitee, on the invitation page."""
 
 
-class GuardedAuthenticationForm(AuthenticationForm):
-    """Django's sign-in form, slowed for a name guessed from many addresses
+class SlowedSignIn:
+    """A sign-in form slowed for a name guessed from many addresses
     (``campaign.services.signin``): a try that comes too soon is refused before the password
     is checked, so it counts as no wrong password."""
 
@@ -301,6 +302,14 @@ class GuardedAuthenticationForm(AuthenticationForm):
             if username:
                 signin.after_wrong_password(username, now=now)
             raise
+
+
+class GuardedAuthenticationForm(SlowedSignIn, AuthenticationForm):
+    """The site's sign-in form (``/accounts/login/``)."""
+
+
+class GuardedAdminAuthenticationForm(SlowedSignIn, AdminAuthenticationForm):
+    """The admin's sign-in form: the same guard, or guessing would go there instead."""
 
 
 class QueuedPasswordResetForm(PasswordResetForm):

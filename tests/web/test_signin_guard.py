@@ -113,6 +113,18 @@ def test_guesses_from_many_addresses_slow_the_name_and_tell_the_player_once(
     assert signin.wait_seconds(player.username, "10.0.1.2", now=last) == 2
 
 
+def test_the_admin_sign_in_is_slowed_too(limit, player):
+    _spread_guesses(player.username, ["10.0.0.1", "10.0.0.2", "10.0.0.3"])
+    for attempt in AccessAttempt.objects.filter(username=player.username):
+        attempt.attempt_time = timezone.now()  # the last wrong password just now
+        attempt.save(update_fields=["attempt_time"])
+    r = Client(REMOTE_ADDR="10.0.0.4").post(
+        reverse("admin:login"), {"username": player.username, "password": "wrong"}
+    )
+    assert r.status_code == 200 and "sign-in for it is slowed down" in r.content.decode()
+    assert signin.spell(player.username, now=timezone.now()).failures == limit
+
+
 def test_a_try_too_soon_counts_no_wrong_password(limit, player):
     _spread_guesses(player.username, ["10.0.0.1", "10.0.0.2", "10.0.0.3"])
     for attempt in AccessAttempt.objects.filter(username=player.username):
