@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from campaign.forms import GuardedAdminAuthenticationForm
 from campaign.models import (
     BackupRun,
     Campaign,
@@ -11,6 +12,9 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
+
+# The admin's sign-in is slowed as the site's is (campaign.services.signin).
+admin.site.login_form = GuardedAdminAuthenticationForm
 
 
 @admin.register(Heartbeat)

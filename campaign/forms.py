@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from zoneinfo import available_timezones
 
+from axes.helpers import get_client_ip_address
 from django import forms
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.utils import timezone
 
 from campaign.models import EMAIL_KINDS, EmailMode, LeaderSelection
-from campaign.services import deadlines, email, gameplay, openings, setup
+from campaign.services import deadlines, email, gameplay, openings, setup, signin
 from rules.armies import LABELS, SEAT_MAPS, Army, Seat, armies_of, seat_map, seats_in_play
 from rules.rulesettings import settings_from_dict
 
@@ -382,6 +385,40 @@ class SeatSettingsForm(forms.Form):
 
 class JoinForm(UserCreationForm):
     """A new account for an invitee, on the invitation page."""
+
+
+class SlowedSignIn:
+    """A sign-in form slowed for a name guessed from many addresses
+    (``campaign.services.signin``): a try that comes too soon is refused before the password
+    is checked, so it counts as no wrong password."""
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        now = timezone.now()
+        address = get_client_ip_address(self.request) if self.request is not None else None
+        wait = signin.wait_seconds(username, address, now=now)
+        if wait:
+            unit = "seconds" if wait > 1 else "second"
+            raise forms.ValidationError(
+                "Wrong passwords have been tried for this name from several places, so sign-in "
+                f"for it is slowed down. Try again in {wait} {unit}. (Where you have signed in "
+                "before, there is no wait.)",
+                code="slowed",
+            )
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            if username:
+                signin.after_wrong_password(username, now=now)
+            raise
+
+
+class GuardedAuthenticationForm(SlowedSignIn, AuthenticationForm):
+    """The site's sign-in form (``/accounts/login/``)."""
+
+
+class GuardedAdminAuthenticationForm(SlowedSignIn, AdminAuthenticationForm):
+    """The admin's sign-in form: the same guard, or guessing would go there instead."""
 
 
 class QueuedPasswordResetForm(PasswordResetForm):

@@ -81,6 +81,42 @@ class BackupRun(models.Model):
         return f"backups at {self.at:%Y-%m-%d %H:%M}: {self.written} written, {self.failed} failed"
 
 
+class SigninWarning(models.Model):
+    """The last spell of wrong passwords for one account name from several addresses, and when
+    its player was told (``campaign.services.signin``: once per spell)."""
+
+    username = models.CharField(max_length=255, unique=True)
+    sent_at = models.DateTimeField()
+    last_seen = models.DateTimeField(help_text="The last wrong password of the spell seen.")
+
+    def __str__(self) -> str:
+        return f"{self.username}: told at {self.sent_at:%Y-%m-%d %H:%M}"
+
+
+class OutboxEmail(models.Model):
+    """One email of a resolution, written in the resolution's own transaction and marked sent
+    by whoever sends it (``campaign.services.email``): no email of a resolution is lost to a
+    broker or a worker that dies, and none is sent twice (issue 27)."""
+
+    batch = models.CharField(max_length=100, help_text="The resolution's key (its emails' task).")
+    kind = models.CharField(max_length=40)
+    ids = models.JSONField(default=dict)
+    created = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The sweep's query: emails not sent yet (few), oldest first.
+            models.Index(
+                fields=["created"], name="outbox_unsent", condition=models.Q(sent_at__isnull=True)
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.ids} ({'sent' if self.sent_at else 'to send'})"
+
+
 # Email kinds a player may choose (campaign.services.email sends them).
 EMAIL_KINDS = ("phase-opened", "reminder", "phase-resolved", "battle-pending", "campaign-over")
 

@@ -100,10 +100,11 @@ def send_email(kind: str, **ids) -> bool:
 
 
 @shared_task(ignore_result=True)
-def send_emails(batch: list, handoff: str | None = None) -> int:
+def send_emails(batch: list, handoff: str | None = None, outbox: list | None = None) -> int:
     """Build and send one resolution's emails together ([kind, ids] each); one refused by the
-    mail server is queued again alone as ``send_email``. ``handoff``: see ``email.deliver_many``."""
-    return email.deliver_many([(kind, ids) for kind, ids in batch], handoff)
+    mail server is queued again alone as ``send_email``. ``handoff``, ``outbox``: see
+    ``email.deliver_many``."""
+    return email.deliver_many([(kind, ids) for kind, ids in batch], handoff, outbox)
 
 
 @shared_task(ignore_result=True)
@@ -118,3 +119,9 @@ def backup_campaigns() -> int:
         now=timezone.now(),
     )
     return len(done.written)
+
+
+@shared_task(ignore_result=True)
+def send_pending_emails() -> int:
+    """Beat: the resolutions' emails left in the outbox (``email.send_pending``)."""
+    return email.send_pending(now=timezone.now())

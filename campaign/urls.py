@@ -10,7 +10,7 @@ from campaign import (
     season_views,
     views,
 )
-from campaign.forms import QueuedPasswordResetForm
+from campaign.forms import GuardedAuthenticationForm, QueuedPasswordResetForm
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,6 +19,11 @@ urlpatterns = [
         "accounts/password_reset/",
         auth_views.PasswordResetView.as_view(form_class=QueuedPasswordResetForm),
         name="password_reset",
+    ),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=GuardedAuthenticationForm),
+        name="login",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("campaigns/", views.my_campaigns, name="campaigns"),

@@ -6,12 +6,15 @@ open them: ``orders.access``).
 """
 
 import secrets
+import shutil
 from datetime import timedelta
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -60,6 +63,7 @@ from campaign.services import (
 from campaign.services import battles as battle_service
 from campaign.services.actionlog import OrganiserError
 from campaign.tasks import WORKER
+from dgk.cache import DegradingRedisCache
 from dgk.celery import app
 from rules.armies import Army
 from rules.leaders import UnknownLeader, leader, leaders_of
@@ -108,6 +112,39 @@ def _check_heartbeat(database_ok: bool) -> dict:
     }
 
 
+def _check_cache() -> dict:
+    backend = caches["default"]
+    if not isinstance(backend, DegradingRedisCache):
+        return {"ok": True, "backend": "local memory"}
+    error = backend.ping()
+    if error:
+        return {"ok": False, "backend": "redis", "error": error[:200]}
+    return {"ok": True, "backend": "redis"}
+
+
+def _check_disk() -> dict:
+    """Free space in each folder the site writes to (map pictures and tiles, the backups)."""
+    folders = {
+        "pictures": settings.MAP_PICTURES_DIR,
+        "tiles": settings.MAP_TILES_DIR,
+        "backups": getattr(settings, "BACKUP_DIR", None),
+    }
+    least = settings.DISK_MIN_FREE_MB
+    report: dict = {"ok": True, "min_free_mb": least}
+    for name, folder in folders.items():
+        if not folder:
+            continue
+        path = Path(folder)
+        while not path.exists() and path != path.parent:
+            path = path.parent  # not made yet: the disk it will be made on
+        free = shutil.disk_usage(path).free // 2**20
+        report[name] = {"free_mb": free}
+        if free < least:
+            report["ok"] = False
+            report[name]["error"] = f"{free} MB free in {folder}, below {least} MB"
+    return report
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -115,15 +152,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
     The heartbeat comes from the Celery worker (through beat) with a broker, and from
     ``manage.py runperiodic`` in the embedded default, so a stale one means periodic work
-    (deadline sweeps) has stopped.
+    (deadline sweeps) has stopped. A cache down or a disk nearly full does not stop play: the
+    answer stays 200, its status is "degraded" and the details say which (docs/operations.md).
     """
     database = _check_database()
     broker = _check_broker()
     heartbeat = _check_heartbeat(database["ok"])
+    cache = _check_cache()
+    disk = _check_disk()
     ok = database["ok"] and broker["ok"] and heartbeat["ok"]
-    body: dict = {"status": "ok" if ok else "fail"}
+    status = "fail" if not ok else "ok" if cache["ok"] and disk["ok"] else "degraded"
+    body: dict = {"status": status}
     if _may_read_health_details(request):
-        body.update(database=database, broker=broker, heartbeat=heartbeat)
+        body.update(database=database, broker=broker, heartbeat=heartbeat, cache=cache, disk=disk)
         if database["ok"]:
             # A failed backup (a full disk) is told here; the site still serves (no 503).
             body["backups"] = backups.health()

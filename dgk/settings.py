@@ -15,6 +15,8 @@ import dj_database_url
 from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
+from dgk import observability
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -162,15 +164,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Sign-in throttling (django-axes, docs/operations.md): after AXES_FAILURE_LIMIT wrong
-# passwords for one account, or from one address, sign-in is refused for AXES_COOLOFF_MINUTES;
-# the organiser (board) or `manage.py axes_reset_username NAME` unlocks at once.
+# passwords for one account from one address, or from one address for any accounts, sign-in
+# from there is refused for AXES_COOLOFF_MINUTES; the organiser (board) or
+# `manage.py axes_reset_username NAME` unlocks at once. Nobody elsewhere can lock a player out:
+# guesses for one name from many addresses only slow that name down, up to
+# SIGNIN_SLOW_MAX_SECONDS between tries (campaign/services/signin.py), and the player is told.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5", minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15", minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+# Either locks: the name and the address together, or the address alone.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+SIGNIN_SLOW_MAX_SECONDS = envint("SIGNIN_SLOW_MAX_SECONDS", "60", minimum=1)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
@@ -199,7 +206,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.getenv("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -342,11 +349,14 @@ CACHE_URL = envurl(
     ("redis", "rediss", "locmem"),
 )
 if CACHE_URL.startswith("redis"):
+    # Redis down or restarting: reads miss and writes are dropped (dgk/cache.py), so pages are
+    # computed without the cache instead of failing; a dead server is waited on 2 s at most.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "dgk.cache.DegradingRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "dgk",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
 else:
@@ -372,6 +382,8 @@ PERIODIC_TASKS = {
     "campaign.tasks.send_reminders": envint("REMINDER_SECONDS", "300", minimum=1),
     # Daily digests go out when a seat's last is a day old: checking every 15 minutes is enough.
     "campaign.tasks.send_digests": envint("DIGEST_SECONDS", "900", minimum=1),
+    # A resolution's emails whose task was lost (broker down, worker killed): docs/operations.md.
+    "campaign.tasks.send_pending_emails": envint("OUTBOX_SECONDS", "60", minimum=1),
     # Without a broker the web only leaves notes for the map pictures it wants; this draws them.
     "maps.tasks.draw_wanted_map_pictures": envint("PICTURE_SECONDS", "10", minimum=1),
     # Looks hourly for running campaigns whose last backup is BACKUP_EVERY_HOURS old.
@@ -384,6 +396,11 @@ if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
 }
+# An email of the outbox claimed this long ago and not sent (its worker died) is sent again;
+# one never claimed is sent by the sweep once it is this old (its task was lost).
+OUTBOX_RETRY_SECONDS = envint("OUTBOX_RETRY_SECONDS", "300", minimum=1)
+# Less free space than this (MB) in a folder the site writes to makes /healthz "degraded".
+DISK_MIN_FREE_MB = envint("DISK_MIN_FREE_MB", "200", minimum=0)
 # A heartbeat older than this makes /healthz answer 503 (periodic work has stopped).
 HEARTBEAT_MAX_AGE_SECONDS = envint("HEARTBEAT_MAX_AGE_SECONDS", "300", minimum=1)
 if HEARTBEAT_MAX_AGE_SECONDS <= HEARTBEAT_SECONDS:
@@ -392,11 +409,39 @@ if HEARTBEAT_MAX_AGE_SECONDS <= HEARTBEAT_SECONDS:
         "between two heartbeats."
     )
 
+# Logs: plain lines by default; LOG_FORMAT=json writes one JSON object per line (time, level,
+# logger, message, exc_info) for a log collector (dgk/observability.py, docs/operations.md).
+LOG_FORMAT = os.getenv("LOG_FORMAT", "text").strip().lower() or "text"
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} is not one of text, json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": observability.JSON_FORMATTER},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
     # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.
     "loggers": {"axes": {"level": "WARNING"}},
 }
+# The worker and beat log through the same handler (Celery would put its own plain format on
+# the root logger otherwise).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+
+# Error reports to Sentry (or a Sentry-compatible server such as GlitchTip), off unless
+# SENTRY_DSN is set; no player data is sent (dgk/observability.py, docs/operations.md).
+SENTRY_DSN = envurl("SENTRY_DSN", "", ("http", "https"))
+if SENTRY_DSN:
+    try:
+        _traces = float(os.getenv("SENTRY_TRACES_SAMPLE_RATE", "0") or "0")
+    except ValueError:
+        raise ImproperlyConfigured("SENTRY_TRACES_SAMPLE_RATE is not a number.") from None
+    observability.init_sentry(
+        SENTRY_DSN,
+        environment=os.getenv("SENTRY_ENVIRONMENT", "production").strip() or "production",
+        traces_sample_rate=_traces,
+    )

@@ -17,6 +17,7 @@ SHOWN = (
     "DATABASES",
     "CELERY_BROKER_URL",
     "CELERY_TASK_ALWAYS_EAGER",
+    "CACHES",
     "EMAIL_BACKEND",
     "SITE_URL",
     "TIME_ZONE",
@@ -34,6 +35,7 @@ _CLEARED = {
     "DATABASE_URL",
     "CELERY_BROKER_URL",
     "REDIS_URL",
+    "CACHE_URL",
     "EMAIL_URL",
     "EMAIL_HOST",
     "SITE_URL",
@@ -113,6 +115,9 @@ def test_a_broker_url_turns_off_eager_tasks():
 
     assert values["CELERY_BROKER_URL"] == "redis://127.0.0.1:6379/0"
     assert values["CELERY_TASK_ALWAYS_EAGER"] is False
+    # The cache shares the broker's Redis, and degrades to no cache while it is down.
+    assert values["CACHES"]["default"]["BACKEND"] == "dgk.cache.DegradingRedisCache"
+    assert values["CACHES"]["default"]["LOCATION"] == "redis://127.0.0.1:6379/0"
 
 
 def test_it_reads_production_values():

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import logging
 from collections import OrderedDict
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -19,13 +20,15 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
+from django.db.models import Q
 from django.template import engines
 from django.template.loader import get_template, render_to_string
 from django.urls import NoReverseMatch, get_resolver, get_script_prefix, get_urlconf, reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaign.models import Campaign, Invitation, PhaseWindow, Seat, StateVersion
+from campaign.models import Campaign, Invitation, OutboxEmail, PhaseWindow, Seat, StateVersion
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, emailmodes, mailcall, press, queue, viewcache
@@ -51,6 +54,7 @@ SUBJECTS = {
     "digest": "{campaign}: your daily digest (turn {turn})",
 }
 PASSWORD_RESET_SUBJECT = "Der Grosse König: choose a new password"
+SIGNIN_SLOWED_SUBJECT = "Der Grosse König: wrong passwords tried for your name"
 
 
 def _queue(kind: str, **ids) -> None:
@@ -94,10 +98,78 @@ def queue_after_resolution(campaign_id: int, notices) -> None:
         batch += [("campaign-over", {"seat_id": seat_id}) for seat_id in _over_seats(campaign_id)]
     if batch and notices.written is not None:  # (a resolution: its seats and versions known)
         key = f"{campaign_id}:{notices.latest.id}:{notices.since_version}"
+        rows = _into_outbox(key, batch)
         transaction.on_commit(functools.partial(_hand_off, key, notices))
-        queue.on_commit(queue.SEND_EMAILS, [[k, ids] for k, ids in batch], handoff=key)
+        # Robust: with the broker down the emails wait in the outbox for the worker's sweep.
+        queue.on_commit(
+            queue.SEND_EMAILS,
+            [[k, ids] for k, ids in batch],
+            handoff=key,
+            outbox=[row.id for row in rows],
+            robust=True,
+        )
     else:
         _queue_batch(batch)
+
+
+# --- the outbox (issue 27): a resolution's emails, written with it, each sent once -----------
+
+
+def _into_outbox(key: str, batch: list[tuple[str, dict]]) -> list[OutboxEmail]:
+    """The resolution's emails as rows of its own transaction: if it commits, they are sent
+    (by its task, or else by ``send_pending``), whatever happens to the broker or the worker."""
+    now = timezone.now()
+    return OutboxEmail.objects.bulk_create(
+        OutboxEmail(batch=key, kind=kind, ids=ids, created=now) for kind, ids in batch
+    )
+
+
+def _claim(outbox_id: int | None, now: datetime) -> bool:
+    """Take the email ``outbox_id`` to send it; False when it is sent, or another process took
+    it less than ``OUTBOX_RETRY_SECONDS`` ago (a process that died holding it loses it then).
+    No outbox row (None): an email outside the outbox, always sent."""
+    if outbox_id is None:
+        return True
+    stale = now - timedelta(seconds=settings.OUTBOX_RETRY_SECONDS)
+    return bool(
+        OutboxEmail.objects.filter(id=outbox_id, sent_at__isnull=True)
+        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+        .update(claimed_at=now)
+    )
+
+
+def _sent(outbox_id: int | None) -> None:
+    if outbox_id is not None:
+        OutboxEmail.objects.filter(id=outbox_id).update(sent_at=timezone.now())
+
+
+def _release(outbox_id: int | None) -> None:
+    if outbox_id is not None:
+        OutboxEmail.objects.filter(id=outbox_id, sent_at__isnull=True).update(claimed_at=None)
+
+
+def send_pending(*, now: datetime) -> int:
+    """The worker's sweep: send the outbox's emails that nobody sent (their task lost with the
+    broker, or its worker killed); how many were sent. Each batch in one session."""
+    stale = now - timedelta(seconds=settings.OUTBOX_RETRY_SECONDS)
+    rows = list(
+        OutboxEmail.objects.filter(sent_at__isnull=True, created__lt=stale)
+        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+        .order_by("created", "id")
+    )
+    batches: dict[str, list[OutboxEmail]] = {}
+    for row in rows:
+        batches.setdefault(row.batch, []).append(row)
+    sent = 0
+    for key, pending in batches.items():
+        logger.warning("sending %d email(s) of %s left in the outbox", len(pending), key)
+        sent += deliver_many(
+            [(row.kind, row.ids) for row in pending],
+            key,
+            outbox=[row.id for row in pending],
+            now=now,
+        )
+    return sent
 
 
 # What a resolution hands to its own emails when they are built in the process that resolved
@@ -152,6 +224,12 @@ def queue_digest(seat_id: int, since: int | None) -> None:
 
 def queue_password_reset(user_id: int) -> None:
     _queue("password-reset", user_id=user_id)
+
+
+def queue_signin_slowed(user_id: int, addresses: int) -> None:
+    """Robust: a sign-in page answers even with the broker down."""
+    queue.on_commit(queue.SEND_EMAIL, "signin-slowed", user_id=user_id, addresses=addresses,
+                    robust=True)  # fmt: skip
 
 
 def queue_rolled_back(seat_id: int, window_id: int) -> None:
@@ -353,6 +431,8 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         return _build_battle(**ids)
     if kind == "password-reset":
         return _build_password_reset(ids["user_id"])
+    if kind == "signin-slowed":
+        return _build_signin_slowed(ids["user_id"], ids["addresses"])
     ctx: dict = {"kind": kind, "site_url": settings.SITE_URL}
     to: list[str] = []
     seat = None
@@ -476,6 +556,24 @@ def _build_password_reset(user_id: int) -> tuple | None:
     return [user.email], PASSWORD_RESET_SUBJECT, text, html
 
 
+def _build_signin_slowed(user_id: int, addresses: int) -> tuple | None:
+    """The player told that sign-in for their name is slowed (``campaign.services.signin``)."""
+    user = get_user_model().objects.filter(id=user_id, is_active=True).first()
+    if user is None or not user.email:
+        return None
+    ctx = {
+        "user": user,
+        "addresses": addresses,
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+        "most": settings.SIGNIN_SLOW_MAX_SECONDS,
+        "reset_link": settings.SITE_URL + reverse("password_reset"),
+        "site_url": settings.SITE_URL,
+    }
+    text = render_to_string("email/signin-slowed.txt", ctx)
+    html = render_to_string("email/message.html", {**ctx, "body": text})
+    return [user.email], SIGNIN_SLOWED_SUBJECT, text, html
+
+
 def _build_battle(battle_id: int, battle_kind: str, **options) -> tuple | None:
     built = build_mail(battle_id, battle_kind, **options)
     if built is None:
@@ -507,29 +605,42 @@ def unsubscribe(seat: Seat) -> None:
     Seat.objects.filter(id=seat.id).update(email_kinds=[])
 
 
-def deliver_many(batch: list[tuple[str, dict]], handoff: str | None = None) -> int:
+def deliver_many(
+    batch: list[tuple[str, dict]],
+    handoff: str | None = None,
+    outbox: list[int] | None = None,
+    *,
+    now: datetime | None = None,
+) -> int:
     """Build and send the emails of ``batch`` (kind, ids), reading what they share once (one
     resolution's emails) and sending them in one session with the mail server, opened at the
     first email to send; how many were sent. One that the mail server refuses is queued again
     alone (``send_email`` retries it), so the others are not sent twice; the session is then
     opened afresh for the rest. ``handoff``: the key of what the resolution left in this
-    process, if it ran here (else it is read)."""
+    process, if it ran here (else it is read). ``outbox``: the emails' rows in the outbox, one
+    for each of ``batch``: each is claimed before it is built and marked sent after, so a batch
+    delivered twice (a task run again after its worker died) sends none twice; ``now``: the
+    time of the claims (the real time by default)."""
     shared = Shared([ids["seat_id"] for _, ids in batch if "seat_id" in ids], _taken(handoff))
+    rows = outbox if outbox is not None else [None] * len(batch)
     connection = None
     sent = 0
     try:
-        for kind, ids in batch:
+        for (kind, ids), row in zip(batch, rows, strict=True):
+            if not _claim(row, now or timezone.now()):
+                continue
             try:
                 message = compose(kind, shared, **ids)
-                if message is None:
-                    continue
-                if connection is None:
-                    connection = _opened(get_connection())
-                message.connection = connection
-                sent += message.send()
+                if message is not None:
+                    if connection is None:
+                        connection = _opened(get_connection())
+                    message.connection = connection
+                    sent += message.send()
+                _sent(row)
             except OSError:
                 logger.warning("email %s %s refused; queued again alone", kind, ids)
-                _queue_now(kind, **ids)
+                _release(row)
+                _queue_now(kind, outbox_id=row, **ids)
                 if connection is not None:
                     _close(connection)
                     connection = _opened(connection)
@@ -555,16 +666,29 @@ def _close(connection) -> None:
         connection.close()
 
 
-def _queue_now(kind: str, **ids) -> None:
-    queue.now(queue.SEND_EMAIL, kind, **ids)
+def _queue_now(kind: str, outbox_id: int | None = None, **ids) -> None:
+    if outbox_id is None:
+        queue.now(queue.SEND_EMAIL, kind, **ids)
+        return
+    try:
+        queue.now(queue.SEND_EMAIL, kind, outbox_id=outbox_id, **ids)
+    except Exception:  # the broker's error: the email stays in the outbox for the sweep
+        logger.warning("email %s %s left in the outbox: it could not be queued", kind, ids)
 
 
-def deliver(kind: str, shared: Shared | None = None, **ids) -> bool:
-    """Build and send one email; False when there was nothing to send."""
-    message = compose(kind, shared, **ids)
-    if message is None:
+def deliver(kind: str, shared: Shared | None = None, outbox_id: int | None = None, **ids) -> bool:
+    """Build and send one email; False when there was nothing to send (or, ``outbox_id``, it
+    was sent already). A refusal (OSError) is raised for the task to retry."""
+    if not _claim(outbox_id, timezone.now()):
         return False
-    return bool(message.send())
+    try:
+        message = compose(kind, shared, **ids)
+        sent = bool(message.send()) if message is not None else False
+    except OSError:
+        _release(outbox_id)
+        raise
+    _sent(outbox_id)
+    return sent
 
 
 def compose(kind: str, shared: Shared | None = None, **ids) -> EmailMultiAlternatives | None:

@@ -369,13 +369,14 @@ def resolve_due_phase(
             version, notices = _resolve(
                 window_id, now=now, force=force, extra_orders=extra_orders or {}, early=early
             )
+            if version is not None:
+                # In the resolution's transaction: its emails are in the outbox if it commits.
+                email.queue_after_resolution(version.campaign_id, notices)
+                queue_pictures(version.campaign, latest=notices.latest, seats=notices.seats)
     except IntegrityError as exc:
         # Another resolution inserted the same version number first: nothing to do.
         logger.info("window %s was resolved by another worker (%s)", window_id, exc)
         return None
-    if version is not None:
-        email.queue_after_resolution(version.campaign_id, notices)
-        queue_pictures(version.campaign, latest=notices.latest, seats=notices.seats)
     return version
 
 

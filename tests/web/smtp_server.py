@@ -36,6 +36,9 @@ class _Session(socketserver.StreamRequestHandler):
                 data = bytearray()
                 while (chunk := self.rfile.readline()) not in (b".\r\n", b""):
                     data += chunk[1:] if chunk.startswith(b"..") else chunk
+                if server.hold_now():
+                    server.release.wait(120)
+                    return  # never accepted: the session drops with no answer
                 server.accepted(number, recipients, bytes(data))
                 self.reply("250 queued")
             elif verb in ("RSET", "NOOP"):
@@ -62,6 +65,11 @@ class SMTPServer(socketserver.ThreadingTCPServer):
         self.sessions = 0
         self.messages: list[tuple[int, list[str], object]] = []
         self.refused: set[str] = set()
+        # hold_after: once this many are accepted, the next message gets no answer (``held``
+        # is set) until ``release`` is set, and is not accepted: a mail server that stalls.
+        self.hold_after: int | None = None
+        self.held = threading.Event()
+        self.release = threading.Event()
         self._lock = threading.Lock()
 
     @property
@@ -80,6 +88,15 @@ class SMTPServer(socketserver.ThreadingTCPServer):
                 return True
             return False
 
+    def hold_now(self) -> bool:
+        with self._lock:
+            if self.hold_after is None or self.held.is_set():
+                return False
+            if len(self.messages) < self.hold_after:
+                return False
+            self.held.set()
+            return True
+
     def accepted(self, session: int, recipients: list[str], data: bytes) -> None:
         with self._lock:
             self.messages.append((session, list(recipients), message_from_bytes(data)))
@@ -89,5 +106,6 @@ class SMTPServer(socketserver.ThreadingTCPServer):
         return self
 
     def __exit__(self, *exc) -> None:
+        self.release.set()
         self.shutdown()
         self.server_close()

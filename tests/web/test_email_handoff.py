@@ -24,7 +24,7 @@ def test_a_seasons_emails_from_the_handoff_are_those_from_the_database(
     batches = Counter()
     real = email.deliver_many
 
-    def checked(batch, handoff=None):
+    def checked(batch, handoff=None, outbox=None):
         batches["with a handoff" if handoff else "without"] += 1
         handed = email._HANDOFFS.get(handoff)
         if handoff:
@@ -40,7 +40,7 @@ def test_a_seasons_emails_from_the_handoff_are_those_from_the_database(
                 built = email.build(kind, from_hand, **ids)
                 assert built == email.build(kind, from_db, **ids), (kind, ids)
                 compared[kind if built else f"{kind} (none)"] += 1
-        return real(batch, handoff)
+        return real(batch, handoff, outbox)
 
     monkeypatch.setattr(email, "deliver_many", checked)
     campaign, _battles = play_real_season(
@@ -62,7 +62,7 @@ def test_a_handoff_spares_the_batch_its_reads(
     counts = {}
     real = email.deliver_many
 
-    def counted(batch, handoff=None):
+    def counted(batch, handoff=None, outbox=None):
         handed = email._HANDOFFS.get(handoff)
         if handed is not None and "bare" not in counts:
             seat_ids = [ids["seat_id"] for _, ids in batch if "seat_id" in ids]
@@ -72,7 +72,7 @@ def test_a_handoff_spares_the_batch_its_reads(
                     for kind, ids in batch:
                         email.build(kind, shared, **ids)
                 counts[label] = len(ctx.captured_queries)
-        return real(batch, handoff)
+        return real(batch, handoff, outbox)
 
     monkeypatch.setattr(email, "deliver_many", counted)
     play_real_season(organiser, django_capture_on_commit_callbacks, turns=1, prefix="count")

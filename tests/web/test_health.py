@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from campaign.models import Heartbeat
 from campaign.tasks import WORKER, record_heartbeat
+from tests.servers import spare_port
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +95,41 @@ def test_a_monitor_with_the_token_reads_the_details(client, settings):
     record_heartbeat.delay()
     assert "heartbeat" in client.get("/healthz", HTTP_AUTHORIZATION="Bearer s3cret-monitor").json()
     assert client.get("/healthz", HTTP_AUTHORIZATION="Bearer wrong").json() == {"status": "ok"}
+
+
+def test_a_cache_down_is_degraded_not_failed(admin_client, settings):
+    record_heartbeat.delay()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "dgk.cache.DegradingRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{spare_port()}/0",
+        }
+    }
+    response = admin_client.get("/healthz")
+
+    assert response.status_code == 200  # play goes on, slower
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["cache"]["ok"] is False and "Connection refused" in body["cache"]["error"]
+
+
+def test_a_disk_nearly_full_is_degraded_and_named(admin_client, client, settings, tmp_path):
+    record_heartbeat.delay()
+    settings.MAP_PICTURES_DIR = tmp_path / "pictures"
+    settings.DISK_MIN_FREE_MB = 2**40  # more than any disk has
+    response = admin_client.get("/healthz")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded" and body["disk"]["ok"] is False
+    assert str(tmp_path / "pictures") in body["disk"]["pictures"]["error"]
+    assert client.get("/healthz").json() == {"status": "degraded"}  # no paths for the public
+
+
+def test_the_disk_and_cache_are_ok_by_default(admin_client):
+    record_heartbeat.delay()
+    body = admin_client.get("/healthz").json()
+
+    assert body["status"] == "ok"
+    assert body["cache"] == {"ok": True, "backend": "local memory"}
+    assert body["disk"]["ok"] is True and body["disk"]["pictures"]["free_mb"] > 0
