@@ -103,6 +103,16 @@ class Compose:
     def exec(self, service: str, *args: str, check: bool = True) -> str:
         return self("exec", "-T", service, *args, check=check).stdout
 
+    def exec_to_file(self, target: Path, service: str, *args: str) -> None:
+        """Run a command in a service, its output (bytes) into a file on this machine."""
+        with target.open("wb") as out:
+            command = [*compose_command(), "--project-name", PROJECT]
+            for name in self.files:
+                command += ["--file", name]
+            subprocess.run(
+                [*command, "exec", "-T", service, *args], cwd=ROOT, stdout=out, check=True
+            )
+
     def logs(self) -> str:
         return self("logs", "--no-color", "--tail", "60", check=False).stdout
 

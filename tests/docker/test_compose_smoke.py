@@ -213,26 +213,34 @@ def test_down_and_up_again_keeps_everything(site):
     assert site.snapshot() == site.pages
 
 
-def test_the_restore_drill_gives_back_the_same_site(site):
+def test_the_restore_drill_gives_back_the_same_site(site, tmp_path):
     """docs/operations.md, "Backups and restore" → "the whole site from a dump", step by step."""
     assert site.pages, "the first test played nothing"
     compose = site.compose
 
-    # 1. A dump (the nightly service's own command, at once).
+    # A dump (the nightly service's own command, at once), copied off the server.
     dump = compose.exec("backup", "dgk-pg-backup", "now").strip().splitlines()[-1]
     assert re.fullmatch(r"/var/lib/dgk/backups/database/dgk-\d{8}-\d{6}\.dump", dump), dump
-    listed = compose.exec("backup", "ls", "/var/lib/dgk/backups/database")
+    listed = compose.exec("backup", "ls", "-l", "/var/lib/dgk/backups/database")
     assert dump.rsplit("/", 1)[1] in listed
+    copy = tmp_path / "dgk.dump"
+    compose.exec_to_file(copy, "backup", "cat", dump)
+    assert copy.read_bytes().startswith(b"PGDMP")  # pg_dump's custom format
 
-    # 2. The site stopped, the database dropped and made again, empty.
+    # 1. Stop what writes to the database.
     compose("stop", "web", "worker", "beat")
+    # 2. Drop the database and make it again, empty.
     compose.exec("db", "dropdb", "--username", "dgk", "dgk")
     compose.exec("db", "createdb", "--username", "dgk", "dgk")
     empty = compose.exec("db", "psql", "--username", "dgk", "--dbname", "dgk", "-Atc", "\\dt")
     assert empty.strip() == ""
-
-    # 3. The dump restored, the site started again.
-    compose.exec("db", "pg_restore", "--username", "dgk", "--dbname", "dgk", "--no-owner", dump)
+    # 3. Restore the dump into it, from standard input.
+    with copy.open("rb") as dumped:
+        compose(
+            "exec", "-T", "db", "pg_restore", "--username", "dgk", "--dbname", "dgk",
+            "--no-owner", stdin=dumped,
+        )  # fmt: skip
+    # 4. Start the site again.
     compose("up", "-d")
     site.healthy()
 
