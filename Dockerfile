@@ -31,8 +31,8 @@ RUN export DEBUG=0 SECRET_KEY=image-build-only ALLOWED_HOSTS=localhost \
 
 # --- the image: Python, the fonts, chromium for the printed briefings, and the app -------------
 FROM ${BASE_IMAGE}
-# CHROMIUM=no leaves out Debian's chromium (about 300 MB): the briefings' PDF button then says
-# that it is missing, and the printable HTML briefing still works.
+# CHROMIUM=no leaves out Debian's chromium (about 1 GB with what it needs): the briefings' PDF
+# button then says that it is missing, and the printable HTML briefing still works.
 ARG CHROMIUM=yes
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \

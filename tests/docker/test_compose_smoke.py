@@ -136,6 +136,11 @@ def test_a_club_site_serves_https_and_the_worker_resolves_a_phase(site):
     assert config["User"] == "dgk"
     assert config["Healthcheck"]["Test"] == ["CMD", "dgk-healthcheck"]
     assert "[X]" in compose.exec("web", "python", "manage.py", "showmigrations", "campaign")
+    # Django's deployment checks on the settings compose.yaml gives: only the two HSTS choices
+    # left to the club (its other subdomains, the browsers' preload list) are reported.
+    checked = compose("exec", "-T", "web", "python", "manage.py", "check", "--deploy")
+    warnings = re.findall(r"\(security\.(W\d+)\)", checked.stdout + checked.stderr)
+    assert warnings == ["W005", "W021"], checked.stderr
 
     # The demo, as docs/operations.md loads it.
     loaded = compose.exec("web", "python", "manage.py", "loaddemo", "--force")
