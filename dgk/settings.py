@@ -66,6 +66,15 @@ DEBUG = envbool("DEBUG", "1")
 
 _DEV_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 SECRET_KEY = os.getenv("SECRET_KEY", "")
+# Or from a file: the container image keeps the key it generated in its secrets volume.
+SECRET_KEY_FILE = os.getenv("SECRET_KEY_FILE", "").strip()
+if not SECRET_KEY and SECRET_KEY_FILE:
+    try:
+        SECRET_KEY = Path(SECRET_KEY_FILE).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"SECRET_KEY_FILE={SECRET_KEY_FILE!r} cannot be read: {exc.strerror}."
+        ) from None
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")

@@ -10,7 +10,9 @@ import pytest
 pytestmark = pytest.mark.pure
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ["bin/run", "bin/test", ".ci/run"]
+SCRIPTS = ["bin/run", "bin/test", ".ci/run", ".ci/docker/setup.sh"]
+# What the container image and compose.yaml run (POSIX sh: the images have no bash promise).
+IMAGE_SCRIPTS = ["deploy/entrypoint.sh", "deploy/pg-backup.sh"]
 PIN = re.compile(r"^[A-Za-z0-9_.\-]+(\[[a-z,]+\])?==[0-9][A-Za-z0-9.\-+]*$")
 
 
@@ -20,6 +22,15 @@ def test_the_script_is_executable_bash_that_parses(script):
     assert path.stat().st_mode & 0o111, f"{script} is not executable"
     assert path.read_text().startswith("#!/usr/bin/env bash\n")
     result = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("script", IMAGE_SCRIPTS)
+def test_the_image_script_is_executable_sh_that_parses(script):
+    path = ROOT / script
+    assert path.stat().st_mode & 0o111, f"{script} is not executable"
+    assert path.read_text().startswith("#!/bin/sh\n")
+    result = subprocess.run(["sh", "-n", str(path)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
 
 

@@ -25,12 +25,14 @@ SHOWN = (
 _PROBE = f"""
 import json, dgk.settings as s
 print(json.dumps({{n: getattr(s, n) for n in {SHOWN!r}}}, default=str))
+print("SECRET_KEY", s.SECRET_KEY)
 for n in ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_USE_TLS", "EMAIL_USE_SSL"):
     print(n, getattr(s, n, None))
 """
 _CLEARED = {
     "DEBUG",
     "SECRET_KEY",
+    "SECRET_KEY_FILE",
     "ALLOWED_HOSTS",
     "DATABASE_URL",
     "CELERY_BROKER_URL",
@@ -104,6 +106,10 @@ def test_console_email_is_still_there_to_choose():
         ({"EMAIL_HOST": "mail", "EMAIL_PORT": "smtp"}, "EMAIL_PORT='smtp' is not an integer"),
         ({"SWEEP_SECONDS": "0"}, "SWEEP_SECONDS=0 is below the smallest allowed, 1"),
         ({"HEARTBEAT_SECONDS": "600"}, "HEARTBEAT_MAX_AGE_SECONDS must be longer"),
+        (
+            {"DEBUG": "0", "ALLOWED_HOSTS": "a.org", "SECRET_KEY_FILE": "/nonexistent/key"},
+            "SECRET_KEY_FILE='/nonexistent/key' cannot be read: No such file or directory.",
+        ),
     ],
 )
 def test_it_refuses_a_bad_value(env, message):
@@ -147,3 +153,23 @@ def test_it_configures_smtp_from_an_email_url():
     assert "EMAIL_HOST_USER king@example.org" in rest
     assert "EMAIL_USE_TLS True" in rest
     assert "EMAIL_USE_SSL False" in rest
+
+
+def test_it_reads_the_secret_key_from_a_file(tmp_path):
+    """As the container image keeps the key it generated (compose.yaml, the secrets volume)."""
+    key = tmp_path / "secret_key"
+    key.write_text("generated-at-first-start\n")
+
+    values, rest = loaded(DEBUG="0", ALLOWED_HOSTS="dgk.example.org", SECRET_KEY_FILE=str(key))
+
+    assert values["DEBUG"] is False
+    assert "SECRET_KEY generated-at-first-start\n" in rest
+
+
+def test_a_secret_key_given_beats_the_file(tmp_path):
+    key = tmp_path / "secret_key"
+    key.write_text("from-the-file")
+
+    _, rest = loaded(SECRET_KEY="from-dot-env", SECRET_KEY_FILE=str(key))
+
+    assert "SECRET_KEY from-dot-env\n" in rest

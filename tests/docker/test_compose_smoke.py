@@ -1,0 +1,252 @@
+"""The container deployment, for real (docs/operations.md, "Host it for your club" and "Backups
+and restore"): the image built from the Dockerfile, compose.yaml brought up with a real dockerd,
+the site reached over HTTPS through Caddy (its own authority trusted), the demo's organiser
+and a player at work, the worker resolving the phase; then `down` and `up` again, and the
+restore drill (a dump, the database dropped, the dump restored): the same pages each time.
+
+Slow (minutes) and needs root and a docker daemon: it runs only with DGK_DOCKER_SMOKE=1, which
+.ci/run sets after .ci/docker/setup.sh has made the machine ready. The three tests run in order
+on one site; the later ones read what the first one played.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import time
+
+import pytest
+
+from tests.docker.compose_site import (
+    ENV_FILE,
+    IMAGE,
+    ROOT,
+    Browser,
+    Compose,
+    build_image,
+    comparable,
+    docker,
+    run,
+    text_of,
+    wait_for,
+)
+
+pytestmark = [
+    pytest.mark.docker,
+    pytest.mark.skipif(
+        os.getenv("DGK_DOCKER_SMOKE") != "1",
+        reason="the container smoke test runs with DGK_DOCKER_SMOKE=1 (.ci/run sets it)",
+    ),
+]
+
+CA_FILE = "/data/caddy/pki/authorities/local/root.crt"
+# Directions of a one-hex march (6.2): the test gives Frederick the first the page accepts.
+DIRECTIONS = ("1", "2", "3", "4", "5", "6")
+
+
+class Site:
+    """The running deployment and what the tests found out about it."""
+
+    def __init__(self, compose: Compose, cafile):
+        self.compose = compose
+        self.cafile = cafile
+        self.pages: dict[str, str] = {}
+        self.seat_path = ""
+        self.board_path = ""
+        self.timings: dict[str, float] = {}
+
+    def browser(self, username: str) -> Browser:
+        browser = Browser(self.cafile)
+        browser.sign_in(username, "demo")
+        return browser
+
+    def healthy(self, timeout: float = 300) -> dict:
+        """Wait for /healthz through Caddy to say ok (database, broker, worker's heartbeat)."""
+
+        def probe():
+            status, _, body = Browser(self.cafile).get("/healthz")
+            return status == 200 and json.loads(body)
+
+        return wait_for("/healthz through Caddy", probe, timeout)
+
+    def snapshot(self) -> dict[str, str]:
+        """The pages a player and the organiser read, without the per-response tokens."""
+        player, umpire = self.browser("prussia"), self.browser("umpire")
+        pages = {}
+        for who, browser, path in (
+            ("player", player, self.seat_path),
+            ("player", player, self.seat_path + "history/"),
+            ("player", player, self.seat_path + "report/"),
+            ("organiser", umpire, self.board_path),
+        ):
+            status, _, body = browser.get(path)
+            assert status == 200, f"{who} {path}: HTTP {status}"
+            pages[path] = comparable(body)
+        return pages
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    env = ROOT / ".env"
+    if env.exists():
+        pytest.fail(f"{env} exists: the smoke test writes its own and would overwrite it")
+    compose = Compose()
+    timings = {"build": build_image()}
+    env.write_text(ENV_FILE, encoding="utf-8")
+    cafile = tmp_path_factory.mktemp("caddy") / "root.crt"
+    compose("down", "--volumes", "--remove-orphans", check=False)  # an earlier run's leftovers
+    try:
+        started = time.monotonic()
+        compose("up", "-d")
+
+        def root_certificate():
+            found = compose.exec("caddy", "cat", CA_FILE, check=False)
+            return "BEGIN CERTIFICATE" in found and found
+
+        cafile.write_text(wait_for("Caddy's root certificate", root_certificate, 120))
+        running = Site(compose, cafile)
+        running.healthy()
+        timings["up"] = time.monotonic() - started
+        running.timings = timings
+        yield running
+    finally:
+        log = ROOT / "artifacts" / "docker-smoke.log"
+        log.parent.mkdir(exist_ok=True)
+        log.write_text(compose.logs(), encoding="utf-8")
+        compose("down", "--volumes", "--remove-orphans", check=False)
+        env.unlink()
+        print(f"docker smoke: timings {timings}; the services' last lines in {log}")
+
+
+def test_a_club_site_serves_https_and_the_worker_resolves_a_phase(site):
+    compose = site.compose
+    assert site.healthy() == {"status": "ok"}
+
+    # Plain HTTP goes to HTTPS (Caddy); the site runs as dgk, not root; migrations ran once.
+    connection = http.client.HTTPConnection("127.0.0.1", 18080, timeout=10)
+    connection.request("GET", "/", headers={"Host": "localhost"})
+    response = connection.getresponse()
+    assert response.status in (301, 308)
+    assert response.getheader("Location") == "https://localhost/"
+    assert compose.exec("web", "id", "-un").strip() == "dgk"
+    inspect = run([docker(), "image", "inspect", IMAGE, "--format", "{{json .Config}}"])
+    config = json.loads(inspect.stdout)
+    assert config["User"] == "dgk"
+    assert config["Healthcheck"]["Test"] == ["CMD", "dgk-healthcheck"]
+    assert "[X]" in compose.exec("web", "python", "manage.py", "showmigrations", "campaign")
+    # Django's deployment checks on the settings compose.yaml gives: only the two HSTS choices
+    # left to the club (its other subdomains, the browsers' preload list) are reported.
+    checked = compose("exec", "-T", "web", "python", "manage.py", "check", "--deploy")
+    warnings = re.findall(r"\(security\.(W\d+)\)", checked.stdout + checked.stderr)
+    assert warnings == ["W005", "W021"], checked.stderr
+
+    # The demo, as docs/operations.md loads it.
+    loaded = compose.exec("web", "python", "manage.py", "loaddemo", "--force")
+    assert "Demo 1757" in loaded
+
+    # The organiser's board.
+    umpire = site.browser("umpire")
+    status, _, body = umpire.get("/campaigns/")
+    board = re.search(r'href="(/campaigns/[0-9a-f-]+/organiser/)"', body)
+    assert status == 200 and board, text_of(body)[:500]
+    site.board_path = board.group(1)
+    status, _, body = umpire.get(site.board_path)
+    assert status == 200 and "Demo 1757" in body
+
+    # A player gives a march order and presses Ready (the phase field of the window sent).
+    player = site.browser("prussia")
+    status, _, body = player.get("/play/")
+    seat = re.search(r'href="(/play/[0-9a-f-]{36}/)"', body)
+    assert status == 200 and seat
+    site.seat_path = seat.group(1)
+    status, _, body = player.get(site.seat_path)
+    assert "Turn 1: march phase" in text_of(body)
+    before = re.search(r"Frederick Hex (\d{4})", text_of(body)).group(1)
+
+    # Static files (hashed names, from the image) and a map tile drawn into the image.
+    stylesheet = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', body)
+    assert stylesheet and player.get(stylesheet.group(1))[0] == 200
+    tiles = re.search(r"/map/tiles/([0-9a-f]{12})/", body).group(1)
+    assert player.get(f"/map/tiles/{tiles}/0/0/0.png")[0] == 200
+    compose.exec("web", "test", "-f", f"/app/var/tiles/{tiles}/grid.json")
+
+    orders = site.seat_path + "orders/"
+    status, _, body = player.get(orders)
+    assert 'name="phase" value="march"' in body
+    for direction in DIRECTIONS:
+        march = {"unit": "frederick", "path": direction, "marches": "1", "phase": "march"}
+        status, _, body = player.post(orders + "march/", march, referer=orders)
+        assert status == 200 and "Order saved" in text_of(body)
+        if "Put these right" not in text_of(body):
+            break
+    else:
+        pytest.fail("no one-hex march of Frederick's was accepted")
+    status, path, body = player.post(orders + "ready/", {"phase": "march"}, referer=orders)
+    assert status == 200 and path == site.seat_path
+    assert "Your orders are submitted" in text_of(body)
+
+    # The worker (not the web request) resolves the phase: the forced-march phase opens.
+    started = time.monotonic()
+
+    def resolved():
+        page = text_of(player.get(site.seat_path)[2])
+        return "Turn 1: forced-march phase" in page and page
+
+    page = wait_for("the march phase resolved by the worker", resolved, 600, every=5)
+    site.timings["resolution"] = time.monotonic() - started
+    after = re.search(r"Frederick Hex (\d{4})", page).group(1)
+    assert after != before
+    history = text_of(player.get(site.seat_path + "history/")[2])
+    assert "Marches (6) resolved" in history
+    worker_log = compose("logs", "--no-color", "worker").stdout
+    assert "campaign.tasks.resolve_phase" in worker_log
+
+    site.pages = site.snapshot()
+
+
+def test_down_and_up_again_keeps_everything(site):
+    assert site.pages, "the first test played nothing"
+    compose = site.compose
+    compose("down")
+    started = time.monotonic()
+    compose("up", "-d")
+    site.healthy()
+    site.timings["restart"] = time.monotonic() - started
+
+    assert site.snapshot() == site.pages
+
+
+def test_the_restore_drill_gives_back_the_same_site(site, tmp_path):
+    """docs/operations.md, "Backups and restore" → "the whole site from a dump", step by step."""
+    assert site.pages, "the first test played nothing"
+    compose = site.compose
+
+    # A dump (the nightly service's own command, at once), copied off the server.
+    dump = compose.exec("backup", "dgk-pg-backup", "now").strip().splitlines()[-1]
+    assert re.fullmatch(r"/var/lib/dgk/backups/database/dgk-\d{8}-\d{6}\.dump", dump), dump
+    listed = compose.exec("backup", "ls", "-l", "/var/lib/dgk/backups/database")
+    assert dump.rsplit("/", 1)[1] in listed
+    copy = tmp_path / "dgk.dump"
+    compose.exec_to_file(copy, "backup", "cat", dump)
+    assert copy.read_bytes().startswith(b"PGDMP")  # pg_dump's custom format
+
+    # 1. Stop what writes to the database.
+    compose("stop", "web", "worker", "beat")
+    # 2. Drop the database and make it again, empty.
+    compose.exec("db", "dropdb", "--username", "dgk", "dgk")
+    compose.exec("db", "createdb", "--username", "dgk", "dgk")
+    empty = compose.exec("db", "psql", "--username", "dgk", "--dbname", "dgk", "-Atc", "\\dt")
+    assert empty.strip() == ""
+    # 3. Restore the dump into it, from standard input.
+    with copy.open("rb") as dumped:
+        compose(
+            "exec", "-T", "db", "pg_restore", "--username", "dgk", "--dbname", "dgk",
+            "--no-owner", stdin=dumped,
+        )  # fmt: skip
+    # 4. Start the site again.
+    compose("up", "-d")
+    site.healthy()
+
+    assert site.snapshot() == site.pages
