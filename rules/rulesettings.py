@@ -156,6 +156,11 @@ def settings_from_dict(data: dict[str, Any] | None) -> RuleSettings:
         if isinstance(default, dict):
             if not isinstance(value, dict):
                 raise ValueError(f"rule setting {name!r} must be an object, e.g. {default}")
+            for key, number in value.items():
+                if not isinstance(number, int | float) or isinstance(number, bool):
+                    raise ValueError(
+                        f"rule setting {name!r}: {key!r} must be a number, not {number!r}"
+                    )
             kwargs[name] = {**default, **value}
         elif isinstance(default, tuple):
             if not isinstance(value, list | tuple) or len(value) != len(default):
