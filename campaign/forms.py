@@ -215,6 +215,15 @@ class OptionsForm(forms.Form):
 
 
 class EnterOrdersForm(forms.Form):
+    # The phase the organiser's page was opened in: orders pasted for one phase are refused
+    # once another is open (``organiser.enter_orders``).
+    phase = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=20,
+        error_messages={
+            "required": "The form did not say which phase it was written for: reload the page."
+        },
+    )
     how = forms.ChoiceField(choices=[("by email", "By email"), ("on paper", "On paper")])
     orders = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),

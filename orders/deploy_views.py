@@ -17,7 +17,7 @@ from django.urls import reverse
 from orders.access import Access, _access
 from orders.deploy_pages import deployment_context
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
-from orders.sheets import save_draft, sheet_locked, writable_sheet, writes_orders
+from orders.sheets import posted_phase, save_draft, sheet_locked, writable_sheet, writes_orders
 
 
 @login_required
@@ -35,7 +35,7 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     url = reverse("orders:deploy", args=[code])
     errors: list[str] = []
     with transaction.atomic():
-        sheet = writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
+        sheet = writable_sheet(access, ("deployment",), posted_phase(request))
         if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             errors = _apply_deploy_post(request, access, draft)

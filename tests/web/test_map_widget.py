@@ -14,12 +14,13 @@ from maps.core.tiles import map_stamp
 from maps.tiles import render_tiles
 from orders.models import OrderSheet
 from tests.web.test_fog_review import without_noise
-from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
+from tests.web.test_play_fixtures import (
     BERLIN_POINTS,
     FREDERICK_POINTS,
     POSITIONS,
     client_for,
     deploy_everyone,
+    in_phase,  # noqa: F401 (fixtures)
     marching,
     play_map,
     rules_campaign,
@@ -86,7 +87,9 @@ def test_reach_then_a_tap_saves_the_march_and_draws_it(marching, player):
     # the tap posts what the widget posts: the unit, the path, its marches, the phase
     r = c.post(
         url("save_march", prussia),
-        {"unit": "frederick", "path": far["codes"], "marches": "1", "phase": "march"},
+        in_phase(
+            prussia, {"unit": "frederick", "path": far["codes"], "marches": "1", "phase": "march"}
+        ),
         HTTP_HX_REQUEST="true",
     )
     assert r.status_code == 200 and 'id="play"' in r.content.decode()
@@ -106,7 +109,10 @@ def test_the_overlay_answers_not_modified_until_the_draft_changes(marching, play
     r, _ = overlay(c, prussia)
     again = c.get(url("map_overlay", prussia), HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 304
-    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
+    c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1"}),
+    )
     changed = c.get(url("map_overlay", prussia), HTTP_IF_NONE_MATCH=r["ETag"])
     assert changed.status_code == 200
 
@@ -128,7 +134,10 @@ def embedded(page: str) -> dict:
 def test_the_page_embeds_the_seats_layer_as_overlay_json_gives_it(marching, player, other):
     prussia, austria = seat(marching, "prussia"), seat(marching, "austria")
     c = client_for(player)
-    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
+    c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1"}),
+    )
     page = c.get(url("orders", prussia), {"unit": "frederick"}).content.decode()
     _, data = overlay(c, prussia, unit="frederick")
     assert embedded(page) == data  # the draft's arrow and Frederick's reach, no request needed
@@ -183,7 +192,10 @@ def test_history_shows_the_seats_own_moves_of_a_past_phase(
 
     prussia = seat(marching, "prussia")
     c = client_for(player)
-    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"})
+    c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4-4", "marches": "1"}),
+    )
     for s in marching.seats.filter(reserve=False):
         ready(s, client_for(s.user), django_capture_on_commit_callbacks)
     after = StateVersion.objects.get(campaign=marching, resolved_phase="march")
@@ -276,7 +288,8 @@ def test_history_draws_the_moves_of_other_armies_the_seat_saw(
 
     prussia, austria = seat(marching, "prussia"), seat(marching, "austria")
     client_for(player).post(
-        url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"}
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4-4", "marches": "1"}),
     )
     for s in marching.seats.filter(reserve=False):
         ready(s, client_for(s.user), django_capture_on_commit_callbacks)
