@@ -86,6 +86,7 @@ class LeaderState:
     sallied: bool = False  # left a blockaded or besieged fortress: must fight (11.3)
     second_march_mp: int = 0  # MPs expended in a second march (7.1)
     forced_march_mp: int = 0  # MPs expended in a forced march (7.1)
+    hexes_marched: int = 0  # hexes moved this turn, march and forced march (6.4.4)
 
     @property
     def table(self) -> Leader:
