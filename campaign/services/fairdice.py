@@ -19,7 +19,15 @@ from django.db import transaction
 from campaign.models import Campaign, CampaignStatus, OrganiserActionKind, Seat
 from campaign.services import email, gameplay
 from campaign.services.actionlog import OrganiserError, log
-from rules.dice import SCHEME, Mismatch, check_rolls, commitment, derive_seed
+from rules.dice import (
+    SCHEME,
+    SEED_BYTES,
+    Mismatch,
+    check_rolls,
+    commitment,
+    derive_seed,
+    seed_scheme,
+)
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,7 @@ class SeedRecord:
     epoch: int
     commitment: str
     seed: str  # empty while the campaign runs
+    scheme: str = ""  # the scheme's version and the seed's strength (public: not the seed)
 
 
 @dataclass
@@ -47,7 +56,10 @@ def seed_records(campaign: Campaign, *, reveal: bool) -> list[SeedRecord]:
     """Every seed the campaign has used, oldest first; the seeds themselves only if ``reveal``."""
     seeds = [(p["epoch"], p["seed"]) for p in campaign.past_seeds]
     seeds.append((campaign.seed_epoch, campaign.seed))
-    return [SeedRecord(epoch, commitment(seed), seed if reveal else "") for epoch, seed in seeds]
+    return [
+        SeedRecord(epoch, commitment(seed), seed if reveal else "", seed_scheme(seed))
+        for epoch, seed in seeds
+    ]
 
 
 def public_seeds(campaign: Campaign) -> list[SeedRecord]:
@@ -91,7 +103,7 @@ def new_seed(campaign: Campaign) -> None:
     """Retire the current seed (kept, to check the rolls it made) and draw a new one."""
     retired = {"epoch": campaign.seed_epoch, "seed": campaign.seed}
     campaign.past_seeds = [*campaign.past_seeds, retired]
-    campaign.seed = secrets.token_hex(16)
+    campaign.seed = secrets.token_hex(SEED_BYTES)
     campaign.seed_epoch += 1
     campaign.save(update_fields=["past_seeds", "seed", "seed_epoch"])
 
