@@ -10,6 +10,7 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from campaign.models import EMAIL_KINDS, EmailMode, LeaderSelection
 from campaign.services import deadlines, email, openings
+from campaign.services.plaintext import without_bidi
 from rules.armies import LABELS, Army, Seat
 from rules.rulesettings import settings_from_dict
 
@@ -40,8 +41,21 @@ PRESS_CHOICES = [
 ]
 
 
+class PlainTextField(forms.CharField):
+    """A ``CharField`` for text others read, with no bidirectional controls
+    (``services.plaintext``); stripped after they are removed, so none leaves a blank."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if isinstance(value, str):
+            value = without_bidi(value)
+            if self.strip:
+                value = value.strip()
+        return value
+
+
 class CampaignForm(forms.Form):
-    name = forms.CharField(max_length=100)
+    name = PlainTextField(max_length=100)
     players = forms.TypedChoiceField(
         choices=[(n, f"{n} players") for n in (5, 4, 3, 2)], coerce=int, initial=5
     )
@@ -308,7 +322,7 @@ class LetterForm(forms.Form):
         label="To",
         error_messages={"required": "Choose at least one seat to write to."},
     )
-    body = forms.CharField(
+    body = PlainTextField(
         widget=forms.Textarea(attrs={"rows": 6}),
         max_length=4000,
         label="Letter",

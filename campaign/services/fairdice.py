@@ -19,6 +19,7 @@ from django.db import transaction
 from campaign.models import Campaign, CampaignStatus, OrganiserActionKind, Seat
 from campaign.services import email, gameplay
 from campaign.services.actionlog import OrganiserError, log
+from campaign.services.plaintext import without_bidi
 from rules.dice import (
     SCHEME,
     SEED_BYTES,
@@ -115,7 +116,7 @@ def reseed(campaign: Campaign, actor, reason: str, *, now: datetime) -> str:
     campaign = Campaign.objects.select_for_update().get(id=campaign.id)
     if campaign.status == CampaignStatus.ENDED:
         raise OrganiserError("The campaign has ended: its seeds are revealed, none is secret.")
-    reason = reason.strip()
+    reason = without_bidi(reason).strip()
     if not reason:
         raise OrganiserError("Say why the seed is changed: the players read it in the log.")
     new_seed(campaign)
