@@ -366,8 +366,13 @@ if HEARTBEAT_MAX_AGE_SECONDS <= HEARTBEAT_SECONDS:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"one_line_403": {"()": "campaign.logfilters.OneLineForbidden"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
-    # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.
+        "axes": {"level": "WARNING"},
+        # A 403 is one line, not a traceback (campaign.logfilters).
+        "django.request": {"filters": ["one_line_403"]},
+    },
 }
