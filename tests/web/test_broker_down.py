@@ -7,10 +7,13 @@ from django.utils import timezone
 
 from campaign.services.resolution import due_window_ids, resolve_due_phase
 from orders.models import OrderSheet
-from tests.web.test_play_fixtures import (
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     client_for,
     deploy_seat,
-    in_phase,  # noqa: F401 (fixtures)
+    in_phase,
+    play_map,
+    rules_campaign,
+    seat,
     url,
 )
 

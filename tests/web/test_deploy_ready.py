@@ -5,10 +5,12 @@ what is wrong and "Submit my deployment" waits until it is put right."""
 import pytest
 
 from orders.models import OrderSheet
-from tests.web.test_play_fixtures import (
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     client_for,
     deploy_seat,
-    in_phase,  # noqa: F401 (fixtures)
+    in_phase,
+    play_map,
+    rules_campaign,
     seat,
     url,
 )

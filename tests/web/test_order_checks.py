@@ -9,9 +9,13 @@ import json
 import pytest
 
 from orders.models import OrderSheet
-from tests.web.test_play_fixtures import (
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     client_for,
-    in_phase,  # noqa: F401 (fixtures)
+    deploy_everyone,
+    in_phase,
+    marching,
+    play_map,
+    rules_campaign,
     seat,
     url,
 )

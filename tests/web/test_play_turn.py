@@ -6,12 +6,12 @@ import pytest
 from campaign.models import StateVersion
 from maps.tasks import draw_wanted_map_pictures
 from orders.models import OrderSheet
-from tests.web.test_play_fixtures import (
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     FREDERICK_POINTS,
     client_for,
     deploy_everyone,
     deploy_seat,
-    in_phase,  # noqa: F401 (fixtures)
+    in_phase,
     play_map,
     ready,
     rules_campaign,

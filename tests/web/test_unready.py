@@ -4,11 +4,13 @@
 import pytest
 
 from orders.models import OrderSheet
-from tests.web.test_play_fixtures import (
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     client_for,
     deploy_seat,
-    in_phase,  # noqa: F401 (fixtures)
+    in_phase,
+    play_map,
     ready,
+    rules_campaign,
     seat,
     url,
 )
