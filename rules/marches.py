@@ -325,7 +325,7 @@ def _finish_movement(
                 Event(
                     "6.2.5",
                     EventKind.STOPPED if m.stop else EventKind.MARCHED,
-                    f"Siege train {t.id} marches from {t.hex} to {end}{fortress_note}"
+                    f"{t.name} marches from {t.hex} to {end}{fortress_note}"
                     + (f"; it {m.stop}" if m.stop else "")
                     + ".",
                     {"unit": t.id, "from": t.hex, "to": end, "mp": sum(m.mp_spent)},

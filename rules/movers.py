@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from maps.core.hexgrid import Hex, format_path, neighbour, parse_hex_id
 from maps.core.model import HexMap
-from rules.armies import Army
+from rules.armies import Army, siege_train_name
 from rules.events import Event
 from rules.garrisons import (
     garrison_named,
@@ -105,7 +105,7 @@ class Mover:
 
     @property
     def name(self) -> str:
-        return f"siege train {self.unit}" if self.train else leader(self.unit).name
+        return siege_train_name(self.unit) if self.train else leader(self.unit).name
 
     def next_target(self) -> Hex | None:
         if self.target is not None:

@@ -19,7 +19,7 @@ from enum import Enum
 from functools import cache, cached_property
 from typing import Any
 
-from rules.armies import ALLIANCE_OF, Alliance, Army, Seat, seat_map
+from rules.armies import ALLIANCE_OF, Alliance, Army, Seat, seat_map, siege_train_name
 from rules.leaders import Leader, leader
 
 STATE_FORMAT = "dgk-state/1"
@@ -127,6 +127,11 @@ class SiegeTrain:
     hex: str
     inside: bool = False
     moved: bool = False  # this turn
+
+    @property
+    def name(self) -> str:
+        """Its one name, e.g. "Prussian siege train 1" (``armies.siege_train_name``)."""
+        return siege_train_name(self.id)
 
 
 @dataclass(frozen=True)

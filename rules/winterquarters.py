@@ -57,7 +57,7 @@ def winter_quarters(
                 linked_event(
                     "13.1",
                     EventKind.RETREAT,
-                    _quarters_text(f"Siege train {t.id}", target, h),
+                    _quarters_text(t.name, target, h),
                     train=t.id,
                     city=target.name,
                 )

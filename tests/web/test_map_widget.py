@@ -14,13 +14,13 @@ from maps.core.tiles import map_stamp
 from maps.tiles import render_tiles
 from orders.models import OrderSheet
 from tests.web.test_fog_review import without_noise
-from tests.web.test_play_fixtures import (
+from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     BERLIN_POINTS,
     FREDERICK_POINTS,
     POSITIONS,
     client_for,
     deploy_everyone,
-    in_phase,  # noqa: F401 (fixtures)
+    in_phase,
     marching,
     play_map,
     rules_campaign,
@@ -321,3 +321,30 @@ def test_history_draws_the_moves_of_other_armies_the_seat_saw(
     )
     assert [m["unit"] for m in mine["orders"]] == ["frederick"]
     assert all(m["army"] != "prussia" for m in mine["seen"])
+
+
+def test_a_siege_train_has_one_name_everywhere_and_its_short_form_on_the_counter(
+    marching, player, django_capture_on_commit_callbacks
+):
+    """ "Prussian siege train 1" on the pages, in the layer and in the events; "T1" on the
+    counter; the engine's id ("prussia-1") is only a form value, never read."""
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    _, data = overlay(c, prussia)
+    (train,) = [x for x in data["counters"] if x["kind"] == "siege-train"]
+    assert (train["label"], train["short"], train["unit"]) == (
+        "Prussian siege train 1", "T1", "prussia-1",
+    )  # fmt: skip
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Prussian siege train 1" in page and "Siege train prussia-1" not in page
+    r = c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "prussia-1", "path": "4", "marches": "1"}),
+    )
+    assert r.status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        for s in marching.seats.filter(reserve=False):
+            client_for(s.user).post(url("ready", s), in_phase(s))
+    texts = [e.text for e in marching.events.all() if "siege train" in e.text.lower()]
+    assert texts and all("Prussian siege train 1" in t for t in texts), texts
+    assert not any("prussia-1" in t for t in texts)
