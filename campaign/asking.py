@@ -14,6 +14,7 @@ from django.urls import reverse
 from campaign.access import organiser_campaign
 from campaign.models import Campaign
 from campaign.services.actionlog import OrganiserError
+from campaign.services.plaintext import without_bidi
 
 
 def said_yes(request: HttpRequest) -> bool:
@@ -22,7 +23,7 @@ def said_yes(request: HttpRequest) -> bool:
 
 def reason(request: HttpRequest) -> str:
     """The organiser's reason, as the log keeps it."""
-    return request.POST.get("reason", "").strip()[:300]
+    return without_bidi(request.POST.get("reason", "")).strip()[:300]
 
 
 def posted_fields(request: HttpRequest) -> list[tuple[str, str]]:

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign import asking
 from campaign.access import member_campaign, organiser_campaign
 from campaign.battles.models import Battle, BattleStatus
+from campaign.forms import PlainTextField
 from campaign.models import Campaign
 from campaign.services import (
     battle_briefing,
@@ -143,7 +144,7 @@ class DateForm(forms.Form):
 
 
 class DisputeForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+    reason = PlainTextField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
 
 
 class CollectionForm(forms.Form):

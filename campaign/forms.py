@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from campaign.models import EMAIL_KINDS, EmailMode, LeaderSelection
 from campaign.services import deadlines, email, gameplay, openings, setup, signin
+from campaign.services.plaintext import without_bidi
 from rules.armies import LABELS, SEAT_MAPS, Army, Seat, armies_of, seat_map, seats_in_play
 from rules.rulesettings import settings_from_dict
 
@@ -75,8 +76,21 @@ def seat_armies(players: int, seat: Seat) -> str:
     return ", ".join(LABELS[a] for a in armies_of(seat, players))
 
 
+class PlainTextField(forms.CharField):
+    """A ``CharField`` for text others read, with no bidirectional controls
+    (``services.plaintext``); stripped after they are removed, so none leaves a blank."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if isinstance(value, str):
+            value = without_bidi(value)
+            if self.strip:
+                value = value.strip()
+        return value
+
+
 class CampaignForm(forms.Form):
-    name = forms.CharField(max_length=100)
+    name = PlainTextField(max_length=100)
     players = forms.TypedChoiceField(
         choices=[(n, f"{n} players") for n in (5, 4, 3, 2)],
         coerce=int,
@@ -327,6 +341,15 @@ class OptionsForm(forms.Form):
 
 
 class EnterOrdersForm(forms.Form):
+    # The phase the organiser's page was opened in: orders pasted for one phase are refused
+    # once another is open (``organiser.enter_orders``).
+    phase = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=20,
+        error_messages={
+            "required": "The form did not say which phase it was written for: reload the page."
+        },
+    )
     how = forms.ChoiceField(choices=[("by email", "By email"), ("on paper", "On paper")])
     orders = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),
@@ -445,7 +468,7 @@ class LetterForm(forms.Form):
         label="To",
         error_messages={"required": "Choose at least one seat to write to."},
     )
-    body = forms.CharField(
+    body = PlainTextField(
         widget=forms.Textarea(attrs={"rows": 6}),
         max_length=4000,
         label="Letter",

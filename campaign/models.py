@@ -132,7 +132,8 @@ def _all_email_kinds() -> list[str]:
 
 
 def _new_seed() -> str:
-    return secrets.token_hex(8)
+    """256 bits (docs/dice.md, scheme v2); campaigns made before keep their 64-bit seeds."""
+    return secrets.token_hex(dice.SEED_BYTES)
 
 
 def _new_token() -> str:

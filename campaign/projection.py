@@ -60,7 +60,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from rules.armies import ADJECTIVES, Army, Seat, armies_of, seat_map
+from rules.armies import ADJECTIVES, Army, Seat, armies_of, seat_map, siege_train_name
 from rules.events import (
     Event,
     EventKind,
@@ -219,6 +219,10 @@ class SiegeTrainView:
     army: Army
     hex: str
     inside: bool
+
+    @property
+    def name(self) -> str:
+        return siege_train_name(self.id)
 
 
 @dataclass(frozen=True)
@@ -738,7 +742,12 @@ def map_counters(view: View, hexmap: Any = None) -> tuple[Counter, ...]:
             Counter(x.hex, "leaderless", x.army, label, x.relation, False, ("D",), label, x.points)
         )
     for t in view.siege_trains:
-        out.append(Counter(t.hex, "siege-train", t.army, t.id, Relation.OWNER, t.inside, (), t.id))
+        out.append(
+            Counter(
+                t.hex, "siege-train", t.army, siege_train_name(t.id), Relation.OWNER, t.inside,
+                (), t.id,
+            )
+        )  # fmt: skip
     latest: dict[tuple[str, str], ReportView] = {}
     for r in view.reports:
         latest.setdefault((r.hex, r.army.value), r)

@@ -594,7 +594,8 @@ def resolve_now(request: HttpRequest, code) -> HttpResponse:
 def enter_orders(request: HttpRequest, code, seat_code) -> HttpResponse:
     campaign = organiser_campaign(request, code)
     seat = get_object_or_404(Seat, campaign=campaign, code=seat_code, reserve=False)
-    form = EnterOrdersForm(request.POST or None)
+    window = campaign.open_window()
+    form = EnterOrdersForm(request.POST or None, initial={"phase": window.phase if window else ""})
     if request.method == "POST" and form.is_valid():
         try:
             organiser.enter_orders(
@@ -603,6 +604,7 @@ def enter_orders(request: HttpRequest, code, seat_code) -> HttpResponse:
                 seat,
                 form.cleaned_data["orders"],
                 now=timezone.now(),
+                phase=form.cleaned_data["phase"],
                 how=form.cleaned_data["how"],
             )
         except OrganiserError as exc:

@@ -433,9 +433,14 @@ LOGGING = {
             **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
         }
     },
+    "filters": {"one_line_403": {"()": "campaign.logfilters.OneLineForbidden"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
-    # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.
+        "axes": {"level": "WARNING"},
+        # A 403 is one line, not a traceback (campaign.logfilters).
+        "django.request": {"filters": ["one_line_403"]},
+    },
 }
 # The worker and beat log through the same handler (Celery would put its own plain format on
 # the root logger otherwise).

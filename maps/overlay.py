@@ -29,6 +29,7 @@ from maps.core.model import HexMap
 from maps.core.paths import enemy_aware_cost, reachable_paths
 from maps.core.render import name_side
 from maps.core.tiles import Grid
+from rules.armies import siege_train_name, siege_train_short
 
 ARMY_COLOURS = {
     "austria": ("#f4f4f4", "#111111"),
@@ -46,7 +47,7 @@ def short_label(c) -> str:
     if c.kind == "garrison":
         return "Gar"
     if c.kind == "siege-train":
-        return "T" + c.name.rsplit("-", 1)[-1]
+        return siege_train_short(c.name)
     return (c.name or c.label)[:4]
 
 
@@ -263,7 +264,12 @@ def deployment(armies: list[dict], allowed: dict[str, list[str]], hexmap: HexMap
             for x in a["leaders"]
         ]
         trains = [
-            {"id": t["id"], "hex": t.get("hex") or "", "inside": bool(t.get("inside"))}
+            {
+                "id": t["id"],
+                "name": siege_train_name(t["id"]),
+                "hex": t.get("hex") or "",
+                "inside": bool(t.get("inside")),
+            }
             for t in a["siege_trains"]
         ]
         garrisons = dict(a["garrisons"])
@@ -291,7 +297,7 @@ def deployment(armies: list[dict], allowed: dict[str, list[str]], hexmap: HexMap
             if hex_xy(grid, t["hex"]):
                 placed.append(
                     {**base, "kind": "siege-train", "hex": t["hex"], "unit": t["id"],
-                     "label": f"Siege train {t['id']}", "short": "T" + t["id"].rsplit("-", 1)[-1]}
+                     "label": siege_train_name(t["id"]), "short": siege_train_short(t["id"])}
                 )  # fmt: skip
         for city, points in garrisons.items():
             if city in by_name:

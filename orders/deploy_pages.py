@@ -27,7 +27,7 @@ from orders.access import Access, _hexmap, _settings, _version
 from orders.deploy_checks import army_violations, placed_by_opening, read_deployment
 from orders.models import OrderSheet
 from orders.pages import page_context
-from rules.armies import Army
+from rules.armies import Army, siege_train_name, siege_train_short
 from rules.deployment import Violation, may_deploy_in
 from rules.leaders import leader
 from rules.suggestion import empire_leaves_west, least_points, west_share
@@ -84,7 +84,11 @@ def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
                 ],
                 "garrisons": spec.get("garrisons") or {},
                 "siege_trains": [
-                    {"id": f"{army.value}-{i}", **_train_spec(spec, f"{army.value}-{i}")}
+                    {
+                        "id": f"{army.value}-{i}",
+                        "name": siege_train_name(f"{army.value}-{i}"),
+                        **_train_spec(spec, f"{army.value}-{i}"),
+                    }
                     for i in range(1, settings.siege_trains.get(army.value, 0) + 1)
                 ],
                 "problems": [f"({v.rule}) {v.text}" for v in violations],
@@ -146,7 +150,7 @@ def _deploy_tap(request: HttpRequest, access: Access, armies: list[dict]) -> dic
         item = None
     if item is None:
         return None
-    name = item.get("name") or (f"Siege train {key}" if kind == "train" else "a garrison")
+    name = item.get("name") or "a garrison"
     return {
         "army": army_value,
         "kind": kind,
@@ -232,7 +236,9 @@ def _deploymap_svg(
                 placed.append({**cells[x["hex"]], "short": x["name"][:3], "label": x["name"]})
         for t in a["siege_trains"]:
             if t.get("hex") in cells:
-                placed.append({**cells[t["hex"]], "short": "ST", "label": f"Siege train {t['id']}"})
+                placed.append(
+                    {**cells[t["hex"]], "short": siege_train_short(t["id"]), "label": t["name"]}
+                )
     pans = []
     if centre is not None:
         col, row = axial_to_offset(centre)

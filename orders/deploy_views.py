@@ -20,7 +20,7 @@ from orders.deploy_checks import placed_by_opening
 from orders.deploy_pages import deployment_context
 from orders.deploy_shortcuts import SHORTCUTS, apply_shortcut
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
-from orders.sheets import save_draft, sheet_locked, writable_sheet, writes_orders
+from orders.sheets import posted_phase, save_draft, sheet_locked, writable_sheet, writes_orders
 from rules.armies import Army
 
 
@@ -39,7 +39,7 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     url = reverse("orders:deploy", args=[code])
     errors: list[str] = []
     with transaction.atomic():
-        sheet = writable_sheet(access, ("deployment",), request.POST.get("phase", "")[:20])
+        sheet = writable_sheet(access, ("deployment",), posted_phase(request))
         if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             action = request.POST.get("action", "")

@@ -18,7 +18,7 @@ from orders.checks import TRANSFERS, order_problems, problem_lines
 from orders.deploy_checks import deployment_problems
 from orders.forms import BattleDecisionForm, march_preview, next_steps
 from orders.models import OrderSheet
-from rules.armies import ADJECTIVES, Army
+from rules.armies import ADJECTIVES, Army, siege_train_name
 from rules.leaders import UnknownLeader, leader
 from rules.movers import marches_allowed
 from rules.orders import unit_army
@@ -40,7 +40,7 @@ def own_units(view: View, *, leaders_only: bool = False) -> dict[str, str]:
     units = {x.key: x.name for f in view.own_forces() for x in f.leaders}
     if not leaders_only:
         units.update(
-            {t.id: f"Siege train {t.id}" for t in view.siege_trains if t.army in view.armies}
+            {t.id: siege_train_name(t.id) for t in view.siege_trains if t.army in view.armies}
         )
     return units
 

@@ -26,19 +26,37 @@ class Closed(Exception):
     """No sheet can be written now (the phase resolved, or none is owed)."""
 
 
-def writable_sheet(access: Access, kinds: tuple[str, ...], phase: str | None = None) -> OrderSheet:
-    """The seat's open sheet for this phase, locked for update; ``Closed`` otherwise.
+NO_PHASE = (
+    "Nothing was changed: the form did not say which phase it was written for. "
+    "Your orders are as they were; reload the page and send it again."
+)
 
-    ``phase`` is the phase the form was written for: a page left open while its phase resolved
-    must not write into the next phase's orders."""
-    window = _window(access.campaign)
-    if window is None or not window.owes(access.seat):
-        raise Closed("No orders are owed now: the phase has resolved or waits for others.")
-    if phase and phase != window.phase:
+
+def check_phase(window, phase: str) -> None:
+    """``Closed`` unless ``phase`` (the phase the form was written for, from its hidden
+    ``phase`` field) is the open window's: a page left open while its phase resolved, or a form
+    that does not say its phase, must never write into (or ready) another phase's orders."""
+    if not phase:
+        raise Closed(NO_PHASE)
+    if phase != window.phase:
         raise Closed(
             f"The {phase} phase has resolved: your orders for it are locked. "
             f"Now: the {window.phase} phase."
         )
+
+
+def posted_phase(request: HttpRequest) -> str:
+    return request.POST.get("phase", "")[:20]
+
+
+def writable_sheet(access: Access, kinds: tuple[str, ...], phase: str) -> OrderSheet:
+    """The seat's open sheet for this phase, locked for update; ``Closed`` otherwise.
+
+    ``phase`` is the phase the form was written for (``check_phase``)."""
+    window = _window(access.campaign)
+    if window is None or not window.owes(access.seat):
+        raise Closed("No orders are owed now: the phase has resolved or waits for others.")
+    check_phase(window, phase)
     wanted = ORDER_PHASES.get(window.phase, ("deployment",))
     if not set(kinds) & set(wanted):
         raise Closed(f"These orders are not given in the {window.phase} phase.")

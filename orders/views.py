@@ -38,7 +38,15 @@ from orders.pages import (
     page_context,
     ready_problems,
 )
-from orders.sheets import Closed, save_draft, sheet_locked, writable_sheet, writes_orders
+from orders.sheets import (
+    Closed,
+    check_phase,
+    posted_phase,
+    save_draft,
+    sheet_locked,
+    writable_sheet,
+    writes_orders,
+)
 from rules.state import Phase
 
 
@@ -90,9 +98,7 @@ def save_march(request: HttpRequest, code) -> HttpResponse:
     access = _access(request, code, write=True)
     url = reverse("orders:orders", args=[code])
     with transaction.atomic():
-        sheet = writable_sheet(
-            access, ("march", "forced_march"), request.POST.get("phase", "")[:20]
-        )
+        sheet = writable_sheet(access, ("march", "forced_march"), posted_phase(request))
         if sheet_locked(request, sheet):
             return _respond(request, access, orders_context(request, access), "orders", url)
         kind = "forced_march" if sheet.window.phase == Phase.FORCED_MARCH.value else "march"
@@ -129,7 +135,7 @@ def remove_order(request: HttpRequest, code) -> HttpResponse:
         messages.error(request, "Unknown kind of order.")
         return redirect(url)
     with transaction.atomic():
-        sheet = writable_sheet(access, (kind,), request.POST.get("phase", "")[:20])
+        sheet = writable_sheet(access, (kind,), posted_phase(request))
         if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             items = draft_items(draft, kind)
@@ -158,7 +164,7 @@ def save_transfer(request: HttpRequest, code) -> HttpResponse:
     access = _access(request, code, write=True)
     url = reverse("orders:orders", args=[code])
     with transaction.atomic():
-        sheet = writable_sheet(access, ("transfers",), request.POST.get("phase", "")[:20])
+        sheet = writable_sheet(access, ("transfers",), posted_phase(request))
         if sheet_locked(request, sheet):
             return _respond(request, access, orders_context(request, access), "orders", url)
         units = own_units(_view(access, _version(access.campaign)))
@@ -187,7 +193,7 @@ def decide(request: HttpRequest, code) -> HttpResponse:
         messages.error(request, "Unknown kind of decision.")
         return redirect(url)
     with transaction.atomic():
-        sheet = writable_sheet(access, (kind,), request.POST.get("phase", "")[:20])
+        sheet = writable_sheet(access, (kind,), posted_phase(request))
         if sheet_locked(request, sheet):
             return _respond(request, access, orders_context(request, access), "orders", url)
         view = _view(access, _version(access.campaign))
@@ -239,9 +245,7 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     window = _window(access.campaign)
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
-    phase = request.POST.get("phase", "")[:20]
-    if phase and phase != window.phase:
-        raise Closed(f"The {phase} phase has resolved: your orders for it are locked.")
+    check_phase(window, posted_phase(request))
     sheet, _ = OrderSheet.objects.get_or_create(
         window=window, seat=access.seat, defaults={"campaign": access.campaign}
     )
@@ -293,6 +297,7 @@ def unready(request: HttpRequest, code) -> HttpResponse:
     window = _window(access.campaign)
     if window is None or window.status != "open" or not window.owes(access.seat):
         raise Closed("The phase has resolved: your orders were used as you submitted them.")
+    check_phase(window, posted_phase(request))
     taken_back = OrderSheet.objects.filter(
         window=window, seat=access.seat, ready=True, window__status="open"
     ).update(ready=False, submitted_at=None, updated=timezone.now())

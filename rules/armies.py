@@ -183,3 +183,28 @@ def controller_of_area(area: str) -> Army | None:
         if area in areas:
             return army
     return None
+
+
+def siege_train_name(train_id: str) -> str:
+    """The one name of a siege train, on every page, event and email: its army's adjective and
+    its number ("prussia-1" is "Prussian siege train 1"); on the map counter, ``siege_train_short``.
+
+    >>> siege_train_name("prussia-1"), siege_train_name("narnia-1")
+    ('Prussian siege train 1', "siege train 'narnia-1'")
+    """
+    army, _, number = train_id.rpartition("-")
+    try:
+        adjective = ADJECTIVES[Army(army)]
+    except ValueError:
+        return f"siege train {train_id!r}"
+    return f"{adjective} siege train {number}"
+
+
+def siege_train_short(train_id: str) -> str:
+    """The counter's short form of ``siege_train_name``: "T" and the number ("T1"); the
+    counter's colour says whose.
+
+    >>> siege_train_short("austria-2")
+    'T2'
+    """
+    return "T" + train_id.rpartition("-")[2]

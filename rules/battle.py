@@ -81,8 +81,7 @@ def capture_trains(
                 Event(
                     rule,
                     EventKind.SIEGE_TRAIN_CAPTURED,
-                    f"The {ADJECTIVES[t.army]} siege train {t.id} at {t.hex} is captured "
-                    f"by the {ADJECTIVES[by]} army ({rule}).",
+                    f"The {t.name} at {t.hex} is captured by the {ADJECTIVES[by]} army ({rule}).",
                     {"train": t.id, "from": t.army.value, "by": by.value, "hex": t.hex},
                     private(t.army, by),  # siege trains are never reported to others (8)
                 )

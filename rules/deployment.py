@@ -14,7 +14,14 @@ from dataclasses import dataclass
 
 from maps.core.hexgrid import Hex, HexIdError, hex_id, parse_hex_id
 from maps.core.model import City, HexMap
-from rules.armies import ADJECTIVES, CLOSED_NEUTRALS, CONTROLLED_AREAS, LABELS, Army
+from rules.armies import (
+    ADJECTIVES,
+    CLOSED_NEUTRALS,
+    CONTROLLED_AREAS,
+    LABELS,
+    Army,
+    siege_train_name,
+)
 from rules.dice import Dice
 from rules.events import Event, EventKind, private
 from rules.leaders import UnknownLeader, leader, leaders_of
@@ -303,7 +310,9 @@ def check_deployment(
         h = _safe_hex(hex_text)
         if h is None or h not in hexmap:
             v.append(
-                Violation("3.2.2", f"Siege train {tid}: {hex_text!r} is not a hex of the map.")
+                Violation(
+                    "3.2.2", f"{_cap(siege_train_name(tid))}: {hex_text!r} is not a hex of the map."
+                )
             )
             continue
         fortress = hexmap.fortress_at(h)
@@ -313,7 +322,7 @@ def check_deployment(
             v.append(
                 Violation(
                     "3.2.2",
-                    f"Siege train {tid} at {hex_text} must be with a "
+                    f"{_cap(siege_train_name(tid))} at {hex_text} must be with a "
                     f"{ADJECTIVES[army]} leader or in a fortress "
                     f"{name} garrisons.",
                     where=hex_text,
@@ -571,3 +580,7 @@ def sample_deployments(
             trains,  # type: ignore[misc]
         )
     return out
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -19,7 +19,23 @@ import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-SCHEME = "dgk-dice-v1"
+# The scheme's version (docs/dice.md). v2: every new seed is 256 bits (64 hex digits), so that
+# its public SHA-256 commitment cannot be searched back to it. v1 campaigns have 64-bit seeds
+# (re-seeds 128 bits); the dice, the commitment and the derived seeds are computed the same way
+# in both, so a v1 campaign verifies as before.
+SCHEME = "dgk-dice-v2"
+SEED_BYTES = 32
+
+
+def seed_scheme(seed: str) -> str:
+    """The scheme a seed was drawn under: its version and its strength in bits.
+
+    >>> seed_scheme("0" * 64), seed_scheme("0" * 16)
+    ('dgk-dice-v2, a 256-bit seed', 'dgk-dice-v1, a 64-bit seed')
+    """
+    bits = len(seed) * 4
+    version = SCHEME if bits >= SEED_BYTES * 8 else "dgk-dice-v1"
+    return f"{version}, a {bits}-bit seed"
 
 
 def die_value(seed: str, name: str, index: int, sides: int = 6) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from maps.core.model import City, HexMap
-from rules.armies import ADJECTIVES, Army, Seat, seat_map
+from rules.armies import ADJECTIVES, Army, Seat, seat_map, siege_train_name
 
 # 13.6: who may give points to whom. "britain" is the Hanoverian player's off-map star city.
 from rules.betweencampaigns import (
@@ -274,8 +274,9 @@ def new_points(
             linked_event(
                 "13.5",
                 EventKind.DEPLOYED,
-                f"The {ADJECTIVES[army]} army builds siege train {train_id} at "
-                f"{homes[0].name} for {settings.siege_train_cost} new points (13.5).",
+                f"The {ADJECTIVES[army]} army builds a siege train, "
+                f"{siege_train_name(train_id)}, at {homes[0].name} for "
+                f"{settings.siege_train_cost} new points (13.5).",
                 train=train_id,
             )
         )

@@ -198,24 +198,29 @@ class Movement:
         for key, h in list(m.drops.items()):
             if h == m.pos and key in m.members:
                 m.members.remove(key)
-                m.dropped.append((key, h, list(m.mp_spent)))
+                m.dropped.append((key, h, list(m.mp_spent), m.hexes_moved))
                 self.standing.setdefault(h, set()).add(m.army)
                 del m.drops[key]
 
     def _meet(self, a: Mover, b: Mover) -> None:
         """6.4.4 exception: both end in the hex of the force that moved the shorter distance."""
-        distances = {a.unit: a.hexes_moved, b.unit: b.hexes_moved}
-        if a.hexes_moved != b.hexes_moved:
-            shorter = a if a.hexes_moved < b.hexes_moved else b
+        distances = {a.unit: a.turn_hexes, b.unit: b.turn_hexes}
+        if a.turn_hexes != b.turn_hexes:
+            shorter, longer = (a, b) if a.turn_hexes < b.turn_hexes else (b, a)
             where = shorter.pos
-            how = f"{shorter.name} had moved the shorter distance"
+            how = (
+                f"{shorter.name} had moved the shorter distance this turn "
+                f"({_hexes(shorter.turn_hexes)} against {_hexes(longer.turn_hexes)}"
+                + (", the march phase counted" if a.earlier_hexes or b.earlier_hexes else "")
+                + ")"
+            )
             rolls = {}
         else:
             winner, rolls = self._meeting_roll(a, b)
             loser = b if winner is a else a
             where = winner.pos if winner.meeting_choice == "hold" else loser.pos
             how = (
-                f"both had moved {a.hexes_moved} hexes; {winner.name} won the roll "
+                f"both had moved {_hexes(a.turn_hexes)} this turn; {winner.name} won the roll "
                 f"({rolls[winner.unit]} to {rolls[loser.unit]}) and chose "
                 f"{hex_id(where)}"
             )
@@ -320,7 +325,7 @@ def _finish_movement(
                 Event(
                     "6.2.5",
                     EventKind.STOPPED if m.stop else EventKind.MARCHED,
-                    f"Siege train {t.id} marches from {t.hex} to {end}{fortress_note}"
+                    f"{t.name} marches from {t.hex} to {end}{fortress_note}"
                     + (f"; it {m.stop}" if m.stop else "")
                     + ".",
                     {"unit": t.id, "from": t.hex, "to": end, "mp": sum(m.mp_spent)},
@@ -331,7 +336,11 @@ def _finish_movement(
         mp_total = sum(m.mp_spent)
         for key in m.members:
             x = state.leader(key)
-            changes = {"hex": end, "inside": inside_after(x.inside)}
+            changes = {
+                "hex": end,
+                "inside": inside_after(x.inside),
+                "hexes_marched": x.hexes_marched + m.hexes_moved,
+            }
             if forced:
                 changes.update(forced_marched=True, forced_march_mp=mp_total)
             else:
@@ -345,10 +354,14 @@ def _finish_movement(
             if m.sallied:
                 changes.update(sallied=True)
             updated.append(dataclasses.replace(x, **changes))
-        for key, h, spent_then in m.dropped:
+        for key, h, spent_then, hexes_then in m.dropped:
             x = state.leader(key)
             spent = sum(spent_then)
-            changes = {"hex": hex_id(h), "dropped_off": True}
+            changes = {
+                "hex": hex_id(h),
+                "dropped_off": True,
+                "hexes_marched": x.hexes_marched + hexes_then,
+            }
             if h != m.start:
                 changes.update(moved=True, turns_in_hex=0, field_works=0, inside=False)
             if forced:
@@ -594,3 +607,7 @@ def forced_march_phase(
     events.extend(moved)
     events.extend(cic_events(state))
     return Resolution(state, tuple(events))
+
+
+def _hexes(n: int) -> str:
+    return f"{n} hex" if n == 1 else f"{n} hexes"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from maps.core.hexgrid import Hex, format_path, neighbour, parse_hex_id
 from maps.core.model import HexMap
-from rules.armies import Army
+from rules.armies import Army, siege_train_name
 from rules.events import Event
 from rules.garrisons import (
     garrison_named,
@@ -71,11 +71,12 @@ class Mover:
     target: Hex | None = None
     stop_after: bool = False
     done: bool = False
-    hexes_moved: int = 0
+    hexes_moved: int = 0  # in this phase
+    earlier_hexes: int = 0  # moved earlier this turn: the march phase, for a forced march
     stop: str = ""
     stop_rule: str = "6.2"
     met: bool = False
-    dropped: list[tuple[str, Hex, list[int]]] = field(default_factory=list)
+    dropped: list[tuple[str, Hex, list[int], int]] = field(default_factory=list)
     entered_enemy: bool = False
     sallied: bool = False  # left a fortress with the enemy outside in its hex (11.3)
     visited: list[Hex] = field(default_factory=list)
@@ -98,8 +99,13 @@ class Mover:
         return out
 
     @property
+    def turn_hexes(self) -> int:
+        """The distance moved this turn so far (6.4.4): earlier phases and this one."""
+        return self.earlier_hexes + self.hexes_moved
+
+    @property
     def name(self) -> str:
-        return f"siege train {self.unit}" if self.train else leader(self.unit).name
+        return siege_train_name(self.unit) if self.train else leader(self.unit).name
 
     def next_target(self) -> Hex | None:
         if self.target is not None:
@@ -349,6 +355,7 @@ def _mover(
         meeting_choice=o.meeting,
         enter_fortress=o.enter_fortress,
         left_fortress=x.inside and (o.leave_fortress or bool(o.path)),
+        earlier_hexes=x.hexes_marched,
     )
 
 

@@ -19,7 +19,7 @@ from enum import Enum
 from functools import cache, cached_property
 from typing import Any
 
-from rules.armies import ALLIANCE_OF, Alliance, Army, Seat, seat_map
+from rules.armies import ALLIANCE_OF, Alliance, Army, Seat, seat_map, siege_train_name
 from rules.leaders import Leader, leader
 
 STATE_FORMAT = "dgk-state/1"
@@ -86,6 +86,7 @@ class LeaderState:
     sallied: bool = False  # left a blockaded or besieged fortress: must fight (11.3)
     second_march_mp: int = 0  # MPs expended in a second march (7.1)
     forced_march_mp: int = 0  # MPs expended in a forced march (7.1)
+    hexes_marched: int = 0  # hexes moved this turn, march and forced march (6.4.4)
 
     @property
     def table(self) -> Leader:
@@ -126,6 +127,11 @@ class SiegeTrain:
     hex: str
     inside: bool = False
     moved: bool = False  # this turn
+
+    @property
+    def name(self) -> str:
+        """Its one name, e.g. "Prussian siege train 1" (``armies.siege_train_name``)."""
+        return siege_train_name(self.id)
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,7 @@ def start_of_turn(state: State) -> State:
             sallied=False,
             second_march_mp=0,
             forced_march_mp=0,
+            hexes_marched=0,
         )
         for x in state.leaders
     )

@@ -30,8 +30,7 @@ def winter_quarters(
         x = dataclasses.replace(x, demoralized=False, supplied=True, field_works=0)
         h = hexmap.parse_hex_id(x.hex)
         homes = quarters(state, hexmap, x.army)
-        city = hexmap.city_at(h)
-        settled = x.inside or (city is not None and h in homes and not _besieging(state, x, city))
+        settled = x.inside or _in_quarters(state, x, h, homes)
         if not settled and homes:
             found = nearest(hexmap, h, homes)
             target = homes[found[0]] if found else min(homes.values(), key=lambda c: c.name)
@@ -40,7 +39,7 @@ def winter_quarters(
                 linked_event(
                     "13.1",
                     EventKind.RETREAT,
-                    f"{x.table.name} goes into winter quarters at {target.name} (13.1).",
+                    _quarters_text(x.table.name, target, h),
                     leader=x.key,
                     city=target.name,
                 )
@@ -50,10 +49,19 @@ def winter_quarters(
     for t in state.siege_trains:
         h = hexmap.parse_hex_id(t.hex)
         homes = quarters(state, hexmap, t.army)
-        if not t.inside and h not in homes and homes:
+        if not t.inside and not (h in homes and not homes[h].fortress) and homes:
             found = nearest(hexmap, h, homes)
             target = homes[found[0]] if found else min(homes.values(), key=lambda c: c.name)
             t = dataclasses.replace(t, hex=target.hex_id, inside=target.fortress)
+            events.append(
+                linked_event(
+                    "13.1",
+                    EventKind.RETREAT,
+                    _quarters_text(t.name, target, h),
+                    train=t.id,
+                    city=target.name,
+                )
+            )
         trains.append(t)
     state = dataclasses.replace(
         state, leaders=tuple(leaders), siege_trains=tuple(trains), besieged_turns={}, blockaded=()
@@ -102,6 +110,24 @@ def _leaderless_quarters(
             )
         )
     return dataclasses.replace(state, leaderless=tuple(kept)), events
+
+
+def _quarters_text(name: str, target: City, h) -> str:
+    if target.hex == h:
+        return (
+            f"{name} goes inside {target.name} for winter quarters (13.1: outside the walls "
+            "is not in the fortress, 11.3)."
+        )
+    return f"{name} goes into winter quarters at {target.name} (13.1)."
+
+
+def _in_quarters(state: State, x: LeaderState, h, homes: dict) -> bool:
+    """Whether a force outside any walls is already *in* a friendly fortress or star city
+    (13.1): only in a star city without walls. A force in a fortress hex but outside is not in
+    the fortress (11.3: inside or outside; 3.2.3, 5.2.5 speak of points *in* it), so it is
+    placed in the nearest, which is that same fortress, inside."""
+    city = homes.get(h)
+    return city is not None and not city.fortress and not _besieging(state, x, city)
 
 
 def _besieging(state: State, x: LeaderState, city: City) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from rules.armies import ADJECTIVES, Army
+from rules.armies import ADJECTIVES, Army, siege_train_name
 from rules.armies import Seat as EngineSeat
 from tabletop import forces
 from tabletop import units as unit_rules
@@ -380,7 +380,7 @@ def sheet(
             )
             entry["siege_trains"] = (
                 f"{len(trains)} siege train(s) with this side outside the walls "
-                f"({', '.join(trains)}): "
+                f"({', '.join(siege_train_name(t) for t in trains)}): "
                 "never on the table; captured if the whole side is eliminated or surrenders (9.1)."
                 if trains
                 else "No siege train of this side is in the hex (9.1)."
@@ -418,7 +418,7 @@ def sheet(
             answers = [
                 "; ".join(f"{x['name']} {x['points']}" for x in data.get("leaders", [])) + ".",
                 "Yes." if data.get("may_retire", True) else f"No: {data.get('retire_refusal')}.",
-                ", ".join(trains) + "." if trains else "None.",
+                ", ".join(siege_train_name(t) for t in trains) + "." if trains else "None.",
             ]
             if facts.garrison_city and facts.garrison_side == side:
                 answers.append(f"{facts.garrison_points} points.")

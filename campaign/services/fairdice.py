@@ -19,7 +19,16 @@ from django.db import transaction
 from campaign.models import Campaign, CampaignStatus, OrganiserActionKind, Seat
 from campaign.services import email, gameplay
 from campaign.services.actionlog import OrganiserError, log
-from rules.dice import SCHEME, Mismatch, check_rolls, commitment, derive_seed
+from campaign.services.plaintext import without_bidi
+from rules.dice import (
+    SCHEME,
+    SEED_BYTES,
+    Mismatch,
+    check_rolls,
+    commitment,
+    derive_seed,
+    seed_scheme,
+)
 
 
 @dataclass(frozen=True)
@@ -27,6 +36,7 @@ class SeedRecord:
     epoch: int
     commitment: str
     seed: str  # empty while the campaign runs
+    scheme: str = ""  # the scheme's version and the seed's strength (public: not the seed)
 
 
 @dataclass
@@ -47,7 +57,10 @@ def seed_records(campaign: Campaign, *, reveal: bool) -> list[SeedRecord]:
     """Every seed the campaign has used, oldest first; the seeds themselves only if ``reveal``."""
     seeds = [(p["epoch"], p["seed"]) for p in campaign.past_seeds]
     seeds.append((campaign.seed_epoch, campaign.seed))
-    return [SeedRecord(epoch, commitment(seed), seed if reveal else "") for epoch, seed in seeds]
+    return [
+        SeedRecord(epoch, commitment(seed), seed if reveal else "", seed_scheme(seed))
+        for epoch, seed in seeds
+    ]
 
 
 def public_seeds(campaign: Campaign) -> list[SeedRecord]:
@@ -91,7 +104,7 @@ def new_seed(campaign: Campaign) -> None:
     """Retire the current seed (kept, to check the rolls it made) and draw a new one."""
     retired = {"epoch": campaign.seed_epoch, "seed": campaign.seed}
     campaign.past_seeds = [*campaign.past_seeds, retired]
-    campaign.seed = secrets.token_hex(16)
+    campaign.seed = secrets.token_hex(SEED_BYTES)
     campaign.seed_epoch += 1
     campaign.save(update_fields=["past_seeds", "seed", "seed_epoch"])
 
@@ -103,7 +116,7 @@ def reseed(campaign: Campaign, actor, reason: str, *, now: datetime) -> str:
     campaign = Campaign.objects.select_for_update().get(id=campaign.id)
     if campaign.status == CampaignStatus.ENDED:
         raise OrganiserError("The campaign has ended: its seeds are revealed, none is secret.")
-    reason = reason.strip()
+    reason = without_bidi(reason).strip()
     if not reason:
         raise OrganiserError("Say why the seed is changed: the players read it in the log.")
     new_seed(campaign)

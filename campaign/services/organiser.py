@@ -308,13 +308,26 @@ def mark_entered(sheet, actor, *, now: datetime, submitted: bool = False) -> boo
 
 @transaction.atomic
 def enter_orders(
-    campaign: Campaign, actor, seat: Seat, draft: dict, *, now: datetime, how: str = "by email"
+    campaign: Campaign,
+    actor,
+    seat: Seat,
+    draft: dict,
+    *,
+    now: datetime,
+    phase: str,
+    how: str = "by email",
 ) -> None:
-    """Enter a player's orders sent by email or on paper; recorded as such, and ready."""
+    """Enter a player's orders sent by email or on paper; recorded as such, and ready.
+    ``phase`` is the phase the organiser's form was written for: refused unless it is open."""
     _running(campaign)
     window = campaign.open_window()
     if window is None or not window.owes(seat):
         raise OrganiserError(f"The {seat.label} owes no orders now.")
+    if phase != window.phase:
+        raise OrganiserError(
+            f"These orders were written for the {phase or 'unnamed'} phase; the "
+            f"{window.phase} phase is open now. Nothing was entered."
+        )
     if not isinstance(draft, dict):
         raise OrganiserError("Orders are an object in the order format.")
     OrderSheet.objects.update_or_create(

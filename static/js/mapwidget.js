@@ -552,9 +552,9 @@
       };
       var trainForm = function (t) {
         return '<form class="mw-place" data-army="' + esc(a.army) + '" data-action="train" data-unit="' + esc(t.id) + '">' +
-          "<strong>Siege train " + esc(t.id) + "</strong>" + (t.hex === id ? " (here)" : t.hex ? " (in " + esc(t.hex) + ")" : "") +
+          "<strong>" + esc(t.name || t.id) + "</strong>" + (t.hex === id ? " (here)" : t.hex ? " (in " + esc(t.hex) + ")" : "") +
           (city ? ' <label><input type="checkbox" name="inside"' + (t.inside ? " checked" : "") + "> inside</label>" : "") +
-          ' <button type="submit"' + (locked ? " disabled" : "") + ">Place " + esc(t.id) + " here</button></form>";
+          ' <button type="submit"' + (locked ? " disabled" : "") + ">Place " + esc(t.name || t.id) + " here</button></form>";
       };
       var atHere = function (u) { return u.hex === id; };
       var elsewhere = function (u) { return u.hex !== id; };

@@ -24,7 +24,7 @@ from maps.core.loader import load_map
 from maps.tiles import render_tiles
 from orders.models import OrderSheet
 from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F401
-from tests.web.test_play_fixtures import client_for, url
+from tests.web.test_play_fixtures import client_for, in_phase, url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -367,7 +367,9 @@ def march_one_step(campaign, power: str) -> tuple[str, str]:
     for d, to, _cost, _bridged in hexmap.steps(parse_hex_id(x.hex)):
         if hex_id(to) in occupied:
             continue
-        r = client.post(url("save_march", s), {"unit": x.key, "path": str(d), "marches": "1"})
+        r = client.post(
+            url("save_march", s), in_phase(s, {"unit": x.key, "path": str(d), "marches": "1"})
+        )
         assert r.status_code in (200, 302), r.content.decode()[:500]
         sheet = OrderSheet.objects.get(window=window, seat=s)
         wrong = ready_problems(Access(s, campaign, own=True, user=s.user), window, sheet)

@@ -23,6 +23,7 @@ from tests.web.test_play_fixtures import (
     POSITIONS,
     client_for,
     deploy_seat,
+    in_phase,
     seat,
     url,
     write_map,
@@ -192,7 +193,7 @@ def everyone_else_ready(campaign, but: str) -> None:
             c = client_for(s.user)
             if window.phase == "deployment":
                 deploy_seat(s, c)
-            r = c.post(url("ready", s))
+            r = c.post(url("ready", s), in_phase(s))
             assert r.status_code == 302
             if not OrderSheet.objects.filter(window=window, seat=s, ready=True).exists():
                 # Ready refused the sheet: say why, in the page's words

@@ -237,6 +237,16 @@ def test_the_state_round_trips_through_json_losslessly():
     assert state_from_dict(data) == s
 
 
+def test_a_state_written_before_hexes_marched_reads_zero():
+    """Stored campaigns keep their states: a leader record without ``hexes_marched`` (6.4.4's
+    distance of the turn, added later) reads 0, and writes it back."""
+    old = state_to_dict(state_from_dict({"leaders": {"daun": {"hex": "0101", "points": 500}}}))
+    del old["leaders"]["daun"]["hexes_marched"]
+    s = state_from_dict(old)
+    assert s.leader("daun").hexes_marched == 0
+    assert state_to_dict(s)["leaders"]["daun"]["hexes_marched"] == 0
+
+
 def test_the_state_reads_a_compact_scenario_form():
     s = state_from_dict({"turn": 3, "leaders": {"daun": {"hex": "0101", "points": 500}}})
     assert s.leader("daun").army is Army.AUSTRIA

@@ -418,3 +418,30 @@ def test_sidesteps_are_kept_in_check(m):
     for c in m.cities:
         assert distance(hex_of_latlon(m, c.lat, c.lon), c.hex) <= 1, c.name
     assert all(neighbour(m.city("Komorn").hex, d) in m for d in DIRECTIONS)
+
+
+def test_swedish_pomerania_is_the_land_north_of_the_peene_with_rugen(m):
+    # 1720-1815: some 4,000-4,500 km2, 18-20 hexes of 224 km2 (facts/areas.toml); no more than 24
+    swedish = m.hexes_in_area("Swedish Pomerania")
+    assert 18 <= len(swedish) <= 24, len(swedish)
+    for lat, lon, place in [
+        (54.309, 13.082, "Stralsund"),
+        (54.089, 13.402, "Greifswald"),
+        (54.052, 13.771, "Wolgast"),
+        (54.373, 12.724, "Barth"),
+        (54.42, 13.43, "Rügen"),
+        (53.96, 13.55, "Züssow, North of the Peene opposite Anklam"),
+        (53.892, 11.456, "Wismar (Swedish until 1803)"),
+    ]:
+        assert m.area(at(m, lat, lon)) == "Swedish Pomerania", place
+    for lat, lon, place, area in [
+        (53.856, 13.690, "Anklam, South of the Peene", "Prussia"),
+        # Demmin itself stands on the Peene at the edge of a hex that is mostly North of it
+        (53.84, 13.17, "South of the Peene, between Demmin and Anklam", "Prussia"),
+        (54.08, 13.92, "Usedom", "Prussia"),
+        (54.03, 11.67, "Neubukow", "Mecklinburg"),
+        (53.97, 12.71, "Gnoien", "Mecklinburg"),
+        (53.90, 12.85, "Dargun", "Mecklinburg"),
+        (54.097, 12.193, "Rostock", "Mecklinburg"),
+    ]:
+        assert m.area(at(m, lat, lon)) == area, place

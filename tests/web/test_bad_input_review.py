@@ -13,6 +13,7 @@ from tests.web.test_battles import battle, battle_map, campaign
 from tests.web.test_play_fixtures import (
     client_for,
     deploy_everyone,
+    in_phase,
     play_map,
     rules_campaign,
     seat,
@@ -30,7 +31,7 @@ def marching(rules_campaign, player, django_capture_on_commit_callbacks):
     deploy_everyone(rules_campaign, django_capture_on_commit_callbacks)
     prussia = seat(rules_campaign, "prussia")
     c = client_for(player)
-    assert c.post(url("save_march", prussia), GOOD).status_code == 302
+    assert c.post(url("save_march", prussia), in_phase(prussia, GOOD)).status_code == 302
     return rules_campaign, prussia, c
 
 
@@ -247,7 +248,9 @@ def test_hostile_orders_entered_by_the_organiser_never_give_a_server_error(
     prussia = seat(rules_campaign, "prussia")
     target = reverse("enter_orders", args=[rules_campaign.code, prussia.code])
     with django_capture_on_commit_callbacks(execute=True):
-        r = client_for(organiser).post(target, {"how": "by email", "orders": orders}, follow=True)
+        r = client_for(organiser).post(
+            target, in_phase(prussia, {"how": "by email", "orders": orders}), follow=True
+        )
     assert r.status_code == 200
     # the campaign goes on: the other seats' pages still open
     austria = seat(rules_campaign, "austria")
@@ -360,7 +363,7 @@ def test_the_public_map_refuses_bad_regions_plainly(db, query, what):
     [
         ('{"unit": "frederick", "path": "4"}', "application/json"),
         ("\x00\xff" * 50, "application/octet-stream"),
-        ("unit=frederick&unit=daun&path=4&path=%3Cb%3E&marches=1&marches=2", None),
+        ("unit=frederick&unit=daun&path=4&path=%3Cb%3E&marches=1&marches=2&phase=march", None),
     ],
 )
 def test_odd_bodies_on_the_order_endpoints_keep_the_draft(marching, name, body, content_type):

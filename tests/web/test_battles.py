@@ -35,7 +35,7 @@ from maps.core.compact import compact_map
 from maps.core.loader import map_to_dict
 from orders.models import OrderSheet
 from rules.armies import Army
-from tests.web.test_play_fixtures import client_for, seat, url, without_noise
+from tests.web.test_play_fixtures import client_for, in_phase, seat, url, without_noise
 
 pytestmark = pytest.mark.django_db
 
@@ -128,19 +128,19 @@ def campaign(organiser, player, ally, other, battle_map, django_capture_on_commi
             for index, hex_id, points in DEPLOYMENT[army]:
                 r = client.post(
                     url("deploy", s),
-                    {"army": army, "action": "leader", "unit": s.leaders[army][index],
-                     "hex": hex_id, "points": points},
+                    in_phase(s, {"army": army, "action": "leader", "unit": s.leaders[army][index],
+                     "hex": hex_id, "points": points}),
                 )  # fmt: skip
                 assert r.status_code == 302
             garrison = {"prussia": ("Berlin", BERLIN), "austria": ("Prague", PRAGUE)}.get(army)
             if garrison:
                 client.post(
                     url("deploy", s),
-                    {"army": army, "action": "garrison", "city": garrison[0],
-                     "points": garrison[1]},
+                    in_phase(s, {"army": army, "action": "garrison", "city": garrison[0],
+                     "points": garrison[1]}),
                 )  # fmt: skip
         with django_capture_on_commit_callbacks(execute=True):
-            client.post(url("ready", s))
+            client.post(url("ready", s), in_phase(s))
     c.refresh_from_db()
     return c
 
@@ -170,7 +170,7 @@ def battle(campaign, player, django_capture_on_commit_callbacks):
     client = client_for(player)
     r = client.post(
         url("save_march", prussia),
-        {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"},
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"}),
     )
     assert r.status_code in (200, 302)
     everyone_ready(campaign, django_capture_on_commit_callbacks)  # march

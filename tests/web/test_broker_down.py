@@ -10,6 +10,7 @@ from orders.models import OrderSheet
 from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     client_for,
     deploy_seat,
+    in_phase,
     play_map,
     rules_campaign,
     seat,
@@ -59,7 +60,7 @@ def test_ready_with_the_broker_down_saves_and_explains(rules_campaign, broker_do
         OrderSheet.objects.filter(seat=s).update(ready=True)
     c = client_for(last.user)
     dashboard = url("dashboard", last)
-    r = c.post(url("ready", last), HTTP_REFERER="http://testserver" + dashboard)
+    r = c.post(url("ready", last), in_phase(last), HTTP_REFERER="http://testserver" + dashboard)
     assert r.status_code == 302 and r.url.endswith(dashboard)
     assert "background worker cannot be reached" in c.get(r.url).content.decode()
     assert OrderSheet.objects.get(seat=last).ready
@@ -71,7 +72,7 @@ def test_the_sweep_resolves_it_when_the_worker_is_back(rules_campaign, broker_do
     everyone = list(rules_campaign.seats.filter(reserve=False))
     for s in everyone:
         deploy_seat(s, client_for(s.user))
-        client_for(s.user).post(url("ready", s))
+        client_for(s.user).post(url("ready", s), in_phase(s))
     window = rules_campaign.open_window()
     assert window.phase == "deployment"
     broker_down()  # the worker is back: its sweep runs
@@ -90,6 +91,7 @@ def test_an_htmx_ready_with_the_broker_down_redirects_the_page(rules_campaign, b
     last = everyone[-1]
     r = client_for(last.user).post(
         url("ready", last),
+        in_phase(last),
         HTTP_HX_REQUEST="true",
         HTTP_HX_CURRENT_URL="http://testserver" + url("orders", last),
     )

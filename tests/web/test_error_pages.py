@@ -1,10 +1,14 @@
 """Pages a person can read when something is refused or missing (issue 13)."""
 
+import logging
+import sys
+
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
+from campaign.logfilters import OneLineForbidden
 from campaign.services import organiser as tools
 from campaign.services.setup import accept_invitation, add_reserve
 from tests.web.test_play_fixtures import client_for
@@ -30,6 +34,34 @@ def test_another_players_page_is_refused_in_the_sites_style(campaign, other):
     prussia = campaign.seats.get(power="prussia")
     r = client_for(other).get(reverse("orders:dashboard", args=[prussia.code]))
     assert r.status_code == 403 and "These are another player&#x27;s pages." in r.content.decode()
+
+
+def test_a_refused_page_is_logged_in_one_line(campaign, other, caplog):
+    prussia = campaign.seats.get(power="prussia")
+    path = reverse("orders:dashboard", args=[prussia.code])
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        assert client_for(other).get(path).status_code == 403
+    records = [r for r in caplog.records if r.name == "django.request"]
+    assert len(records) == 1
+    record = records[0]
+    assert record.status_code == 403 and record.exc_info is None
+    line = logging.Formatter().format(record)
+    assert "\n" not in line and "Traceback" not in line
+    assert path in line and "PermissionDenied: These are another player's pages." in line
+
+
+def test_a_server_error_keeps_its_traceback(caplog):
+    """Only 403s lose it: the filter leaves any other record as it was."""
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        record = logging.LogRecord(
+            "django.request", logging.ERROR, __file__, 1, "Internal Server Error: %s",
+            ("/x/",), sys.exc_info(),
+        )  # fmt: skip
+    record.status_code = 500
+    assert OneLineForbidden().filter(record)
+    assert "Traceback" in logging.Formatter().format(record)
 
 
 def test_a_missing_page_is_explained(client):

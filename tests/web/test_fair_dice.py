@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from PIL import ImageDraw
 
-from campaign.models import OrganiserAction
+from campaign.models import Campaign, OrganiserAction
 from campaign.services import battles as battle_service
 from campaign.services import fairdice, setup
 from campaign.services import organiser as tools
@@ -138,18 +138,40 @@ def play_to_the_end(campaign, capture) -> int:
     return resolutions
 
 
+@pytest.fixture
+def scheme(request, monkeypatch) -> str:
+    """The campaign made now (v2, a 256-bit seed), or one made before issue 25 (v1: a 64-bit
+    seed, as ``token_hex(8)`` drew it then), its seed drawn so when the campaign is made."""
+    version, seed = request.param
+    if seed:
+        monkeypatch.setattr(Campaign._meta.get_field("seed"), "_get_default", lambda: seed)
+    return version
+
+
+@pytest.mark.parametrize(
+    "scheme",
+    [
+        ("dgk-dice-v2, a 256-bit seed", None),
+        ("dgk-dice-v1, a 64-bit seed", "9f86d081884c7d65"),
+    ],
+    indirect=True,
+)
 def test_a_finished_season_reveals_the_seed_and_every_roll_checks(
-    campaign, player, mailoutbox, django_capture_on_commit_callbacks, capsys
+    scheme, request, player, mailoutbox, django_capture_on_commit_callbacks, capsys
 ):
+    campaign = request.getfixturevalue("campaign")  # started after ``scheme`` set its seed
+    assert len(campaign.seed) * 4 == int(scheme.split("a ")[1].split("-bit")[0])
     campaign.seats.update(email_kinds=["campaign-over"])
     play_to_the_end(campaign, django_capture_on_commit_callbacks)
     assert campaign.status == "ended"
     text = client_for(player).get(reverse("campaign_dice", args=[campaign.code])).content
     assert campaign.seed in text.decode() and "match the revealed seeds" in text.decode()
+    assert scheme in text.decode()
     over = [m for m in mailoutbox if "campaign is over" in m.subject]
     assert over and reverse("campaign_dice", args=[campaign.code]) in over[0].body
     call_command("verifydice", str(campaign.code))
     out = capsys.readouterr().out
+    assert f"({scheme})" in out
     checked = int(out.split(" rolls checked")[0].split()[-1])
     assert checked >= 18 * 5 and "all match" in out  # march allocation, every army, every turn
 
@@ -181,6 +203,7 @@ def test_the_organiser_reseeds_and_later_rolls_use_the_new_seed(
     assert r.status_code == 302
     campaign.refresh_from_db()
     assert campaign.seed != old and campaign.seed_epoch == 1
+    assert len(bytes.fromhex(campaign.seed)) * 8 == 256  # docs/dice.md, scheme v2
     assert campaign.past_seeds == [{"epoch": 0, "seed": old}]
     logged = OrganiserAction.objects.get(campaign=campaign, kind="reseeded")
     assert "seen on a print" in logged.text and campaign.seed_commitment in logged.text

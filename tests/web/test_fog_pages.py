@@ -20,6 +20,7 @@ from tests.web.test_play_fixtures import (
     MARKERS,
     client_for,
     deploy_everyone,
+    in_phase,
     play_map,
     rules_campaign,
     seat,
@@ -36,7 +37,10 @@ def deployed(rules_campaign, player, django_capture_on_commit_callbacks, mailout
     prussia = seat(rules_campaign, "prussia")
     c = client_for(player)
     # A secret draft too: Frederick's march order with a drop-off nobody else may read.
-    r = c.post(url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"})
+    r = c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4-4", "marches": "1"}),
+    )
     assert r.status_code == 302
     return rules_campaign
 

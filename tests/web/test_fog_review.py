@@ -426,7 +426,7 @@ def test_a_captured_siege_train_is_news_only_to_the_two_armies():
 
     captured = Event(
         "9.5", EventKind.SIEGE_TRAIN_CAPTURED,
-        "The Austrian siege train austria-1 at 0502 is captured by the Prussian army (9.5).",
+        "The Austrian siege train 1 at 0502 is captured by the Prussian army (9.5).",
         {"train": "austria-1", "from": "austria", "by": "prussia", "hex": "0502"},
     )  # fmt: skip
     state = State(turn=2)

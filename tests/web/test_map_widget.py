@@ -20,6 +20,7 @@ from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     POSITIONS,
     client_for,
     deploy_everyone,
+    in_phase,
     marching,
     play_map,
     rules_campaign,
@@ -95,7 +96,9 @@ def test_reach_then_a_tap_saves_the_march_and_draws_it(marching, player):
     # the tap posts what the widget posts: the unit, the path, its marches, the phase
     r = c.post(
         url("save_march", prussia),
-        {"unit": "frederick", "path": far["codes"], "marches": "1", "phase": "march"},
+        in_phase(
+            prussia, {"unit": "frederick", "path": far["codes"], "marches": "1", "phase": "march"}
+        ),
         HTTP_HX_REQUEST="true",
     )
     assert r.status_code == 200 and 'id="play"' in r.content.decode()
@@ -115,7 +118,10 @@ def test_the_overlay_answers_not_modified_until_the_draft_changes(marching, play
     r, _ = overlay(c, prussia)
     again = c.get(url("map_overlay", prussia), HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 304
-    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
+    c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1"}),
+    )
     changed = c.get(url("map_overlay", prussia), HTTP_IF_NONE_MATCH=r["ETag"])
     assert changed.status_code == 200
 
@@ -137,7 +143,10 @@ def embedded(page: str) -> dict:
 def test_the_page_embeds_the_seats_layer_as_overlay_json_gives_it(marching, player, other):
     prussia, austria = seat(marching, "prussia"), seat(marching, "austria")
     c = client_for(player)
-    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
+    c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1"}),
+    )
     page = c.get(url("orders", prussia), {"unit": "frederick"}).content.decode()
     _, data = overlay(c, prussia, unit="frederick")
     assert embedded(page) == data  # the draft's arrow and Frederick's reach, no request needed
@@ -192,7 +201,10 @@ def test_history_shows_the_seats_own_moves_of_a_past_phase(
 
     prussia = seat(marching, "prussia")
     c = client_for(player)
-    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"})
+    c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4-4", "marches": "1"}),
+    )
     for s in marching.seats.filter(reserve=False):
         ready(s, client_for(s.user), django_capture_on_commit_callbacks)
     after = StateVersion.objects.get(campaign=marching, resolved_phase="march")
@@ -285,7 +297,8 @@ def test_history_draws_the_moves_of_other_armies_the_seat_saw(
 
     prussia, austria = seat(marching, "prussia"), seat(marching, "austria")
     client_for(player).post(
-        url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"}
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4-4", "marches": "1"}),
     )
     for s in marching.seats.filter(reserve=False):
         ready(s, client_for(s.user), django_capture_on_commit_callbacks)
@@ -317,3 +330,30 @@ def test_history_draws_the_moves_of_other_armies_the_seat_saw(
     )
     assert [m["unit"] for m in mine["orders"]] == ["frederick"]
     assert all(m["army"] != "prussia" for m in mine["seen"])
+
+
+def test_a_siege_train_has_one_name_everywhere_and_its_short_form_on_the_counter(
+    marching, player, django_capture_on_commit_callbacks
+):
+    """ "Prussian siege train 1" on the pages, in the layer and in the events; "T1" on the
+    counter; the engine's id ("prussia-1") is only a form value, never read."""
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    _, data = overlay(c, prussia)
+    (train,) = [x for x in data["counters"] if x["kind"] == "siege-train"]
+    assert (train["label"], train["short"], train["unit"]) == (
+        "Prussian siege train 1", "T1", "prussia-1",
+    )  # fmt: skip
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Prussian siege train 1" in page and "Siege train prussia-1" not in page
+    r = c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "prussia-1", "path": "4", "marches": "1"}),
+    )
+    assert r.status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        for s in marching.seats.filter(reserve=False):
+            client_for(s.user).post(url("ready", s), in_phase(s))
+    texts = [e.text for e in marching.events.all() if "siege train" in e.text.lower()]
+    assert texts and all("Prussian siege train 1" in t for t in texts), texts
+    assert not any("prussia-1" in t for t in texts)

@@ -12,6 +12,7 @@ from tests.web.test_play_fixtures import (
     POSITIONS,
     client_for,
     deploy_everyone,
+    in_phase,
     play_map,
     rules_campaign,
     seat,
@@ -67,7 +68,10 @@ def test_it_enters_a_march_on_the_players_behalf(marching, organiser, player):
     assert entered_lines(marching)[-1].endswith("Why: Fritz phoned them in")
     page = c.get(url("orders", prussia)).content.decode()
     assert "on its player&#x27;s behalf" in page or "on its player's behalf" in page
-    r = c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
+    r = c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1"}),
+    )
     assert r.status_code == 302
     sheet = OrderSheet.objects.get(seat=prussia, window=marching.open_window())
     assert sheet.entered_by_organiser and sheet.entered_by == organiser
@@ -80,7 +84,10 @@ def test_it_enters_a_march_on_the_players_behalf(marching, organiser, player):
     log = client_for(austria.user).get(reverse("action_log", args=[marching.code])).content
     assert f"Entered the march orders of the {prussia.label} on the player" in log.decode()
     assert len(entered_lines(marching)) == 2  # opened, entered (not once per save)
-    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4-4", "marches": "1"})
+    c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4-4", "marches": "1"}),
+    )
     assert len(entered_lines(marching)) == 2
 
 
@@ -90,15 +97,23 @@ def test_ready_on_behalf_submits_logs_and_closes_the_pages(
     prussia = seat(marching, "prussia")
     c = client_for(organiser)
     c.post(behalf_url(marching, prussia), YES)
-    c.post(url("save_march", prussia), {"unit": "frederick", "path": "4", "marches": "1"})
+    c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1"}),
+    )
     with django_capture_on_commit_callbacks(execute=True):
-        r = c.post(url("ready", prussia))
+        r = c.post(url("ready", prussia), in_phase(prussia))
     assert r["Location"] == reverse("organiser_board", args=[marching.code])
     sheet = OrderSheet.objects.get(seat=prussia, window__phase="march", window__turn=1)
     assert sheet.ready and sheet.entered_by_organiser
     assert entered_lines(marching)[-1].startswith("Submitted the march orders")
     # The pages are closed to the organiser again (a non-playing umpire still reads them).
-    assert c.post(url("save_march", prussia), {"unit": "frederick", "path": "4"}).status_code == 403
+    assert (
+        c.post(
+            url("save_march", prussia), in_phase(prussia, {"unit": "frederick", "path": "4"})
+        ).status_code
+        == 403
+    )
 
 
 def test_it_enters_a_deployment_on_the_players_behalf(rules_campaign, organiser):
@@ -108,8 +123,9 @@ def test_it_enters_a_deployment_on_the_players_behalf(rules_campaign, organiser)
     assert r["Location"] == url("deploy", prussia)
     r = c.post(
         url("deploy", prussia),
-        {"army": "prussia", "action": "leader", "unit": prussia.leaders["prussia"][0],
-         "hex": POSITIONS["prussia"], "points": 1000},
+        in_phase(prussia, {"army": "prussia", "action": "leader",
+                           "unit": prussia.leaders["prussia"][0],
+                           "hex": POSITIONS["prussia"], "points": 1000}),
     )  # fmt: skip
     assert r.status_code == 302
     sheet = OrderSheet.objects.get(seat=prussia)
@@ -122,7 +138,12 @@ def test_stopping_closes_the_pages(marching, organiser):
     c.post(behalf_url(marching, prussia), YES)
     r = c.post(behalf_url(marching, prussia), {"stop": "1"})
     assert r["Location"] == reverse("organiser_board", args=[marching.code])
-    assert c.post(url("save_march", prussia), {"unit": "frederick", "path": "4"}).status_code == 403
+    assert (
+        c.post(
+            url("save_march", prussia), in_phase(prussia, {"unit": "frederick", "path": "4"})
+        ).status_code
+        == 403
+    )
 
 
 def test_it_rejects_get(marching, organiser):
@@ -136,14 +157,19 @@ def test_only_the_organiser_may_open_a_seat_on_behalf(marching, player, ally, ou
         assert client_for(person).post(behalf_url(marching, prussia)).status_code == 403
     # The ally cannot write the Prussian orders, and the organiser not without opening them.
     assert (
-        client_for(ally).post(url("save_march", prussia), {"unit": "frederick"}).status_code == 403
+        client_for(ally)
+        .post(url("save_march", prussia), in_phase(prussia, {"unit": "frederick"}))
+        .status_code
+        == 403
     )
     assert not entered_lines(marching)
 
 
 def test_the_organiser_cannot_write_without_opening_the_seat(marching, organiser):
     prussia = seat(marching, "prussia")
-    r = client_for(organiser).post(url("save_march", prussia), {"unit": "frederick", "path": "4"})
+    r = client_for(organiser).post(
+        url("save_march", prussia), in_phase(prussia, {"unit": "frederick", "path": "4"})
+    )
     assert r.status_code == 403
     assert not OrderSheet.objects.filter(seat=prussia, entered_by_organiser=True).exists()
 
@@ -153,7 +179,7 @@ def test_a_seat_that_owes_nothing_is_not_opened(
 ):
     prussia = seat(marching, "prussia")
     with django_capture_on_commit_callbacks(execute=True):
-        client_for(prussia.user).post(url("ready", prussia))
+        client_for(prussia.user).post(url("ready", prussia), in_phase(prussia))
     r = client_for(organiser).post(behalf_url(marching, prussia), YES, follow=True)
     assert "has submitted its march orders" in r.content.decode()
     assert entered_lines(marching) == []
@@ -166,7 +192,7 @@ def test_htmx_opens_with_a_client_redirect_and_saves_the_fragment(marching, orga
     assert r["HX-Redirect"] == url("orders", prussia)
     r = c.post(
         url("save_march", prussia),
-        {"unit": "frederick", "path": "4", "marches": "1"},
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1"}),
         HTTP_HX_REQUEST="true",
     )
     assert r.status_code == 200 and "<html" not in r.content.decode()

@@ -110,11 +110,11 @@ def test_it_enters_orders_sent_by_email(
 ):
     page = url("enter_orders", campaign, prussia.code)
     assert as_organiser.get(page).status_code == 200
-    r = as_organiser.post(page, {"how": "on paper", "orders": "not json"})
+    r = as_organiser.post(page, {"how": "on paper", "orders": "not json", "phase": "deployment"})
     assert "Not valid JSON" in r.content.decode()
     orders = '{"deployment": {"prussia": {"leaders": {}}}}'
     with django_capture_on_commit_callbacks(execute=True):
-        r = as_organiser.post(page, {"how": "on paper", "orders": orders})
+        r = as_organiser.post(page, {"how": "on paper", "orders": orders, "phase": "deployment"})
     assert r.status_code == 302
     sheet = OrderSheet.objects.get(seat=prussia)
     assert sheet.ready and sheet.entered_by_organiser and sheet.draft["deployment"]
@@ -237,6 +237,26 @@ def test_organiser_pages_refuse_everyone_else(
         assert r.status_code == 403
     campaign.refresh_from_db()
     assert campaign.status == CampaignStatus.RUNNING and not campaign.paused
+
+
+@pytest.mark.parametrize(
+    ("phase", "said"),
+    [
+        ("", "did not say which phase"),
+        ("march", "written for the march phase; the deployment phase is open"),
+    ],
+)
+def test_orders_entered_for_another_phase_or_none_are_refused(
+    as_organiser, campaign, prussia, phase, said
+):
+    page = url("enter_orders", campaign, prussia.code)
+    orders = '{"deployment": {"prussia": {"leaders": {}}}}'
+    r = as_organiser.post(page, {"how": "on paper", "orders": orders, "phase": phase})
+    assert r.status_code == 200
+    text = r.content.decode()
+    assert said in text
+    assert "{&quot;deployment&quot;" in text  # the pasted orders are kept in the form
+    assert not OrderSheet.objects.filter(seat=prussia, ready=True).exists()
 
 
 @pytest.mark.parametrize("name", ["enter_orders", "replace_player"])

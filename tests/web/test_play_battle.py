@@ -12,6 +12,7 @@ from orders.models import OrderSheet
 from tests.web.test_play_fixtures import (
     client_for,
     deploy_everyone,
+    in_phase,
     play_map,
     rules_campaign,
     seat,
@@ -61,8 +62,8 @@ def test_a_decision_is_saved_and_can_be_changed(battle, player):
     for choice in ("decline", "fight"):
         r = c.post(
             url("decide", prussia),
-            {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia",
-             "choice": choice},
+            in_phase(prussia, {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia",
+             "choice": choice}),
         )  # fmt: skip
         assert r.status_code == 302
     sheet = OrderSheet.objects.get(window=window, seat=prussia)
@@ -77,7 +78,7 @@ def test_a_decision_for_someone_else_or_nowhere_is_refused(battle, player, chang
     window, prussia, _austria, _daun = battle
     where = window.version.state["leaders"]["frederick"]["hex"]
     data = {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia", "choice": "fight"}
-    r = client_for(player).post(url("decide", prussia), {**data, **change})
+    r = client_for(player).post(url("decide", prussia), in_phase(prussia, {**data, **change}))
     assert r.status_code in (302, 400)
     assert (
         OrderSheet.objects.filter(window=window, seat=prussia, draft__has_key="battle").count() == 0
@@ -91,11 +92,20 @@ def test_the_battle_phase_resolves_when_both_are_ready(
     where = window.version.state["leaders"]["frederick"]["hex"]
     client_for(player).post(
         url("decide", prussia),
-        {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia", "choice": "fight"},
+        in_phase(
+            prussia,
+            {
+                "kind": "battle",
+                "phase": "battle",
+                "hex": where,
+                "army": "prussia",
+                "choice": "fight",
+            },
+        ),
     )
     for s, user in ((prussia, player), (austria, other)):
         with django_capture_on_commit_callbacks(execute=True):
-            assert client_for(user).post(url("ready", s)).status_code == 302
+            assert client_for(user).post(url("ready", s), in_phase(s)).status_code == 302
     window.refresh_from_db()
     assert window.status == "resolved"
     report = client_for(player).get(url("report", prussia))
@@ -135,11 +145,15 @@ def test_honors_of_war_are_answered_by_both_sides(honors, player, other):
     assert "Berlin: you are the besieger" in page
     data = {"kind": "honors", "phase": "siege", "city": "Berlin"}
     assert (
-        client_for(player).post(url("decide", prussia), {**data, "answer": "fight"}).status_code
+        client_for(player)
+        .post(url("decide", prussia), in_phase(prussia, {**data, "answer": "fight"}))
+        .status_code
         == 302
     )
     assert (
-        client_for(other).post(url("decide", austria), {**data, "answer": "deny"}).status_code
+        client_for(other)
+        .post(url("decide", austria), in_phase(austria, {**data, "answer": "deny"}))
+        .status_code
         == 302
     )
     assert OrderSheet.objects.get(window=window, seat=prussia).draft == {
@@ -156,7 +170,7 @@ def test_honors_of_war_are_answered_by_both_sides(honors, player, other):
 def test_a_wrong_honors_answer_is_refused(honors, player, change):
     window, prussia, _austria = honors
     data = {"kind": "honors", "phase": "siege", "city": "Berlin", "answer": "fight", **change}
-    r = client_for(player).post(url("decide", prussia), data)
+    r = client_for(player).post(url("decide", prussia), in_phase(prussia, data))
     assert r.status_code == 400
     assert "could not be saved" in r.content.decode()
     assert not OrderSheet.objects.filter(window=window, seat=prussia, draft__has_key="honors")
@@ -178,9 +192,9 @@ def test_the_organiser_enters_a_battle_decision_on_the_players_behalf(battle, or
     c = _on_behalf(window.campaign, prussia, organiser)
     where = window.version.state["leaders"]["frederick"]["hex"]
     data = {"kind": "battle", "phase": "battle", "hex": where, "army": "prussia", "choice": "fight"}
-    assert c.post(url("decide", prussia), data).status_code == 302
+    assert c.post(url("decide", prussia), in_phase(prussia, data)).status_code == 302
     # The organiser's decisions are checked as the player's: not for the other side's army.
-    c.post(url("decide", prussia), {**data, "army": "austria"})
+    c.post(url("decide", prussia), in_phase(prussia, {**data, "army": "austria"}))
     sheet = OrderSheet.objects.get(window=window, seat=prussia)
     assert sheet.draft["battle"] == [{"hex": where, "army": "prussia", "choice": "fight"}]
     assert sheet.entered_by_organiser and sheet.entered_by == organiser
@@ -191,10 +205,19 @@ def test_the_organiser_answers_the_honors_of_war_on_the_players_behalf(honors, o
     c = _on_behalf(window.campaign, austria, organiser)
     assert "Berlin: you are the besieger" in c.get(url("orders", austria)).content.decode()
     data = {"kind": "honors", "phase": "siege", "city": "Berlin"}
-    assert c.post(url("decide", austria), {**data, "answer": "fight"}).status_code == 400
-    assert c.post(url("decide", austria), {**data, "answer": "deny"}).status_code == 302
+    assert (
+        c.post(url("decide", austria), in_phase(austria, {**data, "answer": "fight"})).status_code
+        == 400
+    )
+    assert (
+        c.post(url("decide", austria), in_phase(austria, {**data, "answer": "deny"})).status_code
+        == 302
+    )
     sheet = OrderSheet.objects.get(window=window, seat=austria)
     assert sheet.draft == {"honors": [{"city": "Berlin", "besieger": "deny"}]}
     assert sheet.entered_by_organiser
     # Opening the Austrian seat gives no access to the Prussian one.
-    assert c.post(url("decide", prussia), {**data, "answer": "fight"}).status_code == 403
+    assert (
+        c.post(url("decide", prussia), in_phase(prussia, {**data, "answer": "fight"})).status_code
+        == 403
+    )

@@ -133,6 +133,13 @@ def url(name: str, s: Seat, *args) -> str:
     return reverse(f"orders:{name}", args=[s.code, *args])
 
 
+def in_phase(s: Seat, data: dict | None = None) -> dict:
+    """A phase-bound form's body as its page sends it: with the ``phase`` it was written for
+    (the open window's; Ready and every order form are refused without it)."""
+    window = s.campaign.open_window()
+    return {"phase": window.phase if window else "", **(data or {})}
+
+
 def deploy_seat(s: Seat, client: Client) -> None:
     """Deploy every army of the seat through the deployment page, without submitting."""
     for army in s.armies:
@@ -140,24 +147,30 @@ def deploy_seat(s: Seat, client: Client) -> None:
         points = FREDERICK_POINTS if army == "prussia" else ARMY_POINTS[army]
         r = client.post(
             url("deploy", s),
-            {"army": army, "action": "leader", "unit": key, "hex": POSITIONS[army],
-             "points": points},
+            in_phase(s, {"army": army, "action": "leader", "unit": key, "hex": POSITIONS[army],
+             "points": points}),
         )  # fmt: skip
         assert r.status_code == 302, r.content.decode()[:2000]
         if army == "prussia":
             client.post(
                 url("deploy", s),
-                {"army": army, "action": "garrison", "city": "Berlin", "points": BERLIN_POINTS},
+                in_phase(
+                    s,
+                    {"army": army, "action": "garrison", "city": "Berlin", "points": BERLIN_POINTS},
+                ),
             )
             client.post(
                 url("deploy", s),
-                {"army": army, "action": "train", "unit": "prussia-1", "hex": POSITIONS[army]},
+                in_phase(
+                    s,
+                    {"army": army, "action": "train", "unit": "prussia-1", "hex": POSITIONS[army]},
+                ),
             )
 
 
 def ready(s: Seat, client: Client, capture) -> None:
     with capture(execute=True):
-        r = client.post(url("ready", s))
+        r = client.post(url("ready", s), in_phase(s))
     assert r.status_code == 302
 
 

@@ -11,6 +11,7 @@ from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     client_for,
     deploy_everyone,
     deploy_seat,
+    in_phase,
     play_map,
     ready,
     rules_campaign,
@@ -46,7 +47,16 @@ def test_submitting_the_deployment_locks_it(
     ready(prussia, c, django_capture_on_commit_callbacks)
     r = c.post(
         url("deploy", prussia),
-        {"army": "prussia", "action": "leader", "unit": "frederick", "hex": "0101", "points": 1},
+        in_phase(
+            prussia,
+            {
+                "army": "prussia",
+                "action": "leader",
+                "unit": "frederick",
+                "hex": "0101",
+                "points": 1,
+            },
+        ),
     )
     assert r.status_code == 302
     sheet = OrderSheet.objects.get(seat=prussia)
@@ -71,7 +81,7 @@ def test_a_whole_turn_through_the_web(
     assert 'data-code="4"' in page
     r = c.post(
         url("save_march", prussia),
-        {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"},
+        in_phase(prussia, {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"}),
         HTTP_HX_REQUEST="true",
     )
     assert r.status_code == 200
@@ -94,11 +104,11 @@ def test_a_whole_turn_through_the_web(
     # Forced march (6.3): Frederick one more hex East; a siege train may not (6.3.3).
     page = c.get(url("orders", prussia)).content.decode()
     assert "Forced march orders (6.3)" in page and "Siege train" not in page
-    r = c.post(url("save_march", prussia), {"unit": "prussia-1", "path": "4",
-                                            "phase": "forced-march"})  # fmt: skip
+    r = c.post(url("save_march", prussia), in_phase(prussia, {"unit": "prussia-1", "path": "4",
+                                            "phase": "forced-march"}))  # fmt: skip
     assert r.status_code == 400
-    r = c.post(url("save_march", prussia), {"unit": "frederick", "path": "4",
-                                            "phase": "forced-march"})  # fmt: skip
+    r = c.post(url("save_march", prussia), in_phase(prussia, {"unit": "frederick", "path": "4",
+                                            "phase": "forced-march"}))  # fmt: skip
     assert r.status_code == 302
     forced = OrderSheet.objects.get(window=nxt, seat=prussia)
     assert forced.draft == {"forced_march": [{"unit": "frederick", "path": "4"}]}

@@ -11,7 +11,7 @@ from tests.web.test_battles import (  # noqa: F401 (fixtures)
     campaign,
     everyone_ready,
 )
-from tests.web.test_play_fixtures import client_for, seat, url
+from tests.web.test_play_fixtures import client_for, in_phase, seat, url
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,10 @@ pytestmark = pytest.mark.django_db
 def battle_phase(campaign, player, django_capture_on_commit_callbacks):
     client_for(player).post(
         url("save_march", seat(campaign, "prussia")),
-        {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"},
+        in_phase(
+            seat(campaign, "prussia"),
+            {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"},
+        ),
     )
     everyone_ready(campaign, django_capture_on_commit_callbacks)  # march
     everyone_ready(campaign, django_capture_on_commit_callbacks)  # forced march
@@ -31,7 +34,10 @@ def battle_phase(campaign, player, django_capture_on_commit_callbacks):
 def decide(user, s, choice):
     return client_for(user).post(
         url("decide", s),
-        {"phase": "battle", "kind": "battle", "hex": "0502", "army": s.power, "choice": choice},
+        in_phase(
+            s,
+            {"phase": "battle", "kind": "battle", "hex": "0502", "army": s.power, "choice": choice},
+        ),
     )
 
 

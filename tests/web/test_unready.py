@@ -7,6 +7,7 @@ from orders.models import OrderSheet
 from tests.web.test_play_fixtures import (  # noqa: F401 (fixtures)
     client_for,
     deploy_seat,
+    in_phase,
     play_map,
     ready,
     rules_campaign,
@@ -26,7 +27,7 @@ def test_a_player_takes_back_ready_and_changes_the_draft(
     ready(prussia, c, django_capture_on_commit_callbacks)
     page = c.get(url("deploy", prussia)).content.decode()
     assert "Take back: change my deployment" in page
-    r = c.post(url("unready", prussia))
+    r = c.post(url("unready", prussia), in_phase(prussia))
     assert r.status_code == 302 and r.url == url("deploy", prussia)
     sheet = OrderSheet.objects.get(seat=prussia)
     assert not sheet.ready and sheet.submitted_at is None
@@ -34,7 +35,16 @@ def test_a_player_takes_back_ready_and_changes_the_draft(
     # The draft can be changed again.
     r = c.post(
         url("deploy", prussia),
-        {"army": "prussia", "action": "leader", "unit": "frederick", "hex": "0101", "points": 5},
+        in_phase(
+            prussia,
+            {
+                "army": "prussia",
+                "action": "leader",
+                "unit": "frederick",
+                "hex": "0101",
+                "points": 5,
+            },
+        ),
     )
     assert r.status_code == 302
 
@@ -51,7 +61,7 @@ def test_after_the_phase_resolved_there_is_nothing_to_take_back(
     prussia = seat(rules_campaign, "prussia")
     c = client_for(prussia.user)
     deployment = OrderSheet.objects.get(seat=prussia, window__phase="deployment")
-    r = c.post(url("unready", prussia), follow=True)
+    r = c.post(url("unready", prussia), in_phase(prussia), follow=True)
     assert "a draft again" not in r.content.decode()
     deployment.refresh_from_db()
     assert deployment.ready  # the resolved phase's orders stay as they were used
@@ -63,5 +73,8 @@ def test_another_player_may_not_take_back_my_ready(
     prussia = seat(rules_campaign, "prussia")
     deploy_seat(prussia, client_for(player))
     ready(prussia, client_for(player), django_capture_on_commit_callbacks)
-    assert client_for(other).post(url("unready", prussia)).status_code in (403, 404)
+    assert client_for(other).post(url("unready", prussia), in_phase(prussia)).status_code in (
+        403,
+        404,
+    )
     assert OrderSheet.objects.get(seat=prussia).ready

@@ -28,7 +28,7 @@ class Command(BaseCommand):
     def handle(self, campaign: str, show_seeds: bool = False, **options):
         found = _find(campaign)
         for record in fairdice.seed_records(found, reveal=show_seeds):
-            line = f"seed {record.epoch + 1}: commitment {record.commitment}"
+            line = f"seed {record.epoch + 1} ({record.scheme}): commitment {record.commitment}"
             self.stdout.write(line + (f" seed {record.seed}" if record.seed else ""))
         check = fairdice.verify(found)
         for where, m in check.mismatches:
