@@ -10,6 +10,7 @@ from campaign.models import PhaseWindow, Seat, StateVersion
 from campaign.projection import Relation
 from campaign.services import gameplay, replyaddress, viewcache
 from maps.core.hexgrid import DIRECTION_NAMES, distance, hex_id, parse_hex_id
+from rules.armies import siege_train_name
 from rules.movers import march_mp
 
 MAILED_PHASES = ("march", "forced-march", "battle", "honors")
@@ -74,7 +75,7 @@ def call_for_orders(seat: Seat, window: PhaseWindow | None, version: StateVersio
     if not forced:
         for t in view.siege_trains:
             if t.army in view.armies:
-                forces.append(f"Siege train {t.id} at {_where(hexmap, t.hex)}")
+                forces.append(f"{siege_train_name(t.id)} at {_where(hexmap, t.hex)}")
     return {
         "reply_address": replyaddress.address(window.id, seat.id),
         "mail_forces": forces,

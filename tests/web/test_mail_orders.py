@@ -172,7 +172,7 @@ def test_the_call_for_orders_carries_the_reply_address_forces_grammar_and_exampl
     text = call.body
     assert f"reply to this mail (it goes to {replyaddress.address(w.id, s.id)})" in text
     assert "Frederick: 31017 points at 0302" in text and "MP a march" in text
-    assert "Siege train prussia-1 at" in text
+    assert "Prussian siege train 1 at" in text
     assert "direction codes (1 W, 2 NW, 3 NE, 4 E, 5 SE, 6 SW)" in text
     example = text.split("For example:")[1]
     assert "Frederick " in example and "READY" in example
