@@ -55,7 +55,7 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
     access = _access(request, code)
     version = _version(access.campaign)
     ctx = page_context(access, version)
-    ctx["battles"] = battles_for_seat(access.seat) if version is not None else []
+    ctx["battles"] = battles_for_seat(access.seat, version) if version is not None else []
     if version is not None:
         view = ctx["view"]
         ctx["reports"] = [

@@ -45,11 +45,16 @@ def test_the_first_request_keeps_the_view_and_the_second_is_served_from_it(deplo
     kept = cache.get(key)
     assert kept is not None and kept.turn == version.turn
     assert any(f.points is not None for f in kept.forces)  # the owner's own strengths
-    # Plant a view that no projection would make: the next page shows it, so it was not
-    # projected again.
+    # Plant a view that no projection would make where another process would find it (this
+    # process's own copy forgotten): the next page shows it, so it was not projected again.
     cache.set(key, dataclasses.replace(kept, marches={"prussia": 4321}), viewcache.TIMEOUT)
+    viewcache.forget_views()
     page = c.get(url("dashboard", prussia)).content.decode()
     assert "4321" in page
+    # This process keeps what it read: planted again, the page still shows the view it had.
+    cache.set(key, dataclasses.replace(kept, marches={"prussia": 8765}), viewcache.TIMEOUT)
+    page = c.get(url("dashboard", prussia)).content.decode()
+    assert "4321" in page and "8765" not in page
 
 
 def test_a_new_version_gets_a_new_projection(deployed, player, now):
