@@ -17,10 +17,13 @@ The decoded engine state of a version is kept the same way, in this process only
 from __future__ import annotations
 
 import functools
+import hashlib
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
+from django.conf import settings
 from django.core.cache import cache
 
 from campaign.models import Seat, StateVersion
@@ -66,12 +69,30 @@ def seat_view(seat: Seat, version: StateVersion, *, turn: int | None = None) -> 
 
 def derived(seat: Seat, version: StateVersion, what: str, make: Callable[[], T]) -> T:
     """Something a page draws from ``seat``'s view of ``version`` (the map layer's counters,
-    its encoded block, the tap map), made once per (version, seat) and kept beside the view.
-    ``what`` names it and every other input it depends on (the phase, the map's stamp, the
-    draft's time...): the key is the view's key plus ``what``, so it is never served to another
-    seat, another version or another audience than the view itself. The value is shared
-    between requests: treat it as read-only."""
-    return _kept(f"{view_key(seat, version)}:{what}", make)
+    its encoded block, the tap map, a rendered part of a page), made once per (version, seat)
+    and kept beside the view. ``what`` names it and every other input it depends on (the
+    phase, the map's stamp, the draft's time...): the key is the view's key plus ``what``, so
+    it is never served to another seat, another version or another audience than the view
+    itself; and the stamp of the code that draws it (``code_stamp``), so a new release never
+    serves what the old one drew. The value is shared between requests: treat it as
+    read-only."""
+    return _kept(f"{view_key(seat, version)}:{code_stamp()}:{what}", make)
+
+
+@functools.cache
+def code_stamp() -> str:
+    """A short digest of the code and templates that draw the pages (read once per process)."""
+    root = Path(settings.BASE_DIR)
+    digest = hashlib.sha256()
+    for folder in CODE_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".py", ".html") and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+CODE_FOLDERS = ("campaign", "orders", "maps", "rules", "templates")
 
 
 # The views and derived values this process has read or made, by key (oldest first): a key
