@@ -47,8 +47,7 @@ def page_queries(campaign) -> dict[tuple[str, str, str], int]:
                     # what each table was read for: the map's block reads no row again
                     for table in ("stateversion", "phasewindow", "ordersheet"):
                         counts[(power, name, table)] = sum(
-                            f'FROM "{app(table)}_{table}"' in q["sql"]
-                            for q in ctx.captured_queries
+                            f'FROM "{app(table)}_{table}"' in q["sql"] for q in ctx.captured_queries
                         )
     return counts
 
