@@ -371,12 +371,12 @@ def main() -> None:
             base, [(c, "/bench/bare/") for c, _ in samples.values()], args.clients,
             args.seconds / 2,
         )  # fmt: skip
-        print(f"  bare: {bare_rate:.0f} requests/s")
+        print(f"  bare: {bare_rate:.1f} requests/s")
         for kind in samples:
             targets = [(cookies[u.id], url) for _, u, url in by_kind[kind] if u.id in cookies]
             rate = saturate(base, targets, args.clients, args.seconds / 2)
             print(
-                f"  {kind}: {rate:.0f} requests/s; the bare page's / this page's = "
+                f"  {kind}: {rate:.1f} requests/s; the bare page's / this page's = "
                 f"{bare_rate / rate:.1f} (what one such page costs in bare pages)"
             )
         timings, errors = load(args.seconds)
