@@ -61,8 +61,12 @@ def inline_layer(request: HttpRequest, access, loaded: tuple | None = None) -> s
         return json_script(layer.make(), "mapwidget-data")
     return viewcache.derived(
         access.seat, layer.version, f"layer-script:{layer.etag}",
-        lambda: json_script(layer.make(), "mapwidget-data"),
+        lambda: json_script(layer.make(), "mapwidget-data"), timeout=DRAFT_TIMEOUT,
     )  # fmt: skip
+
+
+# An hour: a block named by a draft's time is of use until the draft changes.
+DRAFT_TIMEOUT = 3600
 
 
 def seat_layer(request: HttpRequest, access, unit: str, *, loaded: tuple | None = None):

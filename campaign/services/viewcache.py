@@ -67,7 +67,9 @@ def seat_view(seat: Seat, version: StateVersion, *, turn: int | None = None) -> 
     )
 
 
-def derived(seat: Seat, version: StateVersion, what: str, make: Callable[[], T]) -> T:
+def derived(
+    seat: Seat, version: StateVersion, what: str, make: Callable[[], T], *, timeout: int = TIMEOUT
+) -> T:
     """Something a page draws from ``seat``'s view of ``version`` (the map layer's counters,
     its encoded block, the tap map, a rendered part of a page), made once per (version, seat)
     and kept beside the view. ``what`` names it and every other input it depends on (the
@@ -75,8 +77,9 @@ def derived(seat: Seat, version: StateVersion, what: str, make: Callable[[], T])
     it is never served to another seat, another version or another audience than the view
     itself; and the stamp of the code that draws it (``code_stamp``), so a new release never
     serves what the old one drew. The value is shared between requests: treat it as
-    read-only."""
-    return _kept(f"{view_key(seat, version)}:{code_stamp()}:{what}", make)
+    read-only. ``timeout``: shorter for what a draft's time names (it is of use only until the
+    draft changes), so the shared cache does not fill with them."""
+    return _kept(f"{view_key(seat, version)}:{code_stamp()}:{what}", make, timeout)
 
 
 @functools.cache
@@ -103,14 +106,14 @@ _local_lock = threading.Lock()
 LOCAL_ENTRIES = 256
 
 
-def _kept(key: str, make: Callable[[], T]) -> T:
+def _kept(key: str, make: Callable[[], T], timeout: int = TIMEOUT) -> T:
     value = _local.get(key)
     if value is not None:
         return value  # type: ignore[return-value]
     value = cache.get(key)
     if value is None:
         value = make()
-        cache.set(key, value, TIMEOUT)
+        cache.set(key, value, timeout)
     with _local_lock:
         _local[key] = value
         while len(_local) > LOCAL_ENTRIES:
