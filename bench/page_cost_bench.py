@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -36,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+WORK = tempfile.mkdtemp(prefix="dgk-cost-")  # the SQLite file and the collected static files
 PAGES = ("orders", "dashboard", "history", "sign-in", "bare")
 BASE = "sign-in"
 
@@ -48,7 +50,7 @@ def configure(database: str) -> str | None:
     """Environment for a throw-away site; returns the scratch PostgreSQL database's name."""
     scratch = None
     if database == "sqlite":
-        url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='dgk-cost-')) / 'db.sqlite3'}"
+        url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='dgk-cost-', dir=WORK)) / 'db.sqlite3'}"
     else:
         from bench.web_bench import admin_sql
 
@@ -184,7 +186,7 @@ def main() -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # As deployed: static files collected and named by their hash (WhiteNoise's manifest).
-    settings.STATIC_ROOT = Path(tempfile.mkdtemp(prefix="dgk-cost-static-"))
+    settings.STATIC_ROOT = Path(tempfile.mkdtemp(prefix="static-", dir=WORK))
     try:
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("migrate", verbosity=0)
@@ -221,6 +223,7 @@ def main() -> None:
                 f"{len(sql[name])} queries{aim}"
             )
     finally:
+        shutil.rmtree(WORK, ignore_errors=True)
         if scratch:
             from django.db import connections
 
