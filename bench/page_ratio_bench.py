@@ -1,8 +1,9 @@
-"""Bench: page time against a bare Django page, under load, measured in one run (issue 16), and
-page time late in a season against early.
+"""Bench: what each player page costs against a bare Django page, with one client and at
+saturation, measured in one run (issues 16 and 25), and page time late in a season against
+early.
 
     .venv/bin/python bench/page_ratio_bench.py [--clients 20] [--seconds 20] [--workers 4]
-        [--turns 18] [--database postgres://postgres@127.0.0.1:5432/postgres]
+        [--turns 18] [--rounds 40] [--database postgres://postgres@127.0.0.1:5432/postgres]
 
 1. A scratch PostgreSQL database. Two five-seat campaigns on the bundled map are played by the
    automatic players (``tests/web/real_season.py``, battles settled by the quick resolution),
@@ -13,13 +14,23 @@ page time late in a season against early.
    deployment. gunicorn serves the product with the bench's URLconf (``bench/urls.py``: one
    more page, ``/bench/bare/``, rendering ``base.html`` alone) through ``bench/wsgi.py``, which
    tallies every call of the map-drawing functions.
-3. ``--clients`` clients, each signed in, request their page (orders, dashboard, deployment,
-   battle or the organiser's board) then the bare page, in turn, for ``--seconds``; two more
-   clients fetch map pictures (drawn beforehand, as the worker does) all the while. Prints p50 /
-   p95 per page and each page's p95 / the bare page's p95, and the number of maps drawn in web
-   requests (the aim: none).
+3. **One client** (the page's own cost): one signed-in client requests each page kind
+   (orders, dashboard, deployment, battle, the organiser's board) and the bare page in turn,
+   ``--rounds`` times after 5 warm-ups; prints each page's median and median / the bare
+   page's median.
+4. **Saturation** (what the server can serve): ``--clients`` clients request one page kind
+   only, for ``--seconds`` / 2, then the bare page only as long; prints each page's requests
+   per second and the bare page's / the page's (how many bare pages one page costs when every
+   worker is busy).
+5. **Mixed load**: ``--clients`` clients, each signed in, request their page then the bare
+   page, in turn, for ``--seconds``; two more clients fetch map pictures (drawn beforehand, as
+   the worker does) all the while. Prints p50 / p95 per page, and the number of maps drawn in
+   web requests (the aim: none). The p95s are printed without a ratio: at saturation every
+   request waits behind the others, so a p95 is mostly queue and the ratio of two p95s tends
+   to 1 whatever the pages cost (docs/performance.md, "Page cost").
 
-Aims (issue 16): orders p95 <= 2x bare, other pages <= 3x; turn 18 / turn 1 <= 1.2.
+Aims: one client, orders and dashboard <= 3x the bare page (issue 25 measures them against the
+sign-in page in one process: ``bench/page_cost_bench.py``); turn 18 / turn 1 <= 1.2.
 """
 
 from __future__ import annotations
@@ -153,6 +164,45 @@ def fetch(base: str, cookie: str, url: str) -> int:
         return r.status
 
 
+def one_client(base: str, samples: dict[str, tuple[str, str]], rounds: int) -> dict:
+    """Each page kind's and the bare page's times (s), one request at a time, in turn:
+    {kind: [seconds]}. ``samples``: {kind: (cookie, url)}."""
+    order = [*samples.items(), ("bare", (next(iter(samples.values()))[0], "/bench/bare/"))]
+    times: dict[str, list[float]] = {kind: [] for kind, _ in order}
+    for i in range(5 + rounds):
+        for kind, (cookie, url) in order:
+            t0 = time.perf_counter()
+            fetch(base, cookie, url)
+            if i >= 5:
+                times[kind].append(time.perf_counter() - t0)
+    return times
+
+
+def saturate(base: str, targets: list[tuple[str, str]], clients: int, seconds: float) -> float:
+    """Requests per second served to ``clients`` clients, each requesting its (cookie, url) of
+    ``targets`` (taken in turn) as fast as the server answers, for ``seconds``."""
+    done: list[int] = []
+    until = time.time() + seconds
+
+    def loop(cookie: str, url: str) -> None:
+        n = 0
+        while time.time() < until:
+            with contextlib.suppress(Exception):
+                fetch(base, cookie, url)
+                n += 1
+        done.append(n)
+
+    threads = [
+        threading.Thread(target=loop, args=targets[i % len(targets)]) for i in range(clients)
+    ]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(done) / (time.perf_counter() - t0)
+
+
 def client_loop(base, cookie, kind, url, until, timings, errors, *, bare=True):
     while time.time() < until:
         for name, path in ((kind, url), ("bare", "/bench/bare/")) if bare else ((kind, url),):
@@ -172,6 +222,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--turns", type=int, default=18)
+    parser.add_argument("--rounds", type=int, default=40, help="one client: rounds measured")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
     name = f"dgk_ratio_{uuid.uuid4().hex[:8]}"
@@ -263,7 +314,7 @@ def main() -> None:
             url = reverse("orders:map", args=[s.code, v.number])
             map_clients.append(("map picture", s.user, url))
         render_log.write_text("")  # the drawings above were the bench's, not a request's
-        cookies = {u.id: session_cookie(u) for _, u, _ in chosen + map_clients}
+        cookies = {u.id: session_cookie(u) for _, u, _ in kinds + map_clients}
         connection.close()
 
         port = free_port()
@@ -297,6 +348,37 @@ def main() -> None:
             return timings, errors
 
         load(5)  # warm-up: every worker loads the map, the templates and the views
+        samples = {kind: (cookies[by_kind[kind][0][1].id], by_kind[kind][0][2])
+                   for kind in shares if by_kind.get(kind)}  # fmt: skip
+        alone = one_client(base, samples, args.rounds)
+        bare = statistics.median(alone["bare"])
+        print(
+            f"one client, one request at a time (medians of {args.rounds} after 5 warm-ups; "
+            f"{args.workers} workers, load average {os.getloadavg()[0]:.1f}):"
+        )
+        for kind, values in alone.items():
+            median = statistics.median(values)
+            aim = " (aim <= 3)" if kind in ("orders", "dashboard") else ""
+            print(
+                f"  {kind}: {median * 1000:.1f} ms"
+                + ("" if kind == "bare" else f", {median / bare:.1f}x the bare page{aim}")
+            )
+        print(
+            f"saturation: {args.clients} clients on one page each time, "
+            f"{args.seconds / 2:.0f} s a page:"
+        )
+        bare_rate = saturate(
+            base, [(c, "/bench/bare/") for c, _ in samples.values()], args.clients,
+            args.seconds / 2,
+        )  # fmt: skip
+        print(f"  bare: {bare_rate:.1f} requests/s")
+        for kind in samples:
+            targets = [(cookies[u.id], url) for _, u, url in by_kind[kind] if u.id in cookies]
+            rate = saturate(base, targets, args.clients, args.seconds / 2)
+            print(
+                f"  {kind}: {rate:.1f} requests/s; the bare page's / this page's = "
+                f"{bare_rate / rate:.1f} (what one such page costs in bare pages)"
+            )
         timings, errors = load(args.seconds)
         drawn = [line for line in render_log.read_text().splitlines() if line]
         total = sum(len(v) for v in timings.values())
@@ -306,22 +388,20 @@ def main() -> None:
             f"({args.workers} sync workers, PostgreSQL, {os.cpu_count()} CPUs, load average "
             f"{os.getloadavg()[0]:.1f}): {total} requests, {len(errors)} errors"
         )
-        bare95 = pct(timings.get("bare", [1]), 95)
         for kind in ("bare", *shares, "map picture"):
             values = timings.get(kind)
             if not values:
                 print(f"  {kind}: no requests")
                 continue
-            p95 = pct(values, 95)
-            aim = (
-                ""
-                if kind in ("bare", "map picture")
-                else (" (aim <= 2)" if kind == "orders" else " (aim <= 3)")
-            )
             print(
-                f"  {kind}: n={len(values)} p50 {pct(values, 50):.0f} ms, p95 {p95:.0f} ms"
-                + ("" if kind == "bare" else f", p95 / bare p95 = {p95 / bare95:.1f}{aim}")
+                f"  {kind}: n={len(values)} p50 {pct(values, 50):.0f} ms, "
+                f"p95 {pct(values, 95):.0f} ms"
             )
+        print(
+            "  (no p95 ratios: at saturation a p95 is mostly the queue every request waits in, "
+            "the bare page's too; the one-client and requests-per-second ratios above are the "
+            "pages' costs)"
+        )
         print(f"maps drawn in web requests during the load: {len(drawn)} (aim: 0)")
         if errors:
             print("  first errors:", errors[:3], f"(server log: {server_log})")

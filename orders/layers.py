@@ -11,13 +11,18 @@ own draft, through ``maps.overlay``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.http import HttpRequest
+from django.utils.html import json_script
 
+from campaign.models import StateVersion
 from campaign.projection import Relation
+from campaign.services import viewcache
 from maps import overlay
 from maps.core.hexgrid import hex_id
-from maps.core.tiles import grid_of
+from maps.core.tiles import grid_of, map_stamp
 from orders.access import _hexmap, _settings, _sheet, _version, _view, _window
 from orders.deploy_checks import read_deployment
 from orders.deploy_pages import deployment_context
@@ -28,38 +33,72 @@ from rules.deployment import may_deploy_in
 from rules.state import Phase
 
 
-def inline_layer(request: HttpRequest, access) -> dict | None:
+@dataclass(frozen=True)
+class Layer:
+    """The seat's layer now: its ETag, and ``make()`` to build the document."""
+
+    etag: str
+    make: Callable[[], dict]
+    version: StateVersion
+    cacheable: bool  # made from the view, the draft and the ETag's inputs alone
+
+
+def inline_layer(request: HttpRequest, access, loaded: tuple | None = None) -> str | None:
     """The seat's layer as the page that shows the widget embeds it (``seatmap`` tag): the same
     document as ``overlay.json`` for the page's own ``?unit=``, so the map draws the seat's
-    forces without a second round trip (docs/map-widget.md, "Figures")."""
-    layer = seat_layer(request, access, request.GET.get("unit", ""))
-    return None if layer is None else layer[1]()
+    forces without a second round trip (docs/map-widget.md, "Figures"), as a ``<script
+    type="application/json">`` block. ``loaded``: the (version, window, sheet) the page has read
+    already in this request, if it has.
+
+    The block is kept beside the seat's view (``viewcache.derived``) under the layer's ETag,
+    which names everything else it shows (the phase, the unit asked for, the draft's time,
+    Ready, whether the seat may write): a page shown again with nothing changed is not built
+    or encoded again. The deployment layer reads more of the request and is built each time."""
+    layer = seat_layer(request, access, request.GET.get("unit", ""), loaded=loaded)
+    if layer is None:
+        return None
+    if not layer.cacheable:
+        return json_script(layer.make(), "mapwidget-data")
+    return viewcache.derived(
+        access.seat, layer.version, f"layer-script:{layer.etag}",
+        lambda: json_script(layer.make(), "mapwidget-data"), timeout=DRAFT_TIMEOUT,
+    )  # fmt: skip
 
 
-def seat_layer(request: HttpRequest, access, unit: str):
-    """``(etag, make)`` for the seat's layer now (``make()`` builds the document), or None when
-    the campaign has no map or state yet. The ETag is keyed by (version, seat, phase, unit,
-    draft time, ready), so a reload after a swap that changed nothing is a ``304``."""
-    version = _version(access.campaign)
+# An hour: a block named by a draft's time is of use until the draft changes.
+DRAFT_TIMEOUT = 3600
+
+
+def seat_layer(request: HttpRequest, access, unit: str, *, loaded: tuple | None = None):
+    """The seat's ``Layer`` now, or None when the campaign has no map or state yet. The ETag is
+    keyed by (map, version, seat, phase, unit, draft time, ready), so a reload after a swap that
+    changed nothing is a ``304``."""
+    if loaded is not None:
+        version, window, sheet = loaded
+    else:
+        version = _version(access.campaign)
+        window = sheet = None
     hexmap = _hexmap(access.campaign)
     if version is None or hexmap is None:
         return None
-    window = _window(access.campaign)
-    sheet = _sheet(access, window)
+    if loaded is None:
+        window = _window(access.campaign)
+        sheet = _sheet(access, window)
     phase = window.phase if window is not None and sheet is not None else ""
     phase = phase if phase in ORDER_PHASES else ""
     unit = unit[:40]
     updated = sheet.updated.isoformat() if sheet is not None and sheet.updated else ""
     stamp = (
         f"{access.campaign.code}:{version.id}:{access.seat.code}:{access.own}:{phase}:"
-        f"{unit}:{updated}:{sheet is not None and sheet.ready}"
+        f"{unit}:{updated}:{sheet is not None and sheet.ready}:{map_stamp(hexmap)}"
     )
     etag = '"' + hashlib.sha256(stamp.encode()).hexdigest()[:32] + '"'
+    deploying = window is not None and window.phase == "deployment" and sheet is not None
 
     def make() -> dict:
         return _layer(request, access, version, hexmap, window, sheet, phase, unit)
 
-    return etag, make
+    return Layer(etag, make, version, cacheable=not deploying)
 
 
 def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict:
@@ -70,6 +109,12 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
     settings = _settings(access.campaign)
     marching = phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value)
     units = own_units(view, leaders_only=forced) if marching else {}
+    # What the view alone decides (and the units the phase lets the seat order), once per
+    # (version, seat): the orders and the reach below depend on the draft and the request.
+    seen = viewcache.derived(
+        access.seat, version, f"layer:{map_stamp(hexmap)}:{kind if marching else ''}",
+        lambda: _seen(view, hexmap, grid, units),
+    )  # fmt: skip
     draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
     orders = [
         {**o, "name": units.get(str(o.get("unit")), o.get("unit"))}
@@ -93,14 +138,12 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
         "turn": view.turn,
         "phase": phase,
         "locked": locked,
-        "counters": overlay.counters(view, hexmap, grid, units),
+        "counters": seen["counters"],
         "colours": overlay.ARMY_COLOURS,
-        "supply": overlay.supply_sources(view, hexmap, grid),
+        "supply": seen["supply"],
         "orders": overlay.drawn_orders(orders, positions, previews, grid),
+        "focus": seen["focus"],
     }
-    # the seat's forces, the strongest first: the widget opens on all of them or on the first
-    own = sorted((f for f in view.forces if f.relation is Relation.OWNER), key=strength)
-    data["focus"] = [overlay.hex_xy(grid, f.hex) for f in own]
     if unit in units and not locked:
         pos = unit_position(view, unit)
         order = next((o for o in orders if o.get("unit") == unit), {})
@@ -133,6 +176,17 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
         data["phase"] = "deployment"
         data["focus"] = [overlay.hex_xy(grid, h) for h in _deploy_focus(data["deploy"])]
     return data
+
+
+def _seen(view, hexmap, grid, units: dict[str, str]) -> dict:
+    """The layer's counters, supply sources and focus: the view's alone."""
+    # the seat's forces, the strongest first: the widget opens on all of them or on the first
+    own = sorted((f for f in view.forces if f.relation is Relation.OWNER), key=strength)
+    return {
+        "counters": overlay.counters(view, hexmap, grid, units),
+        "supply": overlay.supply_sources(view, hexmap, grid),
+        "focus": [overlay.hex_xy(grid, f.hex) for f in own],
+    }
 
 
 def _deploy_layer(request, access, hexmap, grid, sheet) -> dict:

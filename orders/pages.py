@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
 
 from campaign.models import PhaseWindow, StateVersion
 from campaign.projection import Relation, View
 from campaign.services import gameplay, viewcache
+from maps.core.tiles import map_stamp
 from maps.tapmap import map_svg
 from orders.access import Access, _hexmap, _settings, _sheet, _version, _view, _window
 from orders.checks import TRANSFERS, order_problems, problem_lines
@@ -275,13 +277,29 @@ def orders_context(request: HttpRequest, access: Access, **extra) -> dict:
             "steps": steps,
             "marches": view.marches,
             "locked": sheet is None or sheet.ready or not access.own,
-            "map_svg": map_svg(view, hexmap, preview, steps) if hexmap is not None else None,
+            # Drawn only if the page shows it (the tap map is shown with a unit chosen).
+            "map_svg": SimpleLazyObject(
+                lambda: tap_map(access, version, view, hexmap, preview, steps)
+            ),
             "form": extra.pop("form", None),
             "transfer_form": extra.pop("transfer_form", None),
             **extra,
         }
     )
     return ctx
+
+
+def tap_map(access: Access, version: StateVersion, view: View, hexmap, preview, steps):
+    """The tap map's numbers (``maps.tapmap.map_svg``). With no march being written they are
+    the view's alone, made once per (version, seat); a march's line and next steps are drawn
+    afresh."""
+    if hexmap is None:
+        return None
+    if preview is not None or steps:
+        return map_svg(view, hexmap, preview, steps)
+    return viewcache.derived(
+        access.seat, version, f"tapmap:{map_stamp(hexmap)}", lambda: map_svg(view, hexmap, None)
+    )
 
 
 def unit_marches_allowed(view: View, unit: str, settings: RuleSettings) -> int:

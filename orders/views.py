@@ -10,6 +10,8 @@ draft (``orders.sheets``) or mark it ready, render (``orders.pages``). Reports a
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -63,15 +65,20 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
     access = _access(request, code)
     version = _version(access.campaign)
     ctx = page_context(access, version)
-    ctx["battles"] = battles_for_seat(access.seat) if version is not None else []
+    ctx["battles"] = battles_for_seat(access.seat, version) if version is not None else []
     if version is not None:
-        view = ctx["view"]
-        ctx["reports"] = [
-            (turn, report_lines(view, turn))
-            for turn in (view.turn, view.turn - 1)
-            if turn >= 1 and (turn < view.turn or any(e.turn == turn for e in view.events))
-        ]
+        # Called by the template only when it draws the reports (they are kept rendered).
+        ctx["reports"] = functools.partial(dashboard_reports, ctx["view"])
     return render(request, "play/dashboard.html", ctx)
+
+
+def dashboard_reports(view) -> list[tuple[int, list[str]]]:
+    """The dashboard's reports: this turn's so far and the last turn's."""
+    return [
+        (turn, report_lines(view, turn))
+        for turn in (view.turn, view.turn - 1)
+        if turn >= 1 and (turn < view.turn or any(e.turn == turn for e in view.events))
+    ]
 
 
 @login_required

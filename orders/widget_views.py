@@ -43,7 +43,7 @@ def map_overlay(request: HttpRequest, code) -> HttpResponse:
     layer = seat_layer(request, access, request.GET.get("unit", ""))
     if layer is None:
         return JsonResponse({"error": "the campaign has no map yet"}, status=404)
-    etag, make = layer
+    etag, make = layer.etag, layer.make
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
     if request.headers.get("If-None-Match") == etag:
         return HttpResponseNotModified(headers=headers)

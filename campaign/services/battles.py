@@ -60,13 +60,15 @@ class BattleError(ValueError):
     """A result or an action that the rules or the battle's state do not allow, explained."""
 
 
-def sync(campaign: Campaign) -> list[Battle]:
+def sync(campaign: Campaign, latest: StateVersion | None = None) -> list[Battle]:
     """One record per battle the latest state waits for (made once; safe to run twice); the
     records it made. The state is read decoded (``viewcache.version_state``: no JSON read or
     decoded when this process has it, as after a resolution). Its callers (the battle pages,
     the dashboard, the organiser's board) read the battles they show themselves: no battle row
-    is read when the state waits for none."""
-    latest = campaign.versions.defer("state", "orders").order_by("-number").first()
+    is read when the state waits for none. ``latest``: the campaign's latest version, when the
+    caller has read it already."""
+    if latest is None:
+        latest = campaign.versions.defer("state", "orders").order_by("-number").first()
     if latest is None:
         return []
     state = viewcache.version_state(latest)
@@ -183,10 +185,10 @@ def waiting(campaign: Campaign) -> list[Battle]:
     return sorted(rows, key=lambda b: (order.get(b.status, 3), b.turn, b.hex))
 
 
-def battles_for_seat(seat: Seat) -> list[Battle]:
+def battles_for_seat(seat: Seat, latest: StateVersion | None = None) -> list[Battle]:
     """The battles of the seat's armies not yet applied, for its dashboard: link each to
-    ``battles:battle``."""
-    sync(seat.campaign)
+    ``battles:battle``. ``latest``: the campaign's latest version, if read already."""
+    sync(seat.campaign, latest)
     return [
         b
         for b in seat.campaign.battles.exclude(status=BattleStatus.APPLIED)

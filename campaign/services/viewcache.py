@@ -7,6 +7,9 @@ deletes version N and a later resolution writes a new N with a new id) and every
 chooses the audience (the seat, its armies, whether allies share, the last two turns or one
 earlier turn). Two seats never share a key, so no seat can be served another's secrets.
 
+Each process keeps the views and derived values it has used (``_kept``) in front of Django's
+cache, so a page shown again does not unpickle them again; ``forget_views`` drops them.
+
 The decoded engine state of a version is kept the same way, in this process only
 (``version_state``): the orders and deployment pages check a draft against it.
 """
@@ -14,7 +17,13 @@ The decoded engine state of a version is kept the same way, in this process only
 from __future__ import annotations
 
 import functools
+import hashlib
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
 
+from django.conf import settings
 from django.core.cache import cache
 
 from campaign.models import Seat, StateVersion
@@ -25,6 +34,7 @@ from rules.state import State, state_from_dict
 # A week: a version is looked at while it is the latest, then rarely (history pages).
 TIMEOUT = 7 * 24 * 3600
 PREFIX = "dgk:view:1"  # the last number changes when View's shape does
+T = TypeVar("T")
 
 
 def _stamp(version: StateVersion) -> str:
@@ -51,22 +61,77 @@ def umpire_key(version: StateVersion) -> str:
 
 def seat_view(seat: Seat, version: StateVersion, *, turn: int | None = None) -> View:
     """``knowledge.seat_view``, computed once per (version, seat, scope) for every process."""
-    key = view_key(seat, version, turn=turn)
-    view = cache.get(key)
-    if view is None:
-        view = knowledge.seat_view(seat, version, turn=turn, state=version_state(version))
-        cache.set(key, view, TIMEOUT)
-    return view
+    return _kept(
+        view_key(seat, version, turn=turn),
+        lambda: knowledge.seat_view(seat, version, turn=turn, state=version_state(version)),
+    )
+
+
+def derived(
+    seat: Seat, version: StateVersion, what: str, make: Callable[[], T], *, timeout: int = TIMEOUT
+) -> T:
+    """Something a page draws from ``seat``'s view of ``version`` (the map layer's counters,
+    its encoded block, the tap map, a rendered part of a page), made once per (version, seat)
+    and kept beside the view. ``what`` names it and every other input it depends on (the
+    phase, the map's stamp, the draft's time...): the key is the view's key plus ``what``, so
+    it is never served to another seat, another version or another audience than the view
+    itself; and the stamp of the code that draws it (``code_stamp``), so a new release never
+    serves what the old one drew. The value is shared between requests: treat it as
+    read-only. ``timeout``: shorter for what a draft's time names (it is of use only until the
+    draft changes), so the shared cache does not fill with them."""
+    return _kept(f"{view_key(seat, version)}:{code_stamp()}:{what}", make, timeout)
+
+
+@functools.cache
+def code_stamp() -> str:
+    """A short digest of the code and templates that draw the pages (read once per process)."""
+    root = Path(settings.BASE_DIR)
+    digest = hashlib.sha256()
+    for folder in CODE_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".py", ".html") and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+CODE_FOLDERS = ("campaign", "orders", "maps", "rules", "templates")
+
+
+# The views and derived values this process has read or made, by key (oldest first): a key
+# always names the same value, so they need no invalidation here either, and a page that reads
+# one again does not unpickle it again (a seat's View took a tenth of its orders page).
+_local: dict[str, object] = {}
+_local_lock = threading.Lock()
+LOCAL_ENTRIES = 256
+
+
+def _kept(key: str, make: Callable[[], T], timeout: int = TIMEOUT) -> T:
+    value = _local.get(key)
+    if value is not None:
+        return value  # type: ignore[return-value]
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        cache.set(key, value, timeout)
+    with _local_lock:
+        _local[key] = value
+        while len(_local) > LOCAL_ENTRIES:
+            _local.pop(next(iter(_local)))
+    return value
+
+
+def forget_views() -> None:
+    """Drop the views and derived values this process keeps (Django's cache keeps its own)."""
+    with _local_lock:
+        _local.clear()
 
 
 def umpire_view(version: StateVersion) -> View:
     """``knowledge.umpire_view``, computed once per version."""
-    key = umpire_key(version)
-    view = cache.get(key)
-    if view is None:
-        view = knowledge.umpire_view(version, state=version_state(version))
-        cache.set(key, view, TIMEOUT)
-    return view
+    return _kept(
+        umpire_key(version), lambda: knowledge.umpire_view(version, state=version_state(version))
+    )
 
 
 # States handed over by the resolution that made them, by stamp (oldest first).
@@ -96,6 +161,7 @@ def remember_state(version: StateVersion, state: State) -> None:
 
 
 def forget() -> None:
-    """Drop this process's decoded states (the tests start each from nothing)."""
+    """Drop this process's decoded states and views (the tests start each from nothing)."""
+    forget_views()
     _remembered.clear()
     _state.cache_clear()

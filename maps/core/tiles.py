@@ -17,6 +17,7 @@ centre at zoom ``z`` is its zoom-0 position times ``2 ** z`` and the levels line
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -68,6 +69,10 @@ class Grid:
         }
 
 
+# A HexMap is immutable and hashed by identity (``maps.core.loader`` hands out one per file and
+# modification time), so its geometry and stamp are computed once per process: every page with
+# the map widget needs both (docs/performance.md, "Page cost").
+@functools.lru_cache(maxsize=16)
 def grid_of(hexmap: HexMap) -> Grid:
     """The zoom-0 geometry, computed as ``render_map`` lays the whole map out."""
     s = BASE_HEX
@@ -82,6 +87,7 @@ def grid_of(hexmap: HexMap) -> Grid:
     )
 
 
+@functools.lru_cache(maxsize=16)
 def map_stamp(hexmap: HexMap) -> str:
     """A short key of the map file's contents and of the drawing: it names the tile folder, so
     a changed map or renderer gets new URLs and browsers may cache tiles for ever."""

@@ -8,11 +8,12 @@ comes from the seat's overlay JSON (``orders.widget_views``), never from this ta
 
 from __future__ import annotations
 
+import functools
 import json
 
 from django import template
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html
 
 from maps.core.loader import DEFAULT_MAP, MapError, load_map
@@ -67,4 +68,10 @@ def _grid(campaign) -> dict:
     except (MapError, OSError):
         return {"grid": None}
     ask_for_tiles(hexmap, name)
-    return {"grid": json.dumps(widget_grid(hexmap), separators=(",", ":"))}
+    return {"grid": _grid_json(hexmap, get_script_prefix())}
+
+
+@functools.lru_cache(maxsize=16)
+def _grid_json(hexmap, prefix: str) -> str:
+    """The widget's grid, once per map (immutable, one per file and time) and URL prefix."""
+    return json.dumps(widget_grid(hexmap), separators=(",", ":"))

@@ -11,7 +11,6 @@ still ask ``overlay.json``, with its ETag.
 from __future__ import annotations
 
 from django import template
-from django.utils.html import json_script
 
 from maps.templatetags.mapwidget import map_widget
 from orders.access import Access, _access
@@ -26,9 +25,13 @@ def seat_map_widget(context, seat, campaign, mode: str = "view", phase: str = ""
     request = context.get("request")
     if ctx.get("grid") and request is not None:
         access = context.get("access")  # the page's own, with the views it has made
+        loaded = None
         if not isinstance(access, Access) or access.seat.pk != seat.pk:
             access = _access(request, seat.code)
-        data = inline_layer(request, access)
-        if data is not None:
-            ctx["inline"] = json_script(data, "mapwidget-data")
+        elif all(k in context for k in ("version", "window", "sheet")):
+            # the rows the page read (``orders.pages.page_context``): not read twice
+            loaded = (context["version"], context["window"], context["sheet"])
+        script = inline_layer(request, access, loaded)
+        if script is not None:
+            ctx["inline"] = script
     return ctx
