@@ -44,6 +44,26 @@ def test_the_dashboard_shows_the_submitted_deployment_not_none(client, rules_cam
     assert "Charles: hex 1007 · <strong>32000</strong> points" in body
 
 
+def test_the_dashboard_follows_the_draft_within_one_version(client, rules_campaign, other):
+    """The draft changes while the state version stays: the dashboard's deployment is never a
+    cached copy (the view's own parts are, orders/templatetags/seatcache.py)."""
+    austria = seat(rules_campaign, "austria")
+    client.force_login(other)
+    page = reverse("orders:dashboard", args=[austria.code])
+    assert "None on the map." in client.get(page).content.decode()
+    sheet, _ = OrderSheet.objects.get_or_create(
+        window=rules_campaign.open_window(), seat=austria, defaults={"campaign": rules_campaign}
+    )
+    for hexid, points in (("1007", 31000), ("1008", 32000)):
+        sheet.draft = {
+            "deployment": {"austria": {"leaders": {"charles": {"hex": hexid, "points": points}}}}
+        }
+        sheet.save()
+        body = client.get(page).content.decode()
+        assert f"Charles: hex {hexid} · <strong>{points}</strong> points" in body
+        assert "as drafted so far" in body
+
+
 def test_before_any_draft_the_dashboard_says_none_on_the_map(client, rules_campaign, other):
     client.force_login(other)
     austria = seat(rules_campaign, "austria")
