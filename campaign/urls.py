@@ -1,7 +1,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from campaign import dice_views, email_views, guard_views, nextyear_views, press_views, views
+from campaign import (
+    dice_views,
+    email_views,
+    guard_views,
+    nextyear_views,
+    press_views,
+    views,
+    war_views,
+)
 from campaign.forms import QueuedPasswordResetForm
 
 urlpatterns = [
@@ -20,6 +28,8 @@ urlpatterns = [
     path("campaigns/<uuid:code>/start/", views.start, name="start_campaign"),
     path("campaigns/<uuid:code>/log/", views.action_log, name="action_log"),
     path("campaigns/<uuid:code>/dice/", dice_views.campaign_dice, name="campaign_dice"),
+    path("campaigns/<uuid:code>/war/", war_views.war_page, name="war"),
+    path("campaigns/<uuid:code>/war/history.json", war_views.war_history, name="war_history"),
     re_path(
         r"^emails/(?P<token>[A-Za-z0-9_:.\-]{1,200})/$",
         email_views.email_preferences,

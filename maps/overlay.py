@@ -136,6 +136,34 @@ def seen_moves(before: View, after: View, grid: Grid) -> list[dict]:
     return out
 
 
+def every_move(before: View, after: View, grid: Grid, how: str = "moved") -> list[dict]:
+    """Every force's move over a phase, for a view that sees every army (the umpire's, and every
+    seat's once the campaign is over: docs/season-end.md): for each force after the phase, a
+    line from each hex its leaders stood in before to where the force stands now (the way
+    between is not drawn). ``how`` names the move ("march", "retreat") in its label."""
+    was = {x.key: f.hex for f in before.forces for x in f.leaders}
+    out = []
+    for f in after.forces:
+        if not f.leaders:
+            continue
+        starts = sorted({was[x.key] for x in f.leaders if x.key in was and was[x.key] != f.hex})
+        for start_hex in starts:
+            start, end = hex_xy(grid, start_hex), hex_xy(grid, f.hex)
+            if start is None or end is None:
+                continue
+            out.append(
+                {
+                    "army": f.army.value,
+                    "relation": "war",
+                    "name": f"{f.commander.name} ({how})",
+                    "from": start_hex,
+                    "to": f.hex,
+                    "line": [start, end],
+                }
+            )
+    return out
+
+
 def supply_sources(view: View, hexmap: HexMap, grid: Grid) -> list[dict]:
     """Fortresses garrisoned by the seat's side with no known enemy force in their hex (5,
     5.2.6, 5.2.7), from what the view shows: garrison chits and leader positions are public."""

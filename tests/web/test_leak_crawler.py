@@ -84,6 +84,9 @@ FILL = {
     "start_campaign": "campaign",
     "action_log": "campaign",
     "campaign_dice": "campaign",
+    # The war (issue 28): shown only once the campaign is over; the crawled one runs.
+    "war": "campaign",
+    "war_history": "campaign_history",
     "reseed": "campaign",
     "unlock_signin": "campaign_seat",
     "reopen_campaign": "campaign",
@@ -230,7 +233,7 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
         how = FILL[name]
         if how == "none":
             args_list = [()]
-        elif how == "campaign":
+        elif how in ("campaign", "campaign_history"):
             args_list = [(campaign.code,)]
         elif how == "campaign_seat":
             args_list = [(campaign.code, s.code) for s in seats]
@@ -260,7 +263,7 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             raise AssertionError(f"unknown fill {how!r} for {name}")
         for args in args_list:
             target = reverse(name, args=args)
-            if how == "seat_history":
+            if how in ("seat_history", "campaign_history"):
                 out += [(name, f"{target}?version={n}") for n in numbers]
             elif how == "seat_turns":  # the recent turns, and an earlier turn's page
                 out += [(name, target), (name, f"{target}?turn=1")]
