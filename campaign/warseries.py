@@ -80,7 +80,10 @@ def points_by_turn(
 
 def vps_by_turn(turns: Iterable[tuple[int, Mapping[str, int]]], labels: Mapping[str, str]) -> Chart:
     """Each player's victory points at the end of each turn; a player not yet on the table
-    has 0 (12: everyone starts at 0)."""
+    (every one of ``labels`` is drawn) has 0 (12: everyone starts at 0)."""
+    turns = list(turns)
+    if turns:
+        turns[0] = (turns[0][0], {**dict.fromkeys(labels, 0), **turns[0][1]})
     chart = _by_turn(turns, labels)
     return Chart(
         chart.turns,

@@ -61,7 +61,8 @@ def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> l
     """Every counter of the view with its place, stack slot and, for the seat's own forces, the
     unit keys it may order (``units``: key -> name, as the orders page offers them)."""
     out: list[dict] = []
-    own_leaders = {f.hex + str(f.inside): f for f in view.own_forces()}
+    # by hex, side of the walls and army: the umpire owns both sides of a battle's hex
+    own_leaders = {(f.hex, f.inside, f.army): f for f in view.own_forces()}
     for c in map_counters(view, hexmap):
         xy = hex_xy(grid, c.hex)
         if xy is None:
@@ -79,7 +80,7 @@ def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> l
         }
         if c.kind == "force" and c.relation is Relation.OWNER:
             # one counter per leader of the seat's force: each may be given its own march
-            force = own_leaders.get(c.hex + str(c.inside))
+            force = own_leaders.get((c.hex, c.inside, c.army))
             for x in force.leaders if force else ():
                 out.append(
                     {

@@ -9,6 +9,7 @@ that offers *The war* asks it. The map and the lists reuse the umpire's projecti
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
@@ -95,16 +96,31 @@ def war_layer(campaign: Campaign, number: int | None) -> dict | None:
         "first": versions[0].number,
         "last": versions[-1].number,
         "locked": True,
-        "counters": overlay.counters(view, hexmap, grid, {}),
+        "counters": _counters(view, hexmap, grid),
+        "war": True,
         "colours": overlay.ARMY_COLOURS,
         "supply": overlay.supply_sources(view, hexmap, grid),
         "orders": [],
         "seen": moves,
         "battles": [{"hex": h, "xy": overlay.hex_xy(grid, h)} for h in battles],
         "sieges": [{**s, "xy": overlay.hex_xy(grid, s["hex"])} for s in sieges],
-        "focus": [m["line"][-1] for m in moves]
+        # where to look: the battles of the phase, else its moves, else every force
+        "focus": [overlay.hex_xy(grid, h) for h in battles]
+        or [m["line"][-1] for m in moves]
         or [overlay.hex_xy(grid, f.hex) for f in view.forces],
     }
+
+
+def _counters(view: View, hexmap, grid) -> list[dict]:
+    """The umpire's counters, each with its points written under it (``pts``); without the
+    reconnaissance reports, which say less than the counters themselves."""
+    out = []
+    for c in overlay.counters(view, hexmap, grid, {}):
+        if c["kind"] == "report":
+            continue
+        found = re.search(r" (\d+)$", c["label"])
+        out.append({**c, "pts": found.group(1) if found else ""})
+    return out
 
 
 # --- the orders and rolls of every phase -------------------------------------------------------

@@ -483,6 +483,13 @@
     html.style.color = colour[1];
     if (size[2]) {
       html.textContent = c.short;
+      if (c.pts) {
+        // the whole war (docs/season-end.md): every counter's points under it
+        var pts = document.createElement("span");
+        pts.className = "mw-pts";
+        pts.textContent = c.pts;
+        html.appendChild(pts);
+      }
       if (c.flags) {
         var sup = document.createElement("sup");
         sup.textContent = c.flags;

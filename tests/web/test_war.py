@@ -105,6 +105,11 @@ def test_the_war_is_hidden_until_the_end_then_shows_everything(
         forces = [c for c in data["counters"] if c["kind"] == "force"]
         assert all(re.search(r" \d+$", c["label"]) for c in forces), forces[:3]
         with_forces += bool(forces)
+        # one counter per leader, under his own army (two armies share a battle's hex)
+        view = viewcache.umpire_view(next(v for v in versions if v.number == data["version"]))
+        assert {(c["army"], c["name"]) for c in forces} == {
+            (f.army.value, x.name) for f in view.forces for x in f.leaders
+        }
         number = data["next"]
     assert seen_versions == [v.number for v in versions]
     assert with_forces >= len(versions) - 2  # all but the start (before the deployment)
