@@ -79,6 +79,10 @@ def test_the_war_on_a_phone(
     marched = next(v for v in versions if v.turn == battle.turn and v.resolved_phase == "march")
     browser.execute_script("document.getElementById('map').scrollIntoView();")
     go_to(browser, wait, marched.number)
+    where = battle.events.filter(kind="battle", public=True).first().data["hex"]
+    browser.execute_script(
+        "document.getElementById('mapwidget')._widget.show(arguments[0], 2);", where
+    )  # the march that brought the battle, where it was fought
     arrows = browser.find_elements(By.CSS_SELECTOR, "#mapwidget path.mw-war")
     assert arrows, "the march phase draws the moves of every army"
     labels = browser.execute_script(
