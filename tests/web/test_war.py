@@ -122,13 +122,20 @@ def test_the_organisers_end_lifts_the_fog_and_a_reopening_brings_it_back(
     campaign, _ = play_real_season(
         organiser, django_capture_on_commit_callbacks, turns=2, name="Short", prefix="short"
     )
-    player = client_for(campaign.seats.get(power="austria").user)
+    austria = campaign.seats.get(power="austria")
+    player = client_for(austria.user)
     url = reverse("war", args=[campaign.code])
+    dashboard = reverse("orders:dashboard", args=[austria.code])
+    dice = reverse("campaign_dice", args=[campaign.code])
     assert player.get(url).status_code == 404
+    assert url not in player.get(dashboard).content.decode()
+    assert url not in player.get(dice).content.decode()
     assert client_for(organiser).get(url).status_code == 404  # the umpire has his own page
     with django_capture_on_commit_callbacks(execute=True):
         organiser_service.end_campaign(campaign, organiser, now=timezone.now())
     assert player.get(url).status_code == 200
+    assert url in player.get(dashboard).content.decode()  # the seat's own pages link it
+    assert url in player.get(dice).content.decode()
     over = [m for m in mail.outbox if "is over" in m.subject]
     assert over and all(url in m.body and "fog has lifted" in m.body for m in over)
     with django_capture_on_commit_callbacks(execute=True):
