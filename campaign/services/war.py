@@ -10,14 +10,25 @@ that offers *The war* asks it. The map and the lists reuse the umpire's projecti
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.core.cache import cache
+from django.db import transaction
 
 from campaign import warseries
-from campaign.models import Campaign, CampaignStatus, Event, PhaseWindow, StateVersion
+from campaign.models import (
+    Campaign,
+    CampaignStatus,
+    Event,
+    OrganiserActionKind,
+    PhaseWindow,
+    StateVersion,
+)
 from campaign.projection import View
 from campaign.services import gameplay, viewcache
+from campaign.services.actionlog import OrganiserError, log
 from maps import overlay
 from maps.core.hexgrid import hex_id
 from maps.core.tiles import grid_of
@@ -35,6 +46,36 @@ def war_shown(campaign: Campaign) -> bool:
     """*The war* is shown once the campaign is over (12.7, or the organiser's end), never
     before; a campaign reopened by its organiser hides it again."""
     return campaign.status == CampaignStatus.ENDED
+
+
+def public_campaign(token: str) -> Campaign | None:
+    """The campaign whose public link of *The war* is ``token``: switched on, and over."""
+    if not token:
+        return None
+    campaign = Campaign.objects.filter(war_token=token).first()
+    return campaign if campaign is not None and war_shown(campaign) else None
+
+
+@transaction.atomic
+def set_public_link(campaign: Campaign, actor, *, on: bool, now: datetime) -> str:
+    """Switch the public read-only link of *The war* on (a new random token each time) or off
+    (the old link is broken for good). Only once the campaign is over; logged for every player
+    to read. Returns the token ("" when off)."""
+    if on and not war_shown(campaign):
+        raise OrganiserError("The war can be made public only once the campaign is over.")
+    token = secrets.token_urlsafe(32) if on else ""
+    Campaign.objects.filter(id=campaign.id).update(war_token=token)
+    campaign.war_token = token
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.OPTIONS,
+        "Switched on a public link to The war."
+        if on
+        else "Switched off the public link to The war.",
+        now=now,
+    )
+    return token
 
 
 def _versions(campaign: Campaign):

@@ -112,3 +112,15 @@ def test_the_war_on_a_phone(
     charts = browser.find_elements(By.CSS_SELECTOR, "svg.war-chart")
     assert len(charts) == 4 and all(c.size["width"] <= 390 for c in charts)
     shot(browser, "charts")
+
+    # the timeline, then a phase's orders and dice opened
+    browser.execute_script(
+        "document.getElementById('ch-timeline-t').closest('figure').scrollIntoView();"
+    )
+    no_overflow(browser)
+    shot(browser, "timeline")
+    phase = browser.find_element(By.CSS_SELECTOR, f"#v{marched.number}")
+    browser.execute_script("arguments[0].open = true; arguments[0].scrollIntoView();", phase)
+    assert "marches" in phase.text and "matches the seed" in phase.text
+    no_overflow(browser)
+    shot(browser, "orders")

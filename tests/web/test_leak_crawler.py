@@ -87,6 +87,9 @@ FILL = {
     # The war (issue 28): shown only once the campaign is over; the crawled one runs.
     "war": "campaign",
     "war_history": "campaign_history",
+    "war_link": "campaign",
+    "war_public": "war_token",
+    "war_public_history": "war_token",
     "reseed": "campaign",
     "unlock_signin": "campaign_seat",
     "reopen_campaign": "campaign",
@@ -251,6 +254,8 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             ]
         elif how == "token":
             args_list = [(token,)]
+        elif how == "war_token":  # off while the campaign runs: a made-up token
+            args_list = [(campaign.war_token or "A" * 43,)]
         elif how == "prefs":
             args_list = [(preferences_token(s.id),) for s in seats[:2]]
         elif how == "reset":

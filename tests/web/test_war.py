@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -142,3 +143,57 @@ def test_the_organisers_end_lifts_the_fog_and_a_reopening_brings_it_back(
         reopen.reopen_campaign(campaign, organiser, now=timezone.now(), reason="a test")
     assert player.get(url).status_code == 404
     assert player.get(reverse("war_history", args=[campaign.code])).status_code == 404
+
+
+def test_the_public_link_is_off_by_default_and_switching_it_off_breaks_it(
+    organiser, django_capture_on_commit_callbacks
+):
+    campaign, _ = play_real_season(
+        organiser, django_capture_on_commit_callbacks, turns=1, name="Public", prefix="pub"
+    )
+    umpire = client_for(organiser)
+    link = reverse("war_link", args=[campaign.code])
+    assert campaign.war_token == ""
+    # not before the end
+    umpire.post(link, {"public": "on"})
+    campaign.refresh_from_db()
+    assert campaign.war_token == ""
+    with django_capture_on_commit_callbacks(execute=True):
+        organiser_service.end_campaign(campaign, organiser, now=timezone.now())
+    # only the organiser switches it
+    player = client_for(campaign.seats.get(power="prussia").user)
+    assert player.post(link, {"public": "on"}).status_code == 403
+    campaign.refresh_from_db()
+    assert campaign.war_token == ""
+    assert "Make a public link" in umpire.get(reverse("war", args=[campaign.code])).content.decode()
+    assert (
+        "Make a public link"
+        not in player.get(reverse("war", args=[campaign.code])).content.decode()
+    )
+
+    umpire.post(link, {"public": "on"})
+    campaign.refresh_from_db()
+    first = campaign.war_token
+    assert len(first) >= 40
+    anonymous = Client()
+    page = anonymous.get(reverse("war_public", args=[first]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Make a public link" not in html and "/dice/" not in html
+    assert reverse("war_public_history", args=[first]) in html
+    doc = anonymous.get(reverse("war_public_history", args=[first]), {"version": 1})
+    assert doc.status_code == 200 and doc.json()["version"] == 1
+    assert campaign.actions.filter(text__contains="public link").count() == 1
+
+    umpire.post(link, {"public": "off"})
+    assert anonymous.get(reverse("war_public", args=[first])).status_code == 404
+    assert anonymous.get(reverse("war_public_history", args=[first])).status_code == 404
+    umpire.post(link, {"public": "on"})
+    campaign.refresh_from_db()
+    assert campaign.war_token not in ("", first)
+    assert anonymous.get(reverse("war_public", args=[first])).status_code == 404
+    assert anonymous.get(reverse("war_public", args=[campaign.war_token])).status_code == 200
+    # a campaign reopened is running again: the link answers nothing
+    with django_capture_on_commit_callbacks(execute=True):
+        reopen.reopen_campaign(campaign, organiser, now=timezone.now(), reason="a test")
+    assert anonymous.get(reverse("war_public", args=[campaign.war_token])).status_code == 404
