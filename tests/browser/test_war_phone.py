@@ -121,6 +121,6 @@ def test_the_war_on_a_phone(
     shot(browser, "timeline")
     phase = browser.find_element(By.CSS_SELECTOR, f"#v{marched.number}")
     browser.execute_script("arguments[0].open = true; arguments[0].scrollIntoView();", phase)
-    assert "marches" in phase.text and "matches the seed" in phase.text
+    assert "marches" in phase.text and "Prussian player" in phase.text
     no_overflow(browser)
     shot(browser, "orders")
