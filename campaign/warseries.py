@@ -111,7 +111,8 @@ def losses_by_cause(events: Iterable[Mapping[str, Any]]) -> dict[str, Losses]:
     its audience, and for a siege or a surrender ``holder``: the army that held the fortress
     before, which the service reads from the state before the event).
 
-    - battle (9.5): the loss of each army in a battle (``data.army``, ``data.loss``);
+    - battle (9.5): the loss of each army in a battle (``data.army``, ``data.loss``), and the
+      points left without a leader that are taken prisoner after it (``prisoners``, rule 9.5);
     - attrition (7): ``data.loss`` of the force of the one army the event is addressed to;
     - siege (11.6.3): ``data.loss`` on each side: the holder loses it, the besiegers (the other
       armies the event names) share it evenly (the rest to the first);
@@ -144,6 +145,10 @@ def losses_by_cause(events: Iterable[Mapping[str, Any]]) -> dict[str, Losses]:
         armies = [str(a) for a in e.get("armies") or ()]
         if kind == "battle" and "loss" in data:
             add(str(data.get("army") or ""), "battle", data.get("loss"))
+        elif kind == "prisoners" and e.get("rule") == "9.5":
+            # a force's points left without a leader after a battle, taken prisoner (9.5); the
+            # prisoners of 13.2 are part of the battle's loss already
+            add(str(data.get("army") or ""), "battle", data.get("points"))
         elif kind == "attrition" and len(armies) == 1:
             add(armies[0], "attrition", data.get("loss"))
         elif kind == "siege" and isinstance(data.get("loss"), int):

@@ -38,6 +38,10 @@ def test_losses_by_cause_from_the_engines_events():
         {"kind": "battle", "data": {"hex": "5639", "battle": "t1-5639"}, "armies": []},
         {"kind": "attrition", "data": {"loss": 15}, "armies": ["hanover"]},
         {"kind": "attrition", "data": {"loss": 0}, "armies": ["hanover"]},
+        {"kind": "prisoners", "rule": "9.5", "data": {"army": "sweden", "points": 300},
+         "armies": ["sweden", "prussia"]},
+        {"kind": "prisoners", "rule": "13.2", "data": {"army": "prussia", "points": 108},
+         "armies": ["austria", "prussia"]},
         {"kind": "siege", "data": {"loss": 41}, "armies": ["austria", "prussia", "empire"],
          "holder": "austria"},
         {"kind": "siege", "data": {"city": "Neisse"}, "armies": ["austria"], "holder": "austria"},
@@ -49,6 +53,7 @@ def test_losses_by_cause_from_the_engines_events():
     assert out["empire"].by_cause["siege"] == 20
     assert out["austria"].by_cause == {"battle": 0, "attrition": 0, "siege": 41, "surrender": 30}
     assert out["hanover"].total == 15
+    assert out["sweden"].by_cause["battle"] == 300  # orphaned points taken prisoner (9.5)
 
 
 def test_the_charts_are_svg_with_a_title_and_a_description():

@@ -37,7 +37,7 @@ from rules.armies import ADJECTIVES, Army
 from rules.dice import check_rolls
 from rules.state import Phase
 
-LOSS_KINDS = ("battle", "attrition", "siege", "surrender")
+LOSS_KINDS = ("battle", "prisoners", "attrition", "siege", "surrender")
 TIMELINE_KINDS = ("battle", "siege", "breach", "surrender", "honors-of-war")
 ARMY_LABELS = {a.value: ADJECTIVES[a] for a in Army}
 
@@ -253,11 +253,13 @@ def figures(campaign: Campaign) -> WarFigures:
     for e in (
         Event.objects.filter(campaign=campaign, kind__in=sorted({*LOSS_KINDS, *TIMELINE_KINDS}))
         .select_related("version")
-        .only("kind", "text", "public", "armies", "data", "version__turn", "version__number")
+        .only(
+            "kind", "rule", "text", "public", "armies", "data", "version__turn", "version__number"
+        )
         .order_by("version__number", "seq")
     ):
-        item = {"turn": e.version.turn, "kind": e.kind, "data": e.data, "armies": e.armies,
-                "public": e.public, "text": e.text}  # fmt: skip
+        item = {"turn": e.version.turn, "kind": e.kind, "rule": e.rule, "data": e.data,
+                "armies": e.armies, "public": e.public, "text": e.text}  # fmt: skip
         if e.kind in ("siege", "surrender") and e.data.get("city"):
             number = e.version.number - 1
             if number not in control:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from campaign.models import CampaignStatus, Event, StateVersion
 from campaign.services import organiser as organiser_service
-from campaign.services import reopen, viewcache
+from campaign.services import reopen, viewcache, war
 from orders.models import OrderSheet
 from tests.web.conftest import make_user
 from tests.web.real_season import play_real_season
@@ -90,6 +90,17 @@ def test_the_war_is_hidden_until_the_end_then_shows_everything(
     # the map: every move of every army in every version, as the states have it
     versions = list(StateVersion.objects.filter(campaign=campaign).order_by("number"))
     expected = moves_in_states(versions)
+    # the losses by cause account for every point each army lost between its deployment and the
+    # end (no army surrendered in this season)
+    first, last = (
+        {t.army.value: t.current for t in viewcache.umpire_view(v).army_totals}
+        for v in (versions[1], versions[-1])
+    )
+    losses = war.figures(campaign).losses
+    assert {a: first[a] - last[a] for a in first} == {
+        a: losses[a].total if a in losses else 0 for a in first
+    }
+    assert sum(x.by_cause["battle"] for x in losses.values()) > 0
     drawn = 0
     number = versions[0].number
     seen_versions = []
