@@ -248,6 +248,16 @@ def figures(campaign: Campaign) -> WarFigures:
         view: View = viewcache.umpire_view(v)
         points.append((v.turn, {t.army.value: t.current for t in view.army_totals}))
         vps.append((v.turn, dict(view.victory_points)))
+    # the final table of 12 (key cities and fortresses held at the end count then)
+    final = (
+        Event.objects.filter(campaign=campaign, kind="campaign-ends")
+        .select_related("version")
+        .order_by("-version__number")
+        .first()
+    )
+    rows = ((final.data or {}).get("table") or {}).get("rows") if final is not None else None
+    if rows:
+        vps.append((final.version.turn, {str(r["seat"]): int(r["total"]) for r in rows}))
     control: dict[int, dict] = {}
     events = []
     for e in (

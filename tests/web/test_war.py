@@ -101,6 +101,10 @@ def test_the_war_is_hidden_until_the_end_then_shows_everything(
         a: losses[a].total if a in losses else 0 for a in first
     }
     assert sum(x.by_cause["battle"] for x in losses.values()) > 0
+    # the victory points end on the final table of 12
+    table = Event.objects.get(campaign=campaign, kind="campaign-ends").data["table"]["rows"]
+    vps = war.figures(campaign).vps
+    assert {s.key: s.last for s in vps.series} == {r["seat"]: r["total"] for r in table}
     drawn = 0
     number = versions[0].number
     seen_versions = []
