@@ -202,6 +202,9 @@ class Campaign(models.Model):
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
+    # The public read-only link of *The war* (docs/season-end.md): empty while off (the default);
+    # each switch on draws a new token, so switching off breaks the old link for good.
+    war_token = models.CharField(max_length=64, blank=True, default="", db_index=True)
     # Linked campaigns (13): the campaign year this one carries on from (services/nextyear.py).
     previous = models.ForeignKey(
         "self", models.SET_NULL, null=True, blank=True, related_name="next_years"

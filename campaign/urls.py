@@ -9,6 +9,7 @@ from campaign import (
     press_views,
     season_views,
     views,
+    war_views,
 )
 from campaign.forms import GuardedAuthenticationForm, QueuedPasswordResetForm
 
@@ -38,6 +39,16 @@ urlpatterns = [
     path("campaigns/<uuid:code>/start/", views.start, name="start_campaign"),
     path("campaigns/<uuid:code>/log/", views.action_log, name="action_log"),
     path("campaigns/<uuid:code>/dice/", dice_views.campaign_dice, name="campaign_dice"),
+    path("campaigns/<uuid:code>/war/", war_views.war_page, name="war"),
+    path("campaigns/<uuid:code>/war/history.json", war_views.war_history, name="war_history"),
+    path("campaigns/<uuid:code>/organiser/war-link/", war_views.war_link, name="war_link"),
+    # The public link of The war (docs/season-end.md): secrets.token_urlsafe(32) tokens.
+    re_path(r"^war/(?P<token>[A-Za-z0-9_-]{20,64})/$", war_views.war_public, name="war_public"),
+    re_path(
+        r"^war/(?P<token>[A-Za-z0-9_-]{20,64})/history\.json$",
+        war_views.war_public_history,
+        name="war_public_history",
+    ),
     re_path(
         r"^emails/(?P<token>[A-Za-z0-9_:.\-]{1,200})/$",
         email_views.email_preferences,

@@ -63,7 +63,8 @@ def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> l
     """Every counter of the view with its place, stack slot and, for the seat's own forces, the
     unit keys it may order (``units``: key -> name, as the orders page offers them)."""
     out: list[dict] = []
-    own_leaders = {f.hex + str(f.inside): f for f in view.own_forces()}
+    # by hex, side of the walls and army: the umpire owns both sides of a battle's hex
+    own_leaders = {(f.hex, f.inside, f.army): f for f in view.own_forces()}
     for c in map_counters(view, hexmap):
         xy = hex_xy(grid, c.hex)
         if xy is None:
@@ -81,7 +82,7 @@ def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> l
         }
         if c.kind == "force" and c.relation is Relation.OWNER:
             # one counter per leader of the seat's force: each may be given its own march
-            force = own_leaders.get(c.hex + str(c.inside))
+            force = own_leaders.get((c.hex, c.inside, c.army))
             for x in force.leaders if force else ():
                 out.append(
                     {
@@ -148,6 +149,34 @@ def seen_moves(before: View, after: View, grid: Grid) -> list[dict]:
                 "line": [start, end],
             }
         )
+    return out
+
+
+def every_move(before: View, after: View, grid: Grid, how: str = "moved") -> list[dict]:
+    """Every force's move over a phase, for a view that sees every army (the umpire's, and every
+    seat's once the campaign is over: docs/season-end.md): for each force after the phase, a
+    line from each hex its leaders stood in before to where the force stands now (the way
+    between is not drawn). ``how`` names the move ("march", "retreat") in its label."""
+    was = {x.key: f.hex for f in before.forces for x in f.leaders}
+    out = []
+    for f in after.forces:
+        if not f.leaders:
+            continue
+        starts = sorted({was[x.key] for x in f.leaders if x.key in was and was[x.key] != f.hex})
+        for start_hex in starts:
+            start, end = hex_xy(grid, start_hex), hex_xy(grid, f.hex)
+            if start is None or end is None:
+                continue
+            out.append(
+                {
+                    "army": f.army.value,
+                    "relation": "war",
+                    "name": f"{f.commander.name} ({how})",
+                    "from": start_hex,
+                    "to": f.hex,
+                    "line": [start, end],
+                }
+            )
     return out
 
 

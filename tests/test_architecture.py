@@ -25,7 +25,10 @@ TABLETOP = "tabletop"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("maps core", ("maps.core",)),
     ("engine", (ENGINE,)),
-    ("projection and tabletop", ("campaign.projection", TABLETOP)),
+    (
+        "projection and tabletop",
+        ("campaign.projection", "campaign.warseries", "campaign.warcharts", TABLETOP),
+    ),
     ("project settings", ("dgk", "dgk.settings", "dgk.celery")),
     (
         "models",

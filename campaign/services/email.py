@@ -31,7 +31,7 @@ from django.utils.http import urlsafe_base64_encode
 from campaign.models import Campaign, Invitation, OutboxEmail, PhaseWindow, Seat, StateVersion
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
-from campaign.services import deadlines, emailmodes, mailcall, press, queue, viewcache
+from campaign.services import deadlines, emailmodes, mailcall, press, queue, viewcache, war
 from campaign.services.battle_mail import build_mail
 from rules.armies import Army
 from rules.events import Event, EventKind
@@ -493,6 +493,8 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         if kind == "handover":
             ctx["link"] = _url("orders:handover", seat.code)
         ctx["dice_link"] = _url("campaign_dice", seat.campaign.code)
+        if kind == "campaign-over" and war.war_shown(seat.campaign):
+            ctx["war_link"] = _url("war", seat.campaign.code)  # the fog lifts (issue 28)
     if not to:
         return None
     campaign = ctx.get("campaign") or seat.campaign

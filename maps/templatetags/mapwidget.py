@@ -61,6 +61,13 @@ def umpire_map_widget(campaign) -> dict:
     }
 
 
+@register.inclusion_tag("maps/_widget.html")
+def war_map_widget(campaign, history: str) -> dict:
+    """*The war*'s map (docs/season-end.md): every phase of the season, all-seeing, read from
+    ``history`` (the war's history document), with a play control."""
+    return {**_grid(campaign), "history": history, "mode": "history", "war": True}
+
+
 def _grid(campaign) -> dict:
     name = campaign.map_name or DEFAULT_MAP
     try:

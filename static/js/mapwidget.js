@@ -191,6 +191,11 @@
       this.turns = document.getElementById("mapwidget-turns");
       Array.prototype.forEach.call(this.turns.querySelectorAll("button"), function (b) {
         b.addEventListener("click", function () {
+          if (b.dataset.go === "play") {
+            self.play(b);
+            return;
+          }
+          self.stop();
           var to = self.data && self.data[b.dataset.go];
           if (to) {
             self.version = String(to);
@@ -227,6 +232,45 @@
     this.followList();
     this.load();
   }
+
+  /* The war's play control (docs/season-end.md): one phase a second and a half, from the
+     start when at the last; pressed again, or any other button, it stops. */
+  Widget.prototype.play = function (button) {
+    var self = this;
+    if (this.timer) {
+      this.stop();
+      return;
+    }
+    button.setAttribute("aria-pressed", "true");
+    button.textContent = "\u275a\u275a Pause";
+    if (this.data && !this.data.next && this.data.first !== undefined) {
+      this.version = String(this.data.first);
+      this.load();
+    }
+    this.timer = window.setInterval(function () {
+      if (!self.data || !self.data.next) {
+        self.stop();
+        return;
+      }
+      if (self.el.dataset.loading) {
+        return;
+      }
+      self.version = String(self.data.next);
+      self.load();
+    }, 1500);
+  };
+
+  Widget.prototype.stop = function () {
+    if (this.timer) {
+      window.clearInterval(this.timer);
+      this.timer = null;
+    }
+    var b = this.turns && this.turns.querySelector("[data-go=play]");
+    if (b) {
+      b.setAttribute("aria-pressed", "false");
+      b.textContent = "\u25b6 Play";
+    }
+  };
 
   /* The unit chosen in the list below (the accessible alternative) is the map's unit too. */
   Widget.prototype.followList = function () {
@@ -341,6 +385,10 @@
       this.turns.querySelector(".mw-label").textContent = d.label || "";
       this.turns.querySelector("[data-go=prev]").disabled = !d.prev;
       this.turns.querySelector("[data-go=next]").disabled = !d.next;
+      var first = this.turns.querySelector("[data-go=first]");
+      if (first) {
+        first.disabled = !d.prev;
+      }
     }
   };
 
@@ -410,13 +458,14 @@
     var colour = ((this.data.colours || {})[m.army] || ["#555555"])[0];
     var pts = m.line.map(ll);
     L.polyline(pts, { color: "#111111", weight: 6, opacity: 0.7, interactive: false }).addTo(this.layers.orders);
+    var war = m.relation === "war"; // the whole war (docs/season-end.md): every move, solid
     this.drawArrow(
       pts,
-      { color: colour, weight: 3, dashArray: "8 6", className: "mw-seen" },
+      { color: colour, weight: 3, dashArray: war ? null : "8 6", className: war ? "mw-seen mw-war" : "mw-seen" },
       { from: m.from, to: m.to },
       "#111111",
       "",
-      m.name + " (seen)"
+      war ? m.name : m.name + " (seen)"
     );
   };
 
@@ -457,6 +506,13 @@
     html.style.color = colour[1];
     if (size[2]) {
       html.textContent = c.short;
+      if (c.pts) {
+        // the whole war (docs/season-end.md): every counter's points under it
+        var pts = document.createElement("span");
+        pts.className = "mw-pts";
+        pts.textContent = c.pts;
+        html.appendChild(pts);
+      }
       if (c.flags) {
         var sup = document.createElement("sup");
         sup.textContent = c.flags;

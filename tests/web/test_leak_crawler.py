@@ -87,6 +87,12 @@ FILL = {
     "start_campaign": "campaign",
     "action_log": "campaign",
     "campaign_dice": "campaign",
+    # The war (issue 28): shown only once the campaign is over; the crawled one runs.
+    "war": "campaign",
+    "war_history": "campaign_history",
+    "war_link": "campaign",
+    "war_public": "war_token",
+    "war_public_history": "war_token",
     "reseed": "campaign",
     "unlock_signin": "campaign_seat",
     "reopen_campaign": "campaign",
@@ -234,7 +240,7 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
         how = FILL[name]
         if how == "none":
             args_list = [()]
-        elif how == "campaign":
+        elif how in ("campaign", "campaign_history"):
             args_list = [(campaign.code,)]
         elif how == "campaign_seat":
             args_list = [(campaign.code, s.code) for s in seats]
@@ -254,6 +260,8 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             args_list = [(token,)]
         elif how == "campaign_token":
             args_list = [(campaign.code, token)]
+        elif how == "war_token":  # off while the campaign runs: a made-up token
+            args_list = [(campaign.war_token or "A" * 43,)]
         elif how == "prefs":
             args_list = [(preferences_token(s.id),) for s in seats[:2]]
         elif how == "reset":
@@ -266,7 +274,7 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             raise AssertionError(f"unknown fill {how!r} for {name}")
         for args in args_list:
             target = reverse(name, args=args)
-            if how == "seat_history":
+            if how in ("seat_history", "campaign_history"):
                 out += [(name, f"{target}?version={n}") for n in numbers]
             elif how == "seat_turns":  # the recent turns, and an earlier turn's page
                 out += [(name, target), (name, f"{target}?turn=1")]
