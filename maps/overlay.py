@@ -180,6 +180,18 @@ def every_move(before: View, after: View, grid: Grid, how: str = "moved") -> lis
     return out
 
 
+def sieges(view: View, hexmap: HexMap, grid: Grid) -> list[dict]:
+    """The fortresses the view knows are under siege (11): hex, name and where to draw them."""
+    out = []
+    for city in view.besieged:
+        try:
+            where = hex_id(hexmap.city(city).hex)
+        except KeyError:
+            continue
+        out.append({"hex": where, "name": city, "xy": hex_xy(grid, where)})
+    return out
+
+
 def supply_sources(view: View, hexmap: HexMap, grid: Grid) -> list[dict]:
     """Fortresses garrisoned by the seat's side with no known enemy force in their hex (5,
     5.2.6, 5.2.7), from what the view shows: garrison chits and leader positions are public."""

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_GET
 
 from campaign.models import PhaseWindow, StateVersion
 from maps import overlay
-from maps.core.hexgrid import hex_id
 from maps.core.tiles import grid_of
 from orders.access import (
     _access,
@@ -114,12 +113,6 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
             if m
         }
     )
-    sieges = []
-    for city in view.besieged:
-        try:
-            sieges.append({"hex": hex_id(hexmap.city(city).hex), "name": city})
-        except KeyError:
-            continue
     numbers = list(
         StateVersion.objects.filter(campaign=access.campaign)
         .order_by("number")
@@ -142,7 +135,7 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
         "orders": moves,
         "seen": seen,
         "battles": [{"hex": h, "xy": overlay.hex_xy(grid, h)} for h in battles],
-        "sieges": [{**s, "xy": overlay.hex_xy(grid, s["hex"])} for s in sieges],
+        "sieges": overlay.sieges(view, hexmap, grid),
         "focus": [m["line"][-1] for m in moves if m["line"]]
         or [overlay.hex_xy(grid, f.hex) for f in sorted(view.own_forces(), key=strength)],
     }

@@ -30,7 +30,6 @@ from campaign.projection import View
 from campaign.services import gameplay, viewcache
 from campaign.services.actionlog import OrganiserError, log
 from maps import overlay
-from maps.core.hexgrid import hex_id
 from maps.core.tiles import grid_of
 from orders.models import OrderSheet
 from rules.armies import ADJECTIVES, Army
@@ -119,12 +118,6 @@ def war_layer(campaign: Campaign, number: int | None) -> dict | None:
             if e.data.get("hex")
         }
     )
-    sieges = []
-    for city in view.besieged:
-        try:
-            sieges.append({"hex": hex_id(hexmap.city(city).hex), "name": city})
-        except KeyError:
-            continue
     label = f"Turn {version.turn}: " + (
         f"after the {version.resolved_phase} phase" if version.resolved_phase else "the start"
     )
@@ -144,7 +137,7 @@ def war_layer(campaign: Campaign, number: int | None) -> dict | None:
         "orders": [],
         "seen": moves,
         "battles": [{"hex": h, "xy": overlay.hex_xy(grid, h)} for h in battles],
-        "sieges": [{**s, "xy": overlay.hex_xy(grid, s["hex"])} for s in sieges],
+        "sieges": overlay.sieges(view, hexmap, grid),
         # where to look: the battles of the phase, else its moves, else every force
         "focus": [overlay.hex_xy(grid, h) for h in battles]
         or [m["line"][-1] for m in moves]
