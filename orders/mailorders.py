@@ -70,6 +70,7 @@ class Outcome:
     reading: Reading | None = None
     problems: list[str] = field(default_factory=list)
     ready: bool = False
+    units: dict[str, str] = field(default_factory=dict)  # the seat's units, key -> name
 
 
 def receive(raw: bytes, *, now: datetime | None = None) -> Outcome:
@@ -173,7 +174,8 @@ def _apply(
     msg: EmailMessage, seat: Seat, window: PhaseWindow, message_id: str, now: datetime
 ) -> Outcome:
     access = Access(seat, seat.campaign, own=True, user=seat.user)
-    reading = read_orders(reply_text(msg), vocabulary(access, window))
+    vocab = vocabulary(access, window)
+    reading = read_orders(reply_text(msg), vocab)
     kinds = MAIL_KINDS.get(window.phase, ())
     refused: list[str] = []
     with transaction.atomic():
@@ -217,7 +219,9 @@ def _apply(
             + (" and are submitted." if made_ready else "."),
             now=now, message_id=message_id, seat=str(seat.code),
         )  # fmt: skip
-    outcome = Outcome("read", seat=seat, reading=reading, problems=refused + problems)
+    outcome = Outcome(
+        "read", seat=seat, reading=reading, problems=refused + problems, units=dict(vocab.units)
+    )
     outcome.ready = made_ready or (sheet.ready and reading.ready is not False)
     return outcome
 
@@ -250,8 +254,7 @@ def _merge(draft: dict, line: Line, access: Access) -> str:
 
 def _confirmation(seat: Seat, window: PhaseWindow, outcome: Outcome) -> dict:
     sheet = OrderSheet.objects.get(window=window, seat=seat)
-    access = Access(seat, seat.campaign, own=True, user=seat.user)
-    units = own_units(_view(access, _version(seat.campaign)))
+    units = outcome.units  # the names the mail was read with: no second view
     held = []
     for kind in MAIL_KINDS.get(window.phase, ()):
         for o in draft_items(sheet.draft, kind):
