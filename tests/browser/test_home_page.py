@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.test_pages_fit import CUT_OFF, SCREENSHOTS
-from tests.browser.test_play_phone import CHROMEDRIVER, CHROMIUM, browser
+from tests.browser.test_play_phone import browser, start_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,23 +24,7 @@ return Array.from(document.querySelectorAll('main img')).map(i => [
 
 @pytest.fixture
 def desktop():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("Debian's chromium and chromium-driver are not installed")
-    profile = tempfile.mkdtemp(prefix="dgk-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--hide-scrollbars", "--window-size=1280,900",
-                 f"--user-data-dir={profile}"):  # fmt: skip
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(90)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    yield from start_chromium(1280, 900, phone=False, flags=("--hide-scrollbars",))
 
 
 def open_home(driver, live_server) -> list:

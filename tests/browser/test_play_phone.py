@@ -36,8 +36,10 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 
-@pytest.fixture
-def browser():
+def start_chromium(width: int, height: int, *, phone: bool = True, flags: tuple = ()):
+    """Debian's chromium, headless, at ``width`` x ``height`` (a phone's metrics when ``phone``);
+    a generator for fixtures: the driver, then quit. The console is read at the end: a Content
+    Security Policy breach fails the test."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
@@ -55,15 +57,16 @@ def browser():
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        "--window-size=390,844",
+        f"--window-size={width},{height}",
         f"--user-data-dir={profile}",
+        *flags,
     ):
         options.add_argument(flag)
-    options.add_experimental_option(
-        "mobileEmulation",
-        {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}},
-    )
-    # The console is read at the end: a Content Security Policy breach fails the test.
+    if phone:
+        options.add_experimental_option(
+            "mobileEmulation",
+            {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0}},
+        )
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(90)
@@ -76,6 +79,11 @@ def browser():
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
     assert not breaches, breaches[:3]
+
+
+@pytest.fixture
+def browser():
+    yield from start_chromium(390, 844)
 
 
 def shot(driver, name: str) -> None:
