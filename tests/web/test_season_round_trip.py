@@ -8,20 +8,17 @@ state with the same rolls."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from datetime import timedelta
 from difflib import unified_diff
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 
 from campaign.models import Campaign
 from campaign.services import drifting, press
 from tests.web import season_probe
+from tests.web.probes import run_probe
 from tests.web.real_season import play_real_season
 
 pytestmark = pytest.mark.django_db
@@ -62,25 +59,9 @@ def _play(organiser, capture) -> Campaign:
 def _probe(tmp_path: Path, file: Path, people: list[dict], export: Path) -> dict:
     """Import ``file`` into a fresh SQLite database in another process and read it there."""
     (tmp_path / "people.json").write_text(json.dumps(people))
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("CELERY_BROKER_URL", "REDIS_URL", "CACHE_URL", "DATABASE_URL")
-    }
-    env.update(
-        DATABASE_URL=f"sqlite:///{tmp_path / 'other-site.sqlite3'}",
-        DJANGO_SETTINGS_MODULE="dgk.settings",
-        MAP_PICTURES_DIR=str(tmp_path / "pictures"),
-        DEBUG="1",
-    )
-    out = tmp_path / "probe.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.web.season_probe", str(file),
-         "--people", str(tmp_path / "people.json"), "--out", str(out), "--export", str(export)],
-        cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(out.read_text())
+    site, out = tmp_path / "other-site.sqlite3", tmp_path / "probe.json"
+    args = (str(file), "--people", str(tmp_path / "people.json"), "--export", str(export))
+    return run_probe("tests.web.season_probe", site, tmp_path, out, *args)
 
 
 def _same_pages(here: dict, there: dict) -> None:

@@ -4,16 +4,13 @@ plays on; every migration of the project can be undone, or says why not."""
 from __future__ import annotations
 
 import gzip
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.db import migrations
 from django.db.migrations.loader import MigrationLoader
+
+from tests.web.probes import run_probe
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "upgrade" / "season-0b5e424.sqlite3.gz"
 APPS = ("campaign", "battles", "press", "orders", "maps")
@@ -22,25 +19,10 @@ IRREVERSIBLE: dict[str, str] = {}
 
 
 def _probe(tmp_path: Path, database: Path, *back_to: str) -> dict:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("CELERY_BROKER_URL", "REDIS_URL", "CACHE_URL", "DATABASE_URL")
-    }
-    env.update(
-        DATABASE_URL=f"sqlite:///{database}",
-        DJANGO_SETTINGS_MODULE="dgk.settings",
-        MAP_PICTURES_DIR=str(tmp_path / "pictures"),
-        DEBUG="1",
+    back = ["--back-to", *back_to] if back_to else []
+    return run_probe(
+        "tests.web.upgrade_probe", database, tmp_path, tmp_path / "upgrade.json", *back
     )
-    out = tmp_path / "upgrade.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.web.upgrade_probe", "--out", str(out),
-         *(["--back-to", *back_to] if back_to else [])],
-        cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(out.read_text())
 
 
 @pytest.mark.pure
