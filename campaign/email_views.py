@@ -51,5 +51,12 @@ def campaign_outbox(request: HttpRequest, code) -> HttpResponse:
     return render(
         request,
         "campaign/outbox.html",
-        {"campaign": campaign, "mails": outbox.campaign_mail(campaign)},
+        {
+            "campaign": campaign,
+            # a seat's emails tell its forces and reports: an organiser who plays a seat reads
+            # only the invitations, the organiser's own and those sent to him
+            "mails": outbox.campaign_mail(
+                campaign, everything=campaign.umpire_sees_all, own=request.user.email
+            ),
+        },
     )

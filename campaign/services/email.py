@@ -423,8 +423,8 @@ def _recipient(seat: Seat) -> str:
 
 
 def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
-    """(recipients, subject, text, html[, reply-to addresses]) for one email, or None when
-    nothing is to be sent.
+    """(recipients, subject, text, html[, reply-to addresses, campaign code]) for one email, or
+    None when nothing is to be sent.
     ``shared``: what the emails built with it read once (``deliver_many``)."""
     shared = shared or Shared()
     if kind == "battle":
@@ -537,7 +537,7 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
     text = render_to_string(template, ctx)
     html = render_to_string("email/message.html", {**ctx, "body": text})
     reply_to = [ctx["reply_address"]] if ctx.get("reply_address") else []
-    return to, subject, text, html, reply_to
+    return to, subject, text, html, reply_to, str(campaign.code)
 
 
 def _build_password_reset(user_id: int) -> tuple | None:
@@ -582,7 +582,7 @@ def _build_battle(battle_id: int, battle_kind: str, **options) -> tuple | None:
         return None
     to, subject, text, ctx = built
     html = render_to_string("email/message.html", {**ctx, "body": text})
-    return to, subject, text, html
+    return to, subject, text, html, [], str(ctx["campaign"].code)
 
 
 PREFERENCES_SALT = "dgk.email-preferences"
@@ -702,6 +702,8 @@ def compose(kind: str, shared: Shared | None = None, **ids) -> EmailMultiAlterna
     reply_to = more[0] if more else []  # a call for orders: the seat's reply address
     # What the email is about, for the players' mail filters (and the tests that count).
     headers = {"X-DGK-Kind": f"battle:{ids['battle_kind']}" if kind == "battle" else kind}
+    if len(more) > 1:  # the campaign's code: the local outbox shows a campaign only its own
+        headers["X-DGK-Campaign"] = more[1]
     if "seat_id" in ids and kind not in ("invitation", "organiser-missing", "organiser-flag"):
         link = settings.SITE_URL + reverse(
             "email_preferences", args=[preferences_token(ids["seat_id"])]

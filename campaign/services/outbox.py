@@ -25,6 +25,8 @@ class OutboxMail:
     to: str
     subject: str
     body: str
+    campaign: str = ""  # the campaign's code (X-DGK-Campaign), "" for mail of no campaign
+    kind: str = ""  # X-DGK-Kind
 
 
 def enabled() -> bool:
@@ -45,20 +47,33 @@ def _read(path: Path) -> list[OutboxMail]:
                 to=str(message.get("To", "")),
                 subject=str(message.get("Subject", "")),
                 body=part.get_content() if part is not None else "",
+                campaign=str(message.get("X-DGK-Campaign", "")),
+                kind=str(message.get("X-DGK-Kind", "")),
             )
         )
     return out
 
 
-def campaign_mail(campaign) -> list[OutboxMail]:
-    """The emails of ``campaign`` in the outbox (its name is in every subject), newest first."""
+# What any organiser may read: no seat's secrets are in them.
+OPEN_KINDS = frozenset({"invitation", "organiser-missing", "organiser-flag"})
+
+
+def campaign_mail(campaign, *, everything: bool = True, own: str = "") -> list[OutboxMail]:
+    """The emails of ``campaign`` in the outbox, newest first: those marked with its code (a
+    name can stand inside another campaign's subject; a password reset has no campaign). Not
+    ``everything``: only the invitations, the organiser's emails, and those to ``own``."""
     folder = Path(settings.EMAIL_FILE_PATH)
     if not enabled() or not folder.is_dir():
         return []
     files = sorted(folder.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)
     found: list[OutboxMail] = []
     for path in files:
-        found += [m for m in reversed(_read(path)) if campaign.name in m.subject]
+        found += [
+            m
+            for m in reversed(_read(path))
+            if m.campaign == str(campaign.code)
+            and (everything or m.kind in OPEN_KINDS or (own and own in m.to))
+        ]
         if len(found) >= KEPT:
             break
     return found[:KEPT]

@@ -121,6 +121,34 @@ def test_without_a_mail_server_the_organiser_reads_the_outbox(
     assert reverse("campaign_outbox", args=[new_campaign.code]) in board
 
 
+def test_the_outbox_shows_a_campaign_only_its_own_mail_whatever_the_names(
+    client, organiser, new_campaign, outbox, now, django_capture_on_commit_callbacks
+):
+    """Mail is the campaign's by its code, not by a name that can stand inside another's."""
+    bohemia = Campaign.objects.create(name="Bohemia", organiser=organiser, created=now)
+    with django_capture_on_commit_callbacks(execute=True):
+        setup.invite(new_campaign.seats.get(power="france"), "louis@example.org", now=now)
+    client.force_login(organiser)
+    body = client.get(reverse("campaign_outbox", args=[bohemia.code])).content.decode()
+    assert "louis@example.org" not in body and "Bohemia 1757" not in body
+
+
+def test_an_organiser_who_plays_reads_no_other_seats_mail(
+    client, organiser, player, new_campaign, outbox, now, django_capture_on_commit_callbacks
+):
+    new_campaign.seats.filter(power="prussia").update(user=organiser)
+    new_campaign.seats.filter(power="france").update(user=player)
+    assert not new_campaign.umpire_sees_all
+    with django_capture_on_commit_callbacks(execute=True):
+        setup.invite(new_campaign.seats.get(power="russia"), "ivan@example.org", now=now)
+        email.deliver("handover", seat_id=new_campaign.seats.get(power="france").id)
+    assert player.email.encode() in b"".join(p.read_bytes() for p in outbox.glob("*.log"))
+    client.force_login(organiser)
+    body = client.get(reverse("campaign_outbox", args=[new_campaign.code])).content.decode()
+    assert "ivan@example.org" in body  # an invitation: its link is the organiser's to pass on
+    assert player.email not in body  # the French seat's own mail is the French player's
+
+
 def test_the_outbox_is_the_organisers_only(client, player, new_campaign, outbox):
     client.force_login(player)
     assert client.get(reverse("campaign_outbox", args=[new_campaign.code])).status_code == 403
