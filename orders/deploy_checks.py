@@ -9,54 +9,10 @@ from __future__ import annotations
 
 from maps.core.model import HexMap
 from rules.armies import Army
-from rules.deployment import Violation, check_deployment, deployment_of
-from rules.orders import Deployment, OrderError, deployment_from_dict
+from rules.deployment import army_violations
+from rules.orders import Deployment
 from rules.rulesettings import RuleSettings
 from rules.state import State
-
-
-def read_deployment(army: Army, spec: dict) -> tuple[Deployment, list[str]]:
-    try:
-        return deployment_from_dict(army.value, spec), []
-    except (OrderError, ValueError, KeyError, TypeError) as exc:
-        return Deployment(army), [f"The draft cannot be read: {exc}"]
-
-
-def placed_by_opening(army: Army, dep: dict, state: State) -> bool:
-    """The army stands as the campaign's opening placed it, and the draft leaves it so."""
-    return army in state.deployed and not isinstance(dep.get(army.value), dict)
-
-
-def army_violations(
-    armies: list[str],
-    army: Army,
-    dep: dict,
-    state: State,
-    hexmap: HexMap | None,
-    settings: RuleSettings,
-) -> tuple[Deployment, list[Violation]]:
-    """The army's deployment read from the draft, and every restriction of 3 it breaks (the
-    seat's other armies count for the exceptions; another seat's never: they are secret)."""
-    if placed_by_opening(army, dep, state):
-        return deployment_of(state, army), []
-    spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
-    deployment, unread = read_deployment(army, spec)
-    if unread:
-        return deployment, [Violation("3", p) for p in unread]
-    if hexmap is None:
-        return deployment, []
-    others = {}
-    for other in armies:
-        a = Army.parse(other)
-        if other == army.value:
-            continue
-        if placed_by_opening(a, dep, state):
-            others[a] = deployment_of(state, a)
-        elif isinstance(dep.get(other), dict):
-            others[a], _ = read_deployment(a, dep[other])
-    return deployment, check_deployment(
-        deployment, hexmap, settings, state.army_points.get(army.value), others
-    )
 
 
 def army_problems(

@@ -24,11 +24,16 @@ from maps.core.hexgrid import (
 from maps.overlay import ARMY_COLOURS
 from maps.tapmap import map_svg
 from orders.access import Access, _hexmap, _settings, _version
-from orders.deploy_checks import army_violations, placed_by_opening, read_deployment
 from orders.models import OrderSheet
 from orders.pages import page_context
 from rules.armies import Army, siege_train_name, siege_train_short
-from rules.deployment import Violation, may_deploy_in
+from rules.deployment import (
+    Violation,
+    army_violations,
+    may_deploy_in,
+    placed_by_opening,
+    read_deployment,
+)
 from rules.leaders import leader
 from rules.suggestion import empire_leaves_west, least_points, west_share
 

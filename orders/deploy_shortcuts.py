@@ -7,8 +7,8 @@ and writes the seat's draft, army by army, leaving alone an army a historical op
 from __future__ import annotations
 
 from maps.core.model import HexMap
-from orders.deploy_checks import placed_by_opening
 from rules.armies import Army
+from rules.deployment import placed_by_opening
 from rules.rulesettings import RuleSettings
 from rules.state import State
 from rules.suggestion import (

@@ -16,12 +16,12 @@ from django.urls import reverse
 
 from campaign.services import viewcache
 from orders.access import Access, _access, _hexmap, _settings, _version
-from orders.deploy_checks import placed_by_opening
 from orders.deploy_pages import deployment_context
 from orders.deploy_shortcuts import SHORTCUTS, apply_shortcut
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
 from orders.sheets import posted_phase, save_draft, sheet_locked, writable_sheet, writes_orders
 from rules.armies import Army
+from rules.deployment import placed_by_opening
 
 
 @login_required

@@ -24,12 +24,11 @@ from maps import overlay
 from maps.core.hexgrid import hex_id
 from maps.core.tiles import grid_of, map_stamp
 from orders.access import _hexmap, _settings, _sheet, _version, _view, _window
-from orders.deploy_checks import read_deployment
 from orders.deploy_pages import deployment_context
 from orders.forms import enemy_hexes, march_preview
 from orders.pages import ORDER_PHASES, draft_items, own_units, unit_position
 from rules.armies import Army
-from rules.deployment import may_deploy_in
+from rules.deployment import may_deploy_in, read_deployment
 from rules.state import Phase
 
 

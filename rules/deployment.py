@@ -25,7 +25,7 @@ from rules.armies import (
 from rules.dice import Dice
 from rules.events import Event, EventKind, private
 from rules.leaders import UnknownLeader, leader, leaders_of
-from rules.orders import Deployment, Orders
+from rules.orders import Deployment, OrderError, Orders, deployment_from_dict
 from rules.resolution import Resolution
 from rules.rulesettings import RuleSettings
 from rules.state import Garrison, LeaderState, SiegeTrain, State
@@ -584,3 +584,49 @@ def sample_deployments(
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def read_deployment(army: Army, spec: dict) -> tuple[Deployment, list[str]]:
+    try:
+        return deployment_from_dict(army.value, spec), []
+    except (OrderError, ValueError, KeyError, TypeError) as exc:
+        return Deployment(army), [f"The draft cannot be read: {exc}"]
+
+
+def placed_by_opening(army: Army, dep: dict, state: State) -> bool:
+    """The army stands as the campaign's opening placed it, and the draft leaves it so."""
+    return army in state.deployed and not isinstance(dep.get(army.value), dict)
+
+
+def army_violations(
+    armies: list[str],
+    army: Army,
+    dep: dict,
+    state: State,
+    hexmap: HexMap | None,
+    settings: RuleSettings,
+) -> tuple[Deployment, list[Violation]]:
+    """The army's deployment read from a seat's draft (``dep``: army -> its draft), and every
+    restriction of 3 it breaks (the seat's other ``armies`` count for the exceptions; another
+    seat's never: they are secret). The deployment page's check and the deadline's are this one
+    (orders.deploy_checks, campaign.services.standstill)."""
+    if placed_by_opening(army, dep, state):
+        return deployment_of(state, army), []
+    spec = dep.get(army.value) if isinstance(dep.get(army.value), dict) else {}
+    deployment, unread = read_deployment(army, spec)
+    if unread:
+        return deployment, [Violation("3", p) for p in unread]
+    if hexmap is None:
+        return deployment, []
+    others = {}
+    for other in armies:
+        a = Army.parse(other)
+        if other == army.value:
+            continue
+        if placed_by_opening(a, dep, state):
+            others[a] = deployment_of(state, a)
+        elif isinstance(dep.get(other), dict):
+            others[a], _ = read_deployment(a, dep[other])
+    return deployment, check_deployment(
+        deployment, hexmap, settings, state.army_points.get(army.value), others
+    )

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from maps.core.model import HexMap
 from rules.armies import LABELS, Army
-from rules.deployment import check_deployment
+from rules.deployment import army_violations
 from rules.events import Event, EventKind, event_to_dict, private
-from rules.orders import OrderError, deployment_from_dict
 from rules.rulesettings import RuleSettings
 from rules.state import Phase, State
 
@@ -73,26 +72,15 @@ def standing_deployment(
     spec = draft.get("deployment") if isinstance(draft, dict) else None
     spec = spec if isinstance(spec, dict) else {}
     armies = [Army(a) for a in seat.armies if Army(a) not in state.deployed]
-    read = {}
-    for army in armies:
-        if isinstance(spec.get(army.value), dict):
-            try:
-                read[army] = deployment_from_dict(army.value, spec[army.value])
-            except (OrderError, ValueError, KeyError, TypeError):
-                continue
     legal, wrong = {}, {}
     for army in armies:
-        if army not in read:
+        if not isinstance(spec.get(army.value), dict):
             wrong[army] = "nothing is placed"
             continue
-        others = {a: d for a, d in read.items() if a is not army}
-        problems = [
-            v
-            for v in check_deployment(
-                read[army], hexmap, settings, state.army_points.get(army.value), others
-            )
-            if not v.others_may_cover
-        ] if hexmap is not None else []  # fmt: skip
+        # the deployment page's own check (what keeps "Submit my deployment" from going
+        # through): the seat's other armies, those its opening placed too, count (3.2.4)
+        _, violations = army_violations(seat.armies, army, spec, state, hexmap, settings)
+        problems = [v for v in violations if not v.others_may_cover]
         if problems:
             count = len(problems)
             wrong[army] = (
