@@ -20,7 +20,6 @@ from django.db import transaction
 from campaign import warseries
 from campaign.models import (
     Campaign,
-    CampaignStatus,
     Event,
     OrganiserActionKind,
     PhaseWindow,
@@ -44,7 +43,7 @@ ARMY_LABELS = {a.value: ADJECTIVES[a] for a in Army}
 def war_shown(campaign: Campaign) -> bool:
     """*The war* is shown once the campaign is over (12.7, or the organiser's end), never
     before; a campaign reopened by its organiser hides it again."""
-    return campaign.status == CampaignStatus.ENDED
+    return campaign.seeds_revealed  # one moment for both: the campaign has ended
 
 
 def public_campaign(token: str) -> Campaign | None:
@@ -174,12 +173,10 @@ def phase_records(campaign: Campaign) -> list[PhaseRecord]:
     """Every resolved phase, oldest first. A window waits on version N and its resolution makes
     N+1: the sheets of the window on N are the orders of phase N+1; its ORDER_REJECTED events
     (and those of any automatic phase) are stored with the version they made."""
-    versions = [v for v in _versions(campaign) if v.number > 0]
-    windows = {
-        w.version_id: w
-        for w in PhaseWindow.objects.filter(campaign=campaign).select_related("version")
-    }
-    by_number = {w.version.number: w for w in windows.values()}
+    every = _versions(campaign)
+    versions = [v for v in every if v.number > 0]
+    number_of = {v.id: v.number for v in every}  # (the versions' states are never read here)
+    by_number = {number_of[w.version_id]: w for w in PhaseWindow.objects.filter(campaign=campaign)}
     sheets: dict[int, list[OrderSheet]] = {}
     for s in (
         OrderSheet.objects.filter(campaign=campaign).select_related("seat").order_by("seat__id")
