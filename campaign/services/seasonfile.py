@@ -19,6 +19,7 @@ campaign has ended and its seeds are revealed anyway.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
@@ -198,8 +199,10 @@ def from_plain(field: models.Field, value):
     return value
 
 
-def own_columns(model: type[models.Model]) -> list[models.Field]:
-    """The model's columns the file writes by name: all but the id and the links."""
+@functools.cache
+def own_columns(model: type[models.Model]) -> tuple[models.Field, ...]:
+    """The model's columns the file writes by name: all but the id and the links (read once
+    per model: every row of it asks)."""
     links = RELATIONS[model]
     fields = []
     for f in model._meta.get_fields():
@@ -215,7 +218,7 @@ def own_columns(model: type[models.Model]) -> list[models.Field]:
                 )
             continue
         fields.append(f)
-    return fields
+    return tuple(fields)
 
 
 def _columns(obj: models.Model, skip: tuple[str, ...] = ()) -> dict:
