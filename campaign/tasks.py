@@ -15,7 +15,15 @@ from django.db import connection
 from django.utils import timezone
 
 from campaign.models import Heartbeat
-from campaign.services import backups, battle_dates, digest, drifting, email, resolution
+from campaign.services import (
+    backups,
+    battle_dates,
+    digest,
+    drifting,
+    email,
+    resolution,
+    seasonbook,
+)
 
 WORKER = "worker"
 logger = logging.getLogger(__name__)
@@ -125,3 +133,15 @@ def backup_campaigns() -> int:
 def send_pending_emails() -> int:
     """Beat: the resolutions' emails left in the outbox (``email.send_pending``)."""
     return email.send_pending(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+def print_season_book(campaign_id: int) -> int:
+    """Print the book of a campaign that is over, both papers, unless on disk (safe twice)."""
+    return len(seasonbook.draw_book(campaign_id))
+
+
+@shared_task(ignore_result=True)
+def print_wanted_season_books() -> int:
+    """Periodic: print the books the web asked for with no broker to send tasks to."""
+    return seasonbook.draw_wanted()

@@ -42,12 +42,18 @@ urlpatterns = [
     path("campaigns/<uuid:code>/war/", war_views.war_page, name="war"),
     path("campaigns/<uuid:code>/war/history.json", war_views.war_history, name="war_history"),
     path("campaigns/<uuid:code>/organiser/war-link/", war_views.war_link, name="war_link"),
+    path("campaigns/<uuid:code>/war/book-<slug:paper>.pdf", war_views.war_book, name="war_book"),
     # The public link of The war (docs/season-end.md): secrets.token_urlsafe(32) tokens.
     re_path(r"^war/(?P<token>[A-Za-z0-9_-]{20,64})/$", war_views.war_public, name="war_public"),
     re_path(
         r"^war/(?P<token>[A-Za-z0-9_-]{20,64})/history\.json$",
         war_views.war_public_history,
         name="war_public_history",
+    ),
+    re_path(
+        r"^war/(?P<token>[A-Za-z0-9_-]{20,64})/book-(?P<paper>a4|letter)\.pdf$",
+        war_views.war_public_book,
+        name="war_public_book",
     ),
     re_path(
         r"^emails/(?P<token>[A-Za-z0-9_:.\-]{1,200})/$",

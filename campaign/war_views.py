@@ -12,30 +12,20 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import warcharts
 from campaign.access import organiser_campaign, war_campaign
 from campaign.models import Campaign
-from campaign.services import war
+from campaign.services import bookfiles, war
 from campaign.services.actionlog import OrganiserError
 
 
 def _page(request: HttpRequest, campaign: Campaign, *, public: bool) -> HttpResponse:
     figures = war.figures(campaign)
-    labels = war.ARMY_LABELS
-    charts = {
-        "points": warcharts.line_chart(figures.points, "Each army's points by turn", "ch-points"),
-        "vps": warcharts.line_chart(
-            figures.vps, "Victory points by player by turn", "ch-vps", unit="VPs"
-        ),
-        "losses": warcharts.losses_chart(figures.losses, labels, "ch-losses"),
-        "timeline": warcharts.timeline_chart(figures.timeline, figures.turns, "ch-timeline"),
-    }
     history = (
         reverse("war_public_history", args=[campaign.war_token])
         if public
@@ -56,14 +46,42 @@ def _page(request: HttpRequest, campaign: Campaign, *, public: bool) -> HttpResp
                 else ""
             ),
             "figures": figures,
-            "charts": charts,
-            "losses": [
-                (labels.get(x.army, x.army), [x.by_cause[c] for c in war.warseries.CAUSES], x.total)
-                for x in sorted(figures.losses.values(), key=lambda x: (-x.total, x.army))
-            ],
+            "charts": war.charts(figures),
+            "losses": war.loss_rows(figures),
             "causes": war.warseries.CAUSES,
             "phases": war.phase_records(campaign),
+            "book_urls": _book_urls(campaign, public=public),
         },
+    )
+
+
+def _book_urls(campaign: Campaign, *, public: bool) -> list[tuple[str, str]]:
+    if public:
+        return [(paper, reverse("war_public_book", args=[campaign.war_token, paper]))
+                for paper in bookfiles.PAPERS]  # fmt: skip
+    return [(paper, reverse("war_book", args=[campaign.code, paper])) for paper in bookfiles.PAPERS]
+
+
+def _book(request: HttpRequest, campaign: Campaign, paper: str) -> HttpResponse:
+    """The book of the season as the worker printed it; not on disk yet: asked for again, and a
+    page that says so and looks again in a while (202)."""
+    if paper not in bookfiles.PAPERS:
+        raise Http404("The book is printed on A4 or Letter paper.")
+    path = bookfiles.book_path(campaign, paper)
+    if path.is_file():
+        response = FileResponse(
+            path.open("rb"),
+            content_type="application/pdf",
+            filename=f"book-of-the-season-{paper}.pdf",
+        )
+        response["Cache-Control"] = "private, no-cache"
+        return response
+    bookfiles.ask_for_book(campaign)
+    return render(
+        request,
+        "campaign/book_wait.html",
+        {"campaign": campaign, "paper": bookfiles.PAPERS[paper]},
+        status=202,
     )
 
 
@@ -110,6 +128,18 @@ def war_public(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def war_public_history(request: HttpRequest, token: str) -> HttpResponse:
     return _history(request, _public(token))
+
+
+@login_required
+@require_GET
+def war_book(request: HttpRequest, code, paper: str) -> HttpResponse:
+    """The book of the season (PDF), for every member once the campaign is over."""
+    return _book(request, war_campaign(request, code), paper)
+
+
+@require_GET
+def war_public_book(request: HttpRequest, token: str, paper: str) -> HttpResponse:
+    return _book(request, _public(token), paper)
 
 
 @login_required

@@ -234,6 +234,9 @@ MAP_TILES_DIR = Path(os.getenv("MAP_TILES_DIR", "") or BASE_DIR / "var" / "tiles
 # Each seat's map picture of each state version (docs/map-pictures.md): drawn once by the worker
 # (maps.pictures), served by orders.picture_views; a version's pictures never change.
 MAP_PICTURES_DIR = Path(os.getenv("MAP_PICTURES_DIR", "") or BASE_DIR / "var" / "pictures")
+# The book of the season (docs/season-end.md): printed once by the worker when a campaign ends
+# (campaign.services.bookfiles), served to its members, never changed in place.
+SEASON_BOOKS_DIR = Path(os.getenv("SEASON_BOOKS_DIR", "") or BASE_DIR / "var" / "books")
 # The nightly backups (campaign.services.backups, docs/operations.md "Backups and restore"):
 # each running campaign's season file, with its dice seed, every BACKUP_EVERY_HOURS; the last
 # BACKUP_KEEP files of each campaign are kept. Keep this folder as private as the database.
@@ -395,6 +398,8 @@ PERIODIC_TASKS = {
     "campaign.tasks.send_pending_emails": envint("OUTBOX_SECONDS", "60", minimum=1),
     # Without a broker the web only leaves notes for the map pictures it wants; this draws them.
     "maps.tasks.draw_wanted_map_pictures": envint("PICTURE_SECONDS", "10", minimum=1),
+    # ... and the books of the season it wants (a campaign that ended).
+    "campaign.tasks.print_wanted_season_books": envint("PICTURE_SECONDS", "10", minimum=1),
     # Looks hourly for running campaigns whose last backup is BACKUP_EVERY_HOURS old.
     "campaign.tasks.backup_campaigns": envint("BACKUP_CHECK_SECONDS", "3600", minimum=1),
 }

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from campaign.projection import Relation, View, map_counters
+from campaign.projection import ForceView, Relation, View, map_counters
 from maps.core.hexgrid import (
     HexIdError,
     PathError,
@@ -152,31 +152,37 @@ def seen_moves(before: View, after: View, grid: Grid) -> list[dict]:
     return out
 
 
+def force_moves(before: View, after: View) -> list[tuple[ForceView, str]]:
+    """Every force of ``after`` that moved since ``before``, once for each hex its leaders
+    stood in before (a force made of two that met has two starts): (force, start hex)."""
+    was = {x.key: f.hex for f in before.forces for x in f.leaders}
+    out = []
+    for f in after.forces:
+        starts = sorted({was[x.key] for x in f.leaders if x.key in was and was[x.key] != f.hex})
+        out += [(f, start) for start in starts]
+    return out
+
+
 def every_move(before: View, after: View, grid: Grid, how: str = "moved") -> list[dict]:
     """Every force's move over a phase, for a view that sees every army (the umpire's, and every
     seat's once the campaign is over: docs/season-end.md): for each force after the phase, a
     line from each hex its leaders stood in before to where the force stands now (the way
     between is not drawn). ``how`` names the move ("march", "retreat") in its label."""
-    was = {x.key: f.hex for f in before.forces for x in f.leaders}
     out = []
-    for f in after.forces:
-        if not f.leaders:
+    for f, start_hex in force_moves(before, after):
+        start, end = hex_xy(grid, start_hex), hex_xy(grid, f.hex)
+        if start is None or end is None:
             continue
-        starts = sorted({was[x.key] for x in f.leaders if x.key in was and was[x.key] != f.hex})
-        for start_hex in starts:
-            start, end = hex_xy(grid, start_hex), hex_xy(grid, f.hex)
-            if start is None or end is None:
-                continue
-            out.append(
-                {
-                    "army": f.army.value,
-                    "relation": "war",
-                    "name": f"{f.commander.name} ({how})",
-                    "from": start_hex,
-                    "to": f.hex,
-                    "line": [start, end],
-                }
-            )
+        out.append(
+            {
+                "army": f.army.value,
+                "relation": "war",
+                "name": f"{f.commander.name} ({how})",
+                "from": start_hex,
+                "to": f.hex,
+                "line": [start, end],
+            }
+        )
     return out
 
 

@@ -95,6 +95,9 @@ def _pictures_in_a_temporary_folder() -> None:
 
     os.environ["MAP_PICTURES_DIR"] = str(_PICTURES_DIR)
     settings.MAP_PICTURES_DIR = _PICTURES_DIR
+    books = _PICTURES_DIR.with_name(f"dgk-test-books-{_SUFFIX}")
+    os.environ["SEASON_BOOKS_DIR"] = str(books)
+    settings.SEASON_BOOKS_DIR = books
 
 
 def _backups_in_a_temporary_folder() -> None:
@@ -177,6 +180,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         path.unlink(missing_ok=True)
     shutil.rmtree(_PICTURES_DIR, ignore_errors=True)
     shutil.rmtree(_PICTURES_DIR.with_name(f"dgk-test-backups-{_SUFFIX}"), ignore_errors=True)
+    shutil.rmtree(_PICTURES_DIR.with_name(f"dgk-test-books-{_SUFFIX}"), ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

@@ -198,7 +198,7 @@ def describe_result(battle: Battle, result: dict[str, Any], *, exact: bool = Tru
         x["leader"]: x["name"] for s in battle.setup["sides"].values() for x in s.get("leaders", [])
     }
     how = "retired" if result["outcome"] == "retired" else "was defeated outright and routed"
-    lines = [f"The {result['loser']} alliance {how} (10.1)."]
+    lines = [f"The {result['loser'].capitalize()} alliance {how} (10.1)."]
     taken = result.get("prisoners") or {}
     for army, points in sorted(result.get("losses", {}).items()) if exact else ():
         line = f"{ADJECTIVES[Army(army)]} losses: {points} points (9.5)"

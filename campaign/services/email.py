@@ -495,6 +495,7 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         ctx["dice_link"] = _url("campaign_dice", seat.campaign.code)
         if kind == "campaign-over" and war.war_shown(seat.campaign):
             ctx["war_link"] = _url("war", seat.campaign.code)  # the fog lifts (issue 28)
+            ctx["book_link"] = _url("war_book", seat.campaign.code, "a4")
     if not to:
         return None
     campaign = ctx.get("campaign") or seat.campaign

@@ -22,7 +22,7 @@ from campaign.models import (
     StateVersion,
     WindowStatus,
 )
-from campaign.services import deadlines
+from campaign.services import bookfiles, deadlines
 from campaign.services import email as mail
 from campaign.services.actionlog import OrganiserError, log
 from campaign.services.resolution import queue_resolution, resolve_due_phase
@@ -479,6 +479,7 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") 
     campaign.open_windows().update(status=WindowStatus.RESOLVED, resolved_at=now)
     log(campaign, actor, OrganiserActionKind.ENDED, "Ended the campaign." + _why(reason), now=now)
     mail.queue_campaign_over(campaign.id)
+    bookfiles.ask_for_book(campaign)  # printed by the worker (docs/season-end.md)
 
 
 def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):

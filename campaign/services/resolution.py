@@ -33,7 +33,16 @@ from campaign.models import (
 from campaign.models import (
     Event as EventRow,
 )
-from campaign.services import deadlines, email, fateclock, gameplay, queue, standstill, viewcache
+from campaign.services import (
+    bookfiles,
+    deadlines,
+    email,
+    fateclock,
+    gameplay,
+    queue,
+    standstill,
+    viewcache,
+)
 from maps.picture_queue import queue_pictures
 from orders.models import OrderSheet
 from rules.events import Event, event_from_dict
@@ -280,6 +289,7 @@ def open_next(
             writes.flush()
             Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
             campaign.status, campaign.ended = CampaignStatus.ENDED, now  # (as the row now is)
+            bookfiles.ask_for_book(campaign)  # the book of the season, by the worker
             if notices is not None:
                 notices.over = True
             return None

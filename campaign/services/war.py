@@ -17,7 +17,7 @@ from datetime import datetime
 from django.core.cache import cache
 from django.db import transaction
 
-from campaign import warseries
+from campaign import warcharts, warseries
 from campaign.models import (
     Campaign,
     Event,
@@ -279,3 +279,23 @@ def figures(campaign: Campaign) -> WarFigures:
     )
     cache.set(key, result, viewcache.TIMEOUT)
     return result
+
+
+def charts(figures: WarFigures) -> dict[str, str]:
+    """The four charts as SVG (*The war* and the book of the season draw the same)."""
+    return {
+        "points": warcharts.line_chart(figures.points, "Each army's points by turn", "ch-points"),
+        "vps": warcharts.line_chart(
+            figures.vps, "Victory points by player by turn", "ch-vps", unit="VPs"
+        ),
+        "losses": warcharts.losses_chart(figures.losses, ARMY_LABELS, "ch-losses"),
+        "timeline": warcharts.timeline_chart(figures.timeline, figures.turns, "ch-timeline"),
+    }
+
+
+def loss_rows(figures: WarFigures) -> list[tuple[str, list[int], int]]:
+    """The losses chart's table: each army, its losses by cause, its total; most lost first."""
+    return [
+        (ARMY_LABELS.get(x.army, x.army), [x.by_cause[c] for c in warseries.CAUSES], x.total)
+        for x in sorted(figures.losses.values(), key=lambda x: (-x.total, x.army))
+    ]

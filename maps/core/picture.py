@@ -78,6 +78,17 @@ class Piece:
 
 
 @dataclass(frozen=True)
+class Arrow:
+    """A move drawn on the map (the book of the season: every force's move over a turn), from
+    the middle of one hex to the middle of another, in its army's colour."""
+
+    start: Hex
+    end: Hex
+    fill: str | tuple
+    dashed: bool = False  # a retreat
+
+
+@dataclass(frozen=True)
 class Remark:
     """A line of text under a hex: a reconnaissance report (8)."""
 
@@ -123,20 +134,29 @@ def draw_picture(
     title: str,
     region: Region | None = None,
     hex_size: float | None = None,
+    arrows: Sequence[Arrow] = (),
 ) -> Image.Image:
-    """The picture: a title line, the map of ``region`` (by default round the pieces) with
-    the pieces and remarks on it, and the legend with the scale bar and the north arrow."""
+    """The picture: a title line, the map of ``region`` (by default round the pieces and the
+    arrows) with the arrows, then the pieces and remarks on it, and the legend with the scale
+    bar and the north arrow."""
     if region is None:
-        region = picture_region(hexmap, [p.hex for p in pieces] + [r.hex for r in remarks])
+        region = picture_region(
+            hexmap,
+            [p.hex for p in pieces]
+            + [r.hex for r in remarks]
+            + [h for a in arrows for h in (a.start, a.end)],
+        )
     s = hex_size or picture_hex_size(region, hexmap)
     hexes = region.hexes(hexmap)
     frame = frame_of(hexes, s, MARGIN)
     board = render_map(hexmap, region=region, hex_size=s, background=NEUTRAL, margin=MARGIN)
-    _draw_pieces(board, frame, pieces, remarks, set(hexes))
+    shown = set(hexes)
+    _draw_arrows(board, frame, [a for a in arrows if a.start in shown and a.end in shown])
+    _draw_pieces(board, frame, pieces, remarks, shown)
 
     armies = {p.army: (p.fill, p.text) for p in sorted(pieces, key=lambda p: p.army)}
     width = max(board.width, LEGEND_MIN_WIDTH)
-    legend = _legend(width, s, armies, _north_angle(hexmap, hexes))
+    legend = _legend(width, s, armies, _north_angle(hexmap, hexes), moves=bool(arrows))
     head = _title(width, title)
     picture = Image.new("RGB", (width, head.height + board.height + legend.height), NEUTRAL)
     picture.paste(head, (0, 0))
@@ -159,6 +179,56 @@ def picture_png(picture: Image.Image, max_bytes: int = MAX_BYTES) -> bytes:
         image = image.resize(
             (int(image.width * 0.85), int(image.height * 0.85)), Image.Resampling.LANCZOS
         )
+
+
+# --- moves ---------------------------------------------------------------------------------------
+
+
+def _draw_arrows(board: Image.Image, frame: Frame, arrows: Sequence[Arrow]) -> None:
+    """Each arrow in its army's colour on a dark edge (a white army's arrow stays visible on a
+    pale map), its head a third of a hex short of the end's middle, where the counters stand."""
+    d = ImageDraw.Draw(board)
+    for a in arrows:
+        start, (x1, y1) = frame.centre(a.start), frame.centre(a.end)
+        length = math.hypot(x1 - start[0], y1 - start[1])
+        if length < 1:
+            continue
+        short = frame.size * 0.3 / length
+        end = (x1 - (x1 - start[0]) * short, y1 - (y1 - start[1]) * short)
+        _arrow(d, frame.size, a.fill, a.dashed, start, end)
+
+
+def _arrow(d: ImageDraw.ImageDraw, s: float, fill, dashed: bool, start, tip) -> None:
+    length = math.hypot(tip[0] - start[0], tip[1] - start[1])
+    if length < 1:
+        return
+    ux, uy = (tip[0] - start[0]) / length, (tip[1] - start[1]) / length
+    head = min(s * 0.75, length * 0.5)
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    wing = head * 0.55
+    width = max(3, round(s * 0.22))
+    for part in _dashes(start, base, s * 0.5) if dashed else [(start, base)]:
+        d.line(part, fill=INK, width=width + 2)
+        d.line(part, fill=fill, width=width)
+    left = (base[0] - uy * wing, base[1] + ux * wing)
+    right = (base[0] + uy * wing, base[1] - ux * wing)
+    d.polygon([tip, left, right], fill=fill, outline=INK)
+
+
+def _dashes(start, end, step: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The line from ``start`` to ``end`` cut into dashes ``step`` long with gaps between."""
+    length = math.hypot(end[0] - start[0], end[1] - start[1])
+    count = max(1, int(length // step))
+    out = []
+    for i in range(0, count, 2):
+        a, b = i / count, min(1.0, (i + 1) / count)
+        out.append(
+            (
+                (start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a),
+                (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b),
+            )
+        )
+    return out
 
 
 # --- counters ------------------------------------------------------------------------------------
@@ -269,14 +339,17 @@ class _Entry:
     colour: tuple = INK
 
 
-def _legend(width: int, s: float, armies: dict[str, tuple], north: float) -> Image.Image:
-    """Three rows wrapped to the width: the armies on the picture, how to read a counter, the
-    map's symbols; on the right the scale bar and the north arrow."""
+def _legend(
+    width: int, s: float, armies: dict[str, tuple], north: float, *, moves: bool = False
+) -> Image.Image:
+    """Three rows wrapped to the width: the armies on the picture, how to read a counter (and
+    the moves, when arrows are drawn), the map's symbols; on the right the scale bar and the
+    north arrow."""
     f = font(13)
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     rows: list[list[_Entry]] = [
         [_army_entry(measure, name, fill, text, f) for name, (fill, text) in armies.items()],
-        _counter_entries(measure, s, f),
+        _counter_entries(measure, s, f) + (_move_entries(s) if moves else []),
         [
             _Entry(s * 1.6, _fortress(s), "fortress (VPs, bastions)"),
             _Entry(s * 1.2, _city(s), "city"),
@@ -352,6 +425,18 @@ def _counter_entries(measure, s: float, f) -> list[_Entry]:
     flags = "U unsupplied, D demoralized (3.1.4)"
     out.append(_Entry(0, lambda d, x, y: None, flags, FLAG))
     out.append(_Entry(0, lambda d, x, y: None, "600 (turn 3): an enemy force reported (8)", REPORT))
+    return out
+
+
+def _move_entries(s: float) -> list[_Entry]:
+    """The two kinds of arrow: a march (or forced march) and a retreat."""
+    out = []
+    for dashed, words in ((False, "a force's move this turn"), (True, "a retreat")):
+
+        def draw(d, x, y, dashed=dashed):
+            _arrow(d, s, SAMPLE[0], dashed, (x, y), (x + 44, y))
+
+        out.append(_Entry(44, draw, words))
     return out
 
 

@@ -18,6 +18,7 @@ from maps.core.picture import (
     MIN_ROWS,
     PAD,
     PALETTE,
+    Arrow,
     Piece,
     Remark,
     _north_angle,
@@ -26,7 +27,14 @@ from maps.core.picture import (
     picture_png,
     picture_region,
 )
-from maps.core.render import NEUTRAL, TERRAIN_FILL, Region, hex_of_latlon, render_map
+from maps.core.render import (
+    NEUTRAL,
+    TERRAIN_FILL,
+    Region,
+    frame_of,
+    hex_of_latlon,
+    render_map,
+)
 
 pytestmark = pytest.mark.pure
 
@@ -162,3 +170,29 @@ def test_counters_at_the_edge_stay_inside_the_picture():
     ]
     xs, ys = zip(*magenta, strict=True)
     assert min(ys) >= 2 and max(xs) <= on_board.width - 3
+
+
+def test_a_move_is_an_arrow_in_its_armys_colour_from_hex_to_hex(m):
+    """The book of the season draws each force's move of a turn (maps.war_picture): the frame
+    takes in both ends, and the arrow's line is in its army's colour halfway between them."""
+    breslau, prague = m.city("Breslau").hex, m.city("Prague").hex
+    arrow = Arrow(breslau, prague, "#c0392b")
+    plain = draw_picture(m, [], title="t", region=picture_region(m, [breslau, prague]))
+    drawn = draw_picture(m, [], title="t", arrows=[arrow])
+    assert drawn.width == plain.width  # (framed round the arrow's two ends, as round counters)
+    s = picture_hex_size(picture_region(m, [breslau, prague]), m)
+    region = picture_region(m, [breslau, prague])
+    frame = frame_of(region.hexes(m), s, MARGIN)
+    (x0, y0), (x1, y1) = frame.centre(breslau), frame.centre(prague)
+    top = 34  # the title's height
+    middle = (round((x0 + x1) / 2), round((y0 + y1) / 2) + top)
+    assert drawn.getpixel(middle) == (0xC0, 0x39, 0x2B)
+    assert plain.getpixel(middle) != (0xC0, 0x39, 0x2B)
+    # a retreat is dashed: along it, the army's colour comes and goes
+    dashed = draw_picture(m, [], title="t", arrows=[Arrow(breslau, prague, "#c0392b", True)])
+    along = [
+        dashed.getpixel((round(x0 + (x1 - x0) * k / 40), round(y0 + (y1 - y0) * k / 40) + top))
+        == (0xC0, 0x39, 0x2B)
+        for k in range(4, 28)
+    ]
+    assert any(along) and not all(along)

@@ -41,7 +41,7 @@ def test_settling_asks_first_with_the_result_in_words_then_logs_the_reason(
     r = c.post(battle_url("settle", battle), RESULT)
     text = r.content.decode()
     assert r.status_code == 200 and f"Settle the battle in hex {battle.hex}" in text
-    assert "The austrian alliance was defeated outright" in text
+    assert "The Austrian alliance was defeated outright" in text
     assert 'name="loss_austria" value="400"' in text  # the result rides through the question
     battle.refresh_from_db()
     assert battle.status == BattleStatus.PENDING and not logged(battle)

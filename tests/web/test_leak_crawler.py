@@ -93,6 +93,8 @@ FILL = {
     "war_link": "campaign",
     "war_public": "war_token",
     "war_public_history": "war_token",
+    "war_book": "campaign_paper",
+    "war_public_book": "war_token_paper",
     "reseed": "campaign",
     "unlock_signin": "campaign_seat",
     "reopen_campaign": "campaign",
@@ -262,6 +264,10 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             args_list = [(campaign.code, token)]
         elif how == "war_token":  # off while the campaign runs: a made-up token
             args_list = [(campaign.war_token or "A" * 43,)]
+        elif how == "campaign_paper":  # the book of the season (PDF)
+            args_list = [(campaign.code, paper) for paper in ("a4", "letter")]
+        elif how == "war_token_paper":
+            args_list = [(campaign.war_token or "A" * 43, paper) for paper in ("a4", "letter")]
         elif how == "prefs":
             args_list = [(preferences_token(s.id),) for s in seats[:2]]
         elif how == "reset":
