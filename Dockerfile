@@ -39,7 +39,7 @@ RUN apt-get update \
         fonts-dejavu-core $([ "$CHROMIUM" = yes ] && echo chromium) \
     && rm -rf /var/lib/apt/lists/*
 # The site runs as dgk (uid 1000), never as root. Its data lives in volumes under /var/lib/dgk:
-# secrets/ (generated keys), media/ (map pictures), backups/ (dumps and campaign files).
+# secrets/ (generated keys), media/ (map pictures, books of the season), backups/ (dumps and campaign files).
 RUN groupadd --gid 1000 dgk \
     && useradd --uid 1000 --gid dgk --home-dir /var/lib/dgk --no-create-home --shell /bin/sh dgk \
     && install -d -o dgk -g dgk -m 0755 /var/lib/dgk /var/lib/dgk/media /var/lib/dgk/backups \
@@ -54,6 +54,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     DJANGO_SETTINGS_MODULE=dgk.settings \
     DEBUG=0 \
     MAP_PICTURES_DIR=/var/lib/dgk/media/pictures \
+    SEASON_BOOKS_DIR=/var/lib/dgk/media/books \
     SECRET_KEY_FILE=/var/lib/dgk/secrets/secret_key \
     PGPASSFILE=/var/lib/dgk/secrets/pgpass
 WORKDIR /app
