@@ -17,6 +17,7 @@ from typing import Any
 
 from campaign.projection import ForceView, Relation, View, map_counters
 from maps.core.hexgrid import (
+    Hex,
     HexIdError,
     PathError,
     direction_to,
@@ -25,7 +26,7 @@ from maps.core.hexgrid import (
     parse_path,
     walk,
 )
-from maps.core.model import HexMap
+from maps.core.model import CitySize, HexMap
 from maps.core.paths import enemy_aware_cost, reachable_paths
 from maps.core.render import name_side
 from maps.core.tiles import Grid
@@ -118,6 +119,42 @@ def _number_stacks(stacks: dict[str, list[dict]], hexmap: HexMap) -> None:
             item["slot"], item["of"] = i, len(stack)
             if side:
                 item["name_side"] = side
+
+
+NAMES_WITHIN = 3  # hexes from a counter: at zoom 0 a stack moved off its name reaches this far
+
+
+def names_near(counters: list[dict], hexmap: HexMap, grid: Grid) -> list[dict]:
+    """The cities whose names the tiles print where a stack may cover them (in a counter's hex
+    or up to ``NAMES_WITHIN`` hexes away): name, centre, the side the tiles print it on, and
+    whether it is a star city (printed larger, bold). Below zoom 2 the widget draws a name a
+    stack covers again, as a plate beside it (``namePlates`` in static/js/mapwidget.js)."""
+    near: set[Hex] = set()
+    for c in counters:
+        try:
+            h = parse_hex_id(c["hex"])
+        except (HexIdError, KeyError):
+            continue
+        near.update(
+            Hex(h.q + dq, h.r + dr)
+            for dq in range(-NAMES_WITHIN, NAMES_WITHIN + 1)
+            for dr in range(
+                max(-NAMES_WITHIN, -dq - NAMES_WITHIN), min(NAMES_WITHIN, NAMES_WITHIN - dq) + 1
+            )
+        )
+    out = []
+    for city in hexmap.cities:
+        if city.hex not in near:
+            continue
+        out.append(
+            {
+                "name": city.name,
+                "xy": hex_xy(grid, city.hex_id),
+                "side": name_side(hexmap, city.hex),
+                "star": city.size in (CitySize.CIRCLED_STAR, CitySize.STAR),
+            }
+        )
+    return out
 
 
 def seen_moves(before: View, after: View, grid: Grid) -> list[dict]:

@@ -143,6 +143,7 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
         "orders": overlay.drawn_orders(orders, positions, previews, grid),
         "focus": seen["focus"],
     }
+    data["names"] = overlay.names_near(data["counters"], hexmap, grid)
     if unit in units and not locked:
         pos = unit_position(view, unit)
         order = next((o for o in orders if o.get("unit") == unit), {})

@@ -139,6 +139,7 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
         "focus": [m["line"][-1] for m in moves if m["line"]]
         or [overlay.hex_xy(grid, f.hex) for f in sorted(view.own_forces(), key=strength)],
     }
+    data["names"] = overlay.names_near(data["counters"], hexmap, grid)
     body = json.dumps(data, separators=(",", ":"))
     return HttpResponse(body, content_type="application/json", headers=headers)
 
@@ -170,5 +171,6 @@ def umpire_overlay(request: HttpRequest, code) -> HttpResponse:
         "orders": [],
         "focus": [overlay.hex_xy(grid, f.hex) for f in sorted(view.forces, key=strength)],
     }
+    data["names"] = overlay.names_near(data["counters"], hexmap, grid)
     body = json.dumps(data, separators=(",", ":"))
     return HttpResponse(body, content_type="application/json", headers=headers)

@@ -120,6 +120,7 @@ def war_layer(campaign: Campaign, number: int | None) -> dict | None:
     label = f"Turn {version.turn}: " + (
         f"after the {version.resolved_phase} phase" if version.resolved_phase else "the start"
     )
+    counters = _counters(view, hexmap, grid)
     return {
         "version": version.number,
         "turn": view.turn,
@@ -129,7 +130,8 @@ def war_layer(campaign: Campaign, number: int | None) -> dict | None:
         "first": versions[0].number,
         "last": versions[-1].number,
         "locked": True,
-        "counters": _counters(view, hexmap, grid),
+        "counters": counters,
+        "names": overlay.names_near(counters, hexmap, grid),
         "war": True,
         "colours": overlay.ARMY_COLOURS,
         "supply": overlay.supply_sources(view, hexmap, grid),

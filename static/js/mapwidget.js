@@ -58,6 +58,28 @@
     return [0, Math.min(0, 0.75 * hexPx - 2 - halfH)];
   }
 
+  /* Below zoom 2 a stack is wider than a hex and can cover a name the tiles print nearby (its
+     own city's, moved clear by clearOfName, or a neighbour's). Each name the overlay lists
+     (names_near in maps/overlay.py) is measured where the tiles print it (name_side, the
+     renderer's type sizes); one a counter covers is drawn again as a plate in the first place
+     near it that no counter and no other plate covers. */
+  var measurer = null;
+  function textWidth(text, px, bold) {
+    measurer = measurer || document.createElement("canvas").getContext("2d");
+    measurer.font = (bold ? "bold " : "") + px + 'px "DejaVu Sans", Verdana, sans-serif';
+    return measurer.measureText(text).width;
+  }
+  function overlaps(a, b) {
+    return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  }
+  function namePlace(n, at, hexPx) {
+    var px = n.star ? Math.max(7, Math.floor(hexPx * 0.78)) : Math.max(6, Math.floor(hexPx * 0.62));
+    var w = textWidth(n.name, px, n.star);
+    var x0 = n.side === "left" ? at.x - 0.7 * hexPx - w : n.side === "below" ? at.x - w / 2 : at.x + 0.7 * hexPx;
+    var y0 = n.side === "below" ? at.y + 0.75 * hexPx : at.y - px / 2;
+    return { px: px, w: w, box: [x0, y0, x0 + w, y0 + px] };
+  }
+
   function ll(xy) {
     return L.latLng(-xy[1], xy[0]);
   }
@@ -367,6 +389,7 @@
         self.drawCounter(c);
       });
     }
+    this.namePlates(d.names || []);
     if (d.reach) {
       this.drawReach(d.reach);
     }
@@ -544,6 +567,65 @@
   };
 
   /* Deploy mode: where the seat's armies may deploy, lightly tinted; what is placed already. */
+  Widget.prototype.namePlates = function (names) {
+    var zoom = Math.round(this.map.getZoom());
+    if (zoom < 0 || zoom > 1) {
+      return; // no names in the tiles below zoom 0; from zoom 2 clearOfName is enough
+    }
+    var self = this;
+    var hexPx = this.grid.hex * Math.pow(2, zoom);
+    // what is drawn over the tiles, in the map box's pixels: counters, the marches' costs,
+    // the reports
+    var origin = this.map.getContainer().getBoundingClientRect();
+    var drawn = Array.prototype.map.call(
+      this.el.querySelectorAll(".mw-counter, .mw-cost, .mw-report span"),
+      function (e) {
+        var r = e.getBoundingClientRect();
+        return [r.left - origin.left, r.top - origin.top, r.right - origin.left, r.bottom - origin.top];
+      }
+    );
+    var taken = drawn.slice();
+    names.forEach(function (n) {
+      var at = self.map.latLngToContainerPoint(ll(n.xy));
+      var place = namePlace(n, at, hexPx);
+      if (!drawn.some(function (b) { return overlaps(b, place.box); })) {
+        return; // printed in the clear
+      }
+      var pw = place.w + 6, ph = place.px + 4;
+      var x = at.x - pw / 2, below = at.y + 0.6 * hexPx, above = at.y - 0.6 * hexPx - ph;
+      // under the city, over it, then further out and aside (rings of a plate's height); where
+      // everything near is taken, the place that covers the fewest counters and plates
+      var tries = [];
+      for (var ring = 0; ring < 5; ring++) {
+        [below + ring * ph, above - ring * ph].forEach(function (y) {
+          [x, place.box[0] - 3, x - pw / 2, x + pw / 2, x - pw, x + pw].forEach(function (left) {
+            tries.push([left, y]);
+          });
+        });
+      }
+      var spot = tries[0], fewest = Infinity;
+      for (var i = 0; i < tries.length && fewest > 0; i++) {
+        var box = [tries[i][0], tries[i][1], tries[i][0] + pw, tries[i][1] + ph];
+        var hits = taken.filter(function (b) { return overlaps(b, box); }).length;
+        if (hits < fewest) {
+          spot = tries[i];
+          fewest = hits;
+        }
+      }
+      taken.push([spot[0], spot[1], spot[0] + pw, spot[1] + ph]);
+      var el = document.createElement("span");
+      el.className = "mw-name" + (n.star ? " mw-star" : "");
+      el.textContent = n.name;
+      el.style.fontSize = place.px + "px";
+      L.marker(self.map.containerPointToLatLng(L.point(spot[0], spot[1])), {
+        interactive: false,
+        keyboard: false,
+        zIndexOffset: 2000,
+        icon: L.divIcon({ className: "mw-plate", iconSize: [pw, ph], iconAnchor: [0, 0], html: el }),
+      }).addTo(self.layers.counters);
+    });
+  };
+
   Widget.prototype.drawDeploy = function (dep) {
     var self = this;
     var seen = {};

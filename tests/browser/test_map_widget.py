@@ -210,6 +210,19 @@ return [...document.querySelectorAll('#mapwidget .mw-counter[data-hex="' + argum
 """
 
 
+# The names drawn again as plates below zoom 2 (namePlates in static/js/mapwidget.js): each
+# plate's text, and whether a counter (or a march's cost) covers any part of it.
+PLATES = """
+const counters = [...document.querySelectorAll('#mapwidget .mw-counter, #mapwidget .mw-cost')]
+  .map(e => e.getBoundingClientRect());
+const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+return [...document.querySelectorAll('#mapwidget .mw-name')].map(e => {
+  const r = e.getBoundingClientRect();
+  return [e.textContent, counters.some(c => hit(c, r))];
+});
+"""
+
+
 def wait_idle(wait):
     """The widget has drawn its layer; the page does not scroll sideways at 390 px and shows no
     template comment."""
@@ -566,6 +579,12 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
         wait.until(lambda d, z=zoom: map_zoom(d) <= z - 1)
         into = browser.execute_script(INTO_THE_NAME, breslau)
         assert len(into) == 4 and max(into) <= 0, (step, into)
+        # Neisse's stack reaches over Glatz's name at zoom 1: Glatz is written again beside it,
+        # and no plate is under a counter
+        plates = browser.execute_script(PLATES)
+        assert plates and not [n for n, covered in plates if covered], (step, plates)
+        if step:
+            assert "Glatz" in [name for name, _ in plates], plates
         if step:
             wait_idle(wait)
             tiles_loaded(browser)
