@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import tempfile
 from pathlib import Path
 
 from django.conf import settings
@@ -28,6 +26,7 @@ from django.conf import settings
 from campaign.models import Seat, StateVersion
 from campaign.services import knowledge
 from campaign.services.gameplay import load_campaign_map
+from dgk.files import write_whole
 from maps.seat_picture import picture_title, seat_picture_png
 
 logger = logging.getLogger(__name__)
@@ -76,20 +75,8 @@ def draw_picture(version_id: int, seat_id: int | None) -> Path | None:
     png = seat_picture_png(
         view, hexmap, title=picture_title(view, version.campaign.name, version.number)
     )
-    _write(path, png)
+    write_whole(path, png)
     return path
-
-
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".draw-", suffix=".png")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # --- notes for the embedded mode (no broker) ------------------------------------------------------

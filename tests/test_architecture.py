@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "maps.overlay",
             "maps.tapmap",
             "maps.seat_picture",
+            "maps.war_picture",
             "maps.pictures",
             "maps.picture_queue",
             "maps.tiles",

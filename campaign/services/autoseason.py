@@ -31,6 +31,18 @@ def _no_capture(execute: bool = True) -> AbstractContextManager:
     return nullcontext()
 
 
+def automatic_orders(phase: str, state, hexmap, sample: Orders | None = None) -> Orders:
+    """Every army's orders for the window of ``phase`` as the automatic players give them (the
+    same every run: their dice are named "crawl"); a deployment is ``sample``'s."""
+    if phase == "deployment":
+        return Orders(deployment=sample.deployment if sample is not None else ())
+    if phase == "march":
+        return march_orders(state, hexmap, "crawl")
+    if phase == "battle":
+        return battle_decisions(state, "crawl")
+    return Orders()
+
+
 def own_orders(orders: Orders, armies: set[str]) -> dict:
     """The part of the automatic players' orders that one seat gives (its own armies')."""
 
@@ -90,14 +102,7 @@ def play_season(
         state = viewcache.version_state(
             StateVersion.objects.defer("state", "orders").get(id=window.version_id)
         )
-        if window.phase == "deployment":
-            orders = Orders(deployment=sample.deployment)
-        elif window.phase == "march":
-            orders = march_orders(state, hexmap, "crawl")
-        elif window.phase == "battle":
-            orders = battle_decisions(state, "crawl")
-        else:
-            orders = Orders()
+        orders = automatic_orders(window.phase, state, hexmap, sample)
         sheets = []
         for s in campaign.seats.filter(reserve=False):
             if not window.owes(s) or s.is_absent(window.deadline or now):

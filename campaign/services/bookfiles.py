@@ -16,8 +16,6 @@ its own process (as ``maps.picture_queue`` does for the map pictures). The drawi
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 from django.conf import settings
@@ -50,18 +48,6 @@ def book_path(campaign: Campaign, paper: str, stamp: str | None = None) -> Path:
 def book_ready(campaign: Campaign) -> bool:
     stamp = book_stamp(campaign)
     return all(book_path(campaign, paper, stamp).is_file() for paper in PAPERS)
-
-
-def write_whole(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".print-", suffix=".pdf")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def ask_for_book(campaign: Campaign) -> None:

@@ -35,6 +35,7 @@ from campaign.services import (
     war,
 )
 from campaign.services.battle_briefing import turn_label
+from dgk.files import write_whole
 from maps.war_picture import season_region, turn_picture_png
 from rules.dice import short_code
 
@@ -201,7 +202,7 @@ def draw_book(campaign_id: int) -> list[Path]:
     for paper in bookfiles.PAPERS:
         path = bookfiles.book_path(campaign, paper, stamp)
         if not path.is_file():
-            bookfiles.write_whole(path, book_pdf(campaign, paper))
+            write_whole(path, book_pdf(campaign, paper))
         out.append(path)
     return out
 

@@ -39,12 +39,10 @@ from django.urls import reverse
 from campaign.models import Campaign, StateVersion, organisers_group
 from campaign.services import battle_results, seasonfile, viewcache
 from campaign.services import battles as battle_service
+from campaign.services.autoseason import automatic_orders, own_orders
 from campaign.services.resolution import resolve_due_phase
 from maps.core.loader import load_map
 from orders.models import OrderSheet
-from rules.autoplay import battle_decisions, march_orders
-from rules.orders import Orders
-from tests.web.real_season import own_orders
 
 # What differs from one rendering to the next and says nothing of the season.
 _NOISE = [
@@ -141,12 +139,7 @@ def play_window(campaign: Campaign) -> dict:
     window = campaign.open_window()
     state = viewcache.version_state(StateVersion.objects.get(id=window.version_id))
     hexmap = load_map()
-    if window.phase == "march":
-        orders = march_orders(state, hexmap, "crawl")
-    elif window.phase == "battle":
-        orders = battle_decisions(state, "crawl")
-    else:
-        orders = Orders()
+    orders = automatic_orders(window.phase, state, hexmap)
     at = window.deadline or window.opened_at
     for seat in campaign.seats.filter(reserve=False):
         if window.owes(seat) and not seat.is_absent(at):
