@@ -123,10 +123,12 @@ def _check_cache() -> dict:
 
 
 def _check_disk() -> dict:
-    """Free space in each folder the site writes to (map pictures and tiles, the backups)."""
+    """Free space in each folder the site writes to (map pictures and tiles, the books of the
+    season, the backups)."""
     folders = {
         "pictures": settings.MAP_PICTURES_DIR,
         "tiles": settings.MAP_TILES_DIR,
+        "books": getattr(settings, "SEASON_BOOKS_DIR", None),
         "backups": getattr(settings, "BACKUP_DIR", None),
     }
     least = settings.DISK_MIN_FREE_MB
