@@ -62,7 +62,7 @@ def _book_urls(campaign: Campaign, *, public: bool) -> list[tuple[str, str]]:
     return [(paper, reverse("war_book", args=[campaign.code, paper])) for paper in bookfiles.PAPERS]
 
 
-def _book(request: HttpRequest, campaign: Campaign, paper: str) -> HttpResponse:
+def _book(request: HttpRequest, campaign: Campaign, paper: str, *, back: str) -> HttpResponse:
     """The book of the season as the worker printed it; not on disk yet: asked for again, and a
     page that says so and looks again in a while (202)."""
     if paper not in bookfiles.PAPERS:
@@ -80,7 +80,7 @@ def _book(request: HttpRequest, campaign: Campaign, paper: str) -> HttpResponse:
     return render(
         request,
         "campaign/book_wait.html",
-        {"campaign": campaign, "paper": bookfiles.PAPERS[paper]},
+        {"campaign": campaign, "paper": bookfiles.PAPERS[paper], "back": back},
         status=202,
     )
 
@@ -134,12 +134,13 @@ def war_public_history(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def war_book(request: HttpRequest, code, paper: str) -> HttpResponse:
     """The book of the season (PDF), for every member once the campaign is over."""
-    return _book(request, war_campaign(request, code), paper)
+    campaign = war_campaign(request, code)
+    return _book(request, campaign, paper, back=reverse("war", args=[campaign.code]))
 
 
 @require_GET
 def war_public_book(request: HttpRequest, token: str, paper: str) -> HttpResponse:
-    return _book(request, _public(token), paper)
+    return _book(request, _public(token), paper, back=reverse("war_public", args=[token]))
 
 
 @login_required

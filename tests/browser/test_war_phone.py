@@ -124,3 +124,14 @@ def test_the_war_on_a_phone(
     assert "marches" in phase.text and "Prussian player" in phase.text
     no_overflow(browser)
     shot(browser, "orders")
+
+    # the book of the season, tapped at the top of the page: not printed yet (no worker in
+    # the tests), the page says so and looks again by itself
+    browser.execute_script("window.scrollTo(0, 0);")
+    shot(browser, "top")
+    book = browser.find_element(By.CSS_SELECTOR, ".war-book a")
+    assert book.text == "A4 (PDF)" and book.size["height"] >= 44  # a thumb's target
+    book.click()
+    wait.until(lambda d: "being printed" in d.find_element(By.TAG_NAME, "main").text)
+    no_overflow(browser)
+    shot(browser, "book-wait")
