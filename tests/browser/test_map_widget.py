@@ -49,6 +49,7 @@ def deploying(tiles):
 
     from campaign.models import organisers_group
     from campaign.services import gameplay, setup
+    from campaign.services.autoseason import SEED
     from rules.autoplay import deployment_orders
     from rules.orders import Orders, orders_to_dict
     from tests.web.conftest import make_user
@@ -62,6 +63,11 @@ def deploying(tiles):
     campaign = setup.create_campaign(
         organiser, name="Tap 1757", players=5, now=now, army_points=points
     )
+    # The dice of a seed chosen once, not a new one each run: Austria rolls 2d6-2 marches
+    # (6.1), 0 on a double one, and the test marches an Austrian force in turn 1 (1 run in 36
+    # failed with a random seed). With this seed the allocation is 4+6-2 = 8.
+    campaign.seed = SEED
+    campaign.save(update_fields=["seed"])
     for s in campaign.seats.all():
         s.user = make_user(f"tap-{s.power}")
         s.leaders = {a: [k for k, *_ in sample[a].leaders] for a in s.armies}
