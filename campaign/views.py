@@ -128,14 +128,12 @@ def _check_disk() -> dict:
     folders = {
         "pictures": settings.MAP_PICTURES_DIR,
         "tiles": settings.MAP_TILES_DIR,
-        "books": getattr(settings, "SEASON_BOOKS_DIR", None),
-        "backups": getattr(settings, "BACKUP_DIR", None),
+        "books": settings.SEASON_BOOKS_DIR,
+        "backups": settings.BACKUP_DIR,
     }
     least = settings.DISK_MIN_FREE_MB
     report: dict = {"ok": True, "min_free_mb": least}
     for name, folder in folders.items():
-        if not folder:
-            continue
         path = Path(folder)
         while not path.exists() and path != path.parent:
             path = path.parent  # not made yet: the disk it will be made on
