@@ -19,7 +19,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from campaign.services import briefing  # noqa: E402
+from battles.services import sheet as briefing  # noqa: E402
 from maps.core.loader import load_map  # noqa: E402
 from tabletop import examples  # noqa: E402
 

@@ -5,7 +5,7 @@
 
 A throw-away site (a temporary SQLite file by default, or a scratch PostgreSQL database; DEBUG
 off; the view cache in local memory, as ``./bin/run`` without Redis) with a five-seat campaign
-on the bundled map played by the automatic players (``tests/web/real_season.py``) to the march
+on the bundled map played by the automatic players (``tests/seasons/real_season.py``) to the march
 of turn ``--turns``. Django's test client requests, for the Prussian seat, the orders page, the
 dashboard and the history page, and, signed out, the sign-in page and the bench's bare page
 (``base.html`` alone, ``bench/urls.py``): ``--warmups`` rounds first (the view cache warm, the
@@ -73,8 +73,8 @@ def season(turn: int):
     from django.test import TestCase
 
     from campaign.models import organisers_group
-    from tests.web.conftest import make_user
-    from tests.web.real_season import play_real_season
+    from tests.seasons.real_season import play_real_season
+    from tests.standing import make_user
 
     organiser = make_user("cost-organiser")
     organiser.groups.add(organisers_group())

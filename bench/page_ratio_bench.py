@@ -6,7 +6,7 @@ early.
         [--turns 18] [--rounds 40] [--database postgres://postgres@127.0.0.1:5432/postgres]
 
 1. A scratch PostgreSQL database. Two five-seat campaigns on the bundled map are played by the
-   automatic players (``tests/web/real_season.py``, battles settled by the quick resolution),
+   automatic players (``tests/seasons/real_season.py``, battles settled by the quick resolution),
    one to the march of turn 1, one to the march of turn ``--turns``; their orders, dashboard
    and handover pages are timed in this process, in turn (Django's test client; median of 15
    with the seat's view cached, and of 5 right after the cache is emptied): late / early.
@@ -77,8 +77,8 @@ def seasons(turns: int) -> tuple[object, object]:
     from django.test import TestCase
 
     from campaign.models import organisers_group
-    from tests.web.conftest import make_user
-    from tests.web.real_season import play_real_season
+    from tests.seasons.real_season import play_real_season
+    from tests.standing import make_user
 
     organiser = make_user("season-organiser")
     organiser.groups.add(organisers_group())
@@ -276,7 +276,7 @@ def main() -> None:
 
         marching = [make_campaign(f"Bench {i}", "chart", people(f"c{i}")) for i in range(4)]
         deploying = deploying_campaign(people("d"))
-        from campaign.battles.models import Battle
+        from battles.models import Battle
         from maps.pictures import draw_picture
 
         battles = list(Battle.objects.filter(campaign=long_season))

@@ -4,7 +4,7 @@
         [--database postgres://postgres@127.0.0.1:5432/postgres]
 
 A scratch database; a five-seat campaign on the bundled map played by the automatic players
-(``tests/web/real_season.py``) for ``--turns`` turns; then, ``--runs`` times, the fastest kept:
+(``tests/seasons/real_season.py``) for ``--turns`` turns; then, ``--runs`` times, the fastest kept:
 the export (``seasonfile.export_campaign``, with secrets), the check of the file
 (``seasonfile.loads``) and the import under new codes (``seasonimport.import_season``, one
 transaction). Prints the rows, the file's size gzip'd and not, and the three times.
@@ -51,9 +51,9 @@ def run(args) -> None:
     call_command("migrate", verbosity=0)
 
     from campaign.models import organisers_group
-    from campaign.services import seasonfile, seasonimport
-    from tests.web.conftest import make_user
-    from tests.web.real_season import play_real_season
+    from seasons.services import seasonfile, seasonimport
+    from tests.seasons.real_season import play_real_season
+    from tests.standing import make_user
 
     @contextlib.contextmanager
     def capture(execute=True):

@@ -9,7 +9,7 @@ machine).
    the tabletop stand-in for battles), once to warm up, then before each season of 2.; the
    fastest kept.
 2. The services: a scratch PostgreSQL database, a five-seat campaign on the bundled map played
-   by the automatic players (``tests/web/real_season.py``): every phase resolved by
+   by the automatic players (``tests/seasons/real_season.py``): every phase resolved by
    ``resolve_due_phase``, battles settled by the quick resolution, every email built and sent
    (to Django's in-memory outbox) as a worker that has started would (``email.warm``); three
    times, each a new campaign, the fastest kept (``--runs``).
@@ -71,11 +71,11 @@ def run(args) -> None:
     call_command("migrate", verbosity=0)
 
     from campaign.models import organisers_group
-    from campaign.services import email
+    from mail.services import email
     from maps.core.loader import load_map
     from rules.autoplay import play_season
-    from tests.web.conftest import make_user
-    from tests.web.real_season import play_real_season
+    from tests.seasons.real_season import play_real_season
+    from tests.standing import make_user
 
     hexmap = load_map()
     # The engine's season before each of the services' (below), the fastest kept: the machine

@@ -74,7 +74,7 @@ def main() -> None:
 
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dgk.settings")
         django.setup()
-        from campaign.services.battle_print import PrintError, chromium, html_to_pdf
+        from battles.services.printing import PrintError, chromium, html_to_pdf
     except Exception as exc:  # the bench runs without a configured site too
         print(f"briefing PDF: skipped ({exc})")
         return

@@ -6,11 +6,10 @@ campaign app; each raises PermissionDenied. The player's own pages have theirs i
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
 from campaign.models import Campaign
-from campaign.services import war
 
 
 def organiser_campaign(request: HttpRequest, code) -> Campaign:
@@ -29,14 +28,4 @@ def member_campaign(request: HttpRequest, code) -> Campaign:
         and not campaign.seats.filter(user=request.user).exists()
     ):
         raise PermissionDenied
-    return campaign
-
-
-def war_campaign(request: HttpRequest, code) -> Campaign:
-    """The campaign, for *The war* (docs/season-end.md): a member's, once it is over. Before
-    the end it is not found, for every member alike (the playing organiser too; a non-playing
-    umpire has his own page)."""
-    campaign = member_campaign(request, code)
-    if not war.war_shown(campaign):
-        raise Http404("The war is shown when the campaign is over.")
     return campaign

@@ -1,6 +1,5 @@
 from django.contrib import admin
 
-from campaign.forms import GuardedAdminAuthenticationForm
 from campaign.models import (
     BackupRun,
     Campaign,
@@ -12,9 +11,6 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
-
-# The admin's sign-in is slowed as the site's is (campaign.services.signin).
-admin.site.login_form = GuardedAdminAuthenticationForm
 
 
 @admin.register(Heartbeat)

@@ -66,7 +66,7 @@ class Heartbeat(models.Model):
 
 
 class BackupRun(models.Model):
-    """One run of the nightly backups (``campaign.services.backups``): what it wrote and what it
+    """One run of the nightly backups (``seasons.services.backups``): what it wrote and what it
     could not. /healthz reads the last one, so a full disk shows where operators look."""
 
     at = models.DateTimeField()
@@ -83,7 +83,7 @@ class BackupRun(models.Model):
 
 class SigninWarning(models.Model):
     """The last spell of wrong passwords for one account name from several addresses, and when
-    its player was told (``campaign.services.signin``: once per spell)."""
+    its player was told (``accounts.services.signin``: once per spell)."""
 
     username = models.CharField(max_length=255, unique=True)
     sent_at = models.DateTimeField()
@@ -95,7 +95,7 @@ class SigninWarning(models.Model):
 
 class OutboxEmail(models.Model):
     """One email of a resolution, written in the resolution's own transaction and marked sent
-    by whoever sends it (``campaign.services.email``): no email of a resolution is lost to a
+    by whoever sends it (``mail.services.email``): no email of a resolution is lost to a
     broker or a worker that dies, and none is sent twice (issue 27)."""
 
     batch = models.CharField(max_length=100, help_text="The resolution's key (its emails' task).")

@@ -92,6 +92,9 @@ if not SITE_URL:
 CSRF_TRUSTED_ORIGINS = [SITE_URL]
 
 INSTALLED_APPS = [
+    # Before the admin: its sign-in, password reset and lock-out pages (registration/*.html)
+    # are the site's own, not the admin's.
+    "accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -104,10 +107,14 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "campaign",
-    "campaign.battles",
-    "campaign.press",
+    "battles",
+    "letters",
     "orders",
     "maps",
+    "mail",
+    "seasons",
+    "organiser",
+    "front",
 ]
 
 MIDDLEWARE = [
@@ -123,7 +130,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "campaign.middleware.BrokerDownMiddleware",
+    "front.middleware.BrokerDownMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -201,7 +208,7 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = (
 HEALTHZ_TOKEN = os.getenv("HEALTHZ_TOKEN", "").strip()
 
 # A refused form (an old page, a new sign-in elsewhere) gets a page in the site's style.
-CSRF_FAILURE_VIEW = "campaign.error_views.csrf_failure"
+CSRF_FAILURE_VIEW = "front.views.csrf_failure"
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/campaigns/"
@@ -392,16 +399,18 @@ PERIODIC_TASKS = {
     "campaign.tasks.record_heartbeat": HEARTBEAT_SECONDS,
     "campaign.tasks.sweep_deadlines": envint("SWEEP_SECONDS", "60", minimum=1),
     "campaign.tasks.send_reminders": envint("REMINDER_SECONDS", "300", minimum=1),
+    # The battles' reminders and alerts, and final results waiting for a paused campaign.
+    "battles.tasks.sweep_battles": envint("SWEEP_SECONDS", "60", minimum=1),
     # Daily digests go out when a seat's last is a day old: checking every 15 minutes is enough.
-    "campaign.tasks.send_digests": envint("DIGEST_SECONDS", "900", minimum=1),
+    "mail.tasks.send_digests": envint("DIGEST_SECONDS", "900", minimum=1),
     # A resolution's emails whose task was lost (broker down, worker killed): docs/operations.md.
-    "campaign.tasks.send_pending_emails": envint("OUTBOX_SECONDS", "60", minimum=1),
+    "mail.tasks.send_pending_emails": envint("OUTBOX_SECONDS", "60", minimum=1),
     # Without a broker the web only leaves notes for the map pictures it wants; this draws them.
     "maps.tasks.draw_wanted_map_pictures": envint("PICTURE_SECONDS", "10", minimum=1),
     # ... and the books of the season it wants (a campaign that ended).
-    "campaign.tasks.print_wanted_season_books": envint("PICTURE_SECONDS", "10", minimum=1),
+    "seasons.tasks.print_wanted_season_books": envint("PICTURE_SECONDS", "10", minimum=1),
     # Looks hourly for running campaigns whose last backup is BACKUP_EVERY_HOURS old.
-    "campaign.tasks.backup_campaigns": envint("BACKUP_CHECK_SECONDS", "3600", minimum=1),
+    "seasons.tasks.backup_campaigns": envint("BACKUP_CHECK_SECONDS", "3600", minimum=1),
 }
 if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
     PERIODIC_TASKS["orders.tasks.poll_orders_mailbox"] = envint(
@@ -438,7 +447,7 @@ LOGGING = {
             **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
         }
     },
-    "filters": {"one_line_403": {"()": "campaign.logfilters.OneLineForbidden"}},
+    "filters": {"one_line_403": {"()": "front.logfilters.OneLineForbidden"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO").upper()},
     "loggers": {
         # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.

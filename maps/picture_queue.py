@@ -58,3 +58,8 @@ def queue_pictures(
             ask_for_picture(version, seat)
     if campaign.umpire_sees_all_among(seats):
         ask_for_picture(version, None)
+
+
+def on_version_stored(sender, *, campaign: Campaign, latest, seats, **kwargs) -> None:
+    """``campaign.signals.version_stored``: the seats' pictures of the new version."""
+    queue_pictures(campaign, latest=latest, seats=seats)

@@ -1,7 +1,7 @@
 """Orders by email (issue 29): a player's reply to a call for orders, read, checked and confirmed.
 
 One mail in, at most one answer out. The mail's reply address names the seat and the phase
-window (``campaign.services.replyaddress``); its new text (``orders.mailbody``) is read a line at
+window (``orders.replyaddress``); its new text (``orders.mailbody``) is read a line at
 a time by the grammar (``orders.textorders``); what is understood goes onto the seat's draft
 exactly as the orders page writes it, the page's own checks (``orders.pages.ready_problems``)
 weigh it, READY submits it as the Ready button does, and the player gets the orders as the site
@@ -31,8 +31,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Campaign, OrganiserAction, PhaseWindow, Seat, WindowStatus
-from campaign.services import actionlog, gameplay, replyaddress
+from campaign.services import actionlog, gameplay
 from campaign.services.resolution import queue_resolution
+from orders import replyaddress
 from orders.access import Access, _hexmap, _version, _view
 from orders.forms import enemy_hexes
 from orders.mailbody import reply_text

@@ -22,10 +22,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from battles.services.records import battles_for_seat
 from campaign.models import PhaseWindow, Seat, WindowStatus
 from campaign.projection import report_lines
 from campaign.services import gameplay
-from campaign.services.battles import battles_for_seat
 from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
 from campaign.services.resolution import queue_resolution
 from orders.access import Access, _access, _hexmap, _version, _view, _window

@@ -4,7 +4,7 @@ set-up, game length and time of day, retreat edges, retiring, Frederick, siege t
 garrison, what the side does not know, the terrain features with their sizes, the order of
 battle by wing in the club's units, and the victory conditions in the rulebook's terms.
 
-Pure Python: the web side (``campaign.services.briefing``) passes the engine's battle set-up,
+Pure Python: the web side (``battles.services.sheet``) passes the engine's battle set-up,
 where each side came from, the generated table and the facts of the state the set-up does not
 carry (siege trains and the garrison of the hex). ``sheet(..., audience)`` decides what that
 audience may read: the umpire everything; a side its own forces in full and of the enemy only

@@ -13,11 +13,14 @@ from __future__ import annotations
 import grimp
 import pytest
 
+from tests import house
+
 pytestmark = pytest.mark.pure
 
-PACKAGES = ("campaign", "orders", "maps", "dgk", "rules", "tabletop")
+PACKAGES = house.PACKAGES
 ENGINE = "rules"
 TABLETOP = "tabletop"
+APPS = tuple(house.APPS)
 
 # The layers, from the bottom up. A module belongs to the layer of the longest name below that
 # is the module itself or one of its packages; it may import its own layer and the layers below,
@@ -27,7 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", (ENGINE,)),
     (
         "projection and tabletop",
-        ("campaign.projection", "campaign.warseries", "campaign.warcharts", TABLETOP),
+        ("campaign.projection", "seasons.warseries", "seasons.warcharts", TABLETOP),
     ),
     ("project settings", ("dgk", "dgk.settings", "dgk.celery")),
     (
@@ -35,13 +38,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "campaign.models",
             "campaign.fields",
-            "campaign.battles.models",
-            "campaign.press.models",
+            "campaign.signals",
+            "battles.models",
+            "letters.models",
             "orders.models",
             "maps.models",
             "campaign.migrations",
-            "campaign.battles.migrations",
-            "campaign.press.migrations",
+            "battles.migrations",
+            "letters.migrations",
             "orders.migrations",
             "maps.migrations",
         ),
@@ -50,6 +54,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "services",
         (
             "campaign.services",
+            "battles.services",
+            "letters.services",
+            "mail.services",
+            "seasons.services",
+            "accounts.services",
+            "orders.replyaddress",
             "maps.overlay",
             "maps.tapmap",
             "maps.seat_picture",
@@ -62,8 +72,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Everything else of the apps: views, forms, the pages' helpers (access, pages, sheets,
     # checks of a draft), tasks, admin, middleware, template tags, management commands, the map
     # generator.
-    ("views and tasks", ("campaign", "orders", "maps")),
-    ("urls", ("dgk.urls", "dgk.wsgi", "campaign.urls", "orders.urls", "maps.urls")),
+    ("views and tasks", APPS),
+    ("urls", ("dgk.urls", "dgk.wsgi", *(f"{app}.urls" for app in APPS))),
 )
 
 # The engine and the map core import no framework (tests/test_purity.py checks the same by
@@ -195,6 +205,73 @@ def test_every_package_of_the_doc_exists(graph):
     modules = set(graph.modules)
     missing = [p for _, prefixes in LAYERS for p in prefixes if p not in modules]
     assert missing == []
+
+
+# --- the rules of the house: one app per job (issue 34) ---------------------------------------
+
+
+def services_and_views(graph, packages=PACKAGES, depth: int = 0) -> list[str]:
+    """Imports a service must not make (a view or a task), and views of another app imported
+    anywhere (an app's urls import its own views, nothing else does). An app is the ``depth``-th
+    part of a module's name."""
+    problems = []
+    for module in internal(graph, packages):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            if imported.split(".")[0] not in packages:
+                continue
+            last = imported.rsplit(".", 1)[-1]
+            line = f"{module} imports {imported}"
+            if ".services" in module and (is_view(imported) or last == "tasks"):
+                problems.append(f"{line}: services never import views or tasks")
+            if is_view(imported) and imported.split(".")[depth] != module.split(".")[depth]:
+                problems.append(f"{line}: no app imports another's views")
+    return problems
+
+
+def test_services_import_no_views_nor_tasks_and_no_app_imports_anothers_views(graph):
+    assert services_and_views(graph) == []
+
+
+def test_the_apps_import_each_other_without_a_cycle():
+    assert house.app_cycles(house.arrows(house.build())) == []
+
+
+def test_no_django_app_holds_more_than_a_quarter_of_the_code():
+    """The pure engine (``rules``) is one package by design; the Django apps stay small."""
+    counted = house.lines()
+    total = sum(counted.values())
+    big = {app: f"{100 * counted[app] / total:.0f}%" for app in APPS if counted[app] > total / 4}
+    assert big == {}
+
+
+def test_the_doc_draws_the_house_as_the_code_has_it():
+    """docs/architecture.md carries the picture ``python -m tests.house`` makes; after a move,
+    ``python -m tests.house --write`` brings it up to date."""
+    assert house.carried() == house.picture()
+
+
+def test_a_planted_app_cycle_and_a_service_importing_a_view_are_found(tmp_path, monkeypatch):
+    _plant(
+        tmp_path / "plantedapps",
+        {
+            "__init__.py": "",
+            "one/__init__.py": "",
+            "one/services/__init__.py": "",
+            "one/services/work.py": "from plantedapps.two import views\n",
+            "two/__init__.py": "",
+            "two/views.py": "from plantedapps.one.services import work\n",
+        },
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    planted = build("plantedapps")
+    assert services_and_views(planted, ("plantedapps",), depth=1) == [
+        "plantedapps.one.services.work imports plantedapps.two.views: "
+        "services never import views or tasks",
+        "plantedapps.one.services.work imports plantedapps.two.views: "
+        "no app imports another's views",
+    ]
+    edges = {("one", "two"): ["x"], ("two", "one"): ["y"], ("two", "three"): ["z"]}
+    assert house.app_cycles(edges) == [["one", "two"]]
 
 
 # --- the test can fail: a throw-away package with a cycle and an import against the layers ---

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from campaign import warcharts, warseries
+from seasons import warcharts, warseries
 
 pytestmark = pytest.mark.pure
 

@@ -23,8 +23,7 @@ from campaign.models import (
     Seat,
     WindowStatus,
 )
-from campaign.services import deadlines, email
-from orders.models import OrderSheet
+from campaign.services import deadlines, outgoing
 
 MAX_ABSENCE_DAYS = 60
 
@@ -59,9 +58,7 @@ def send_reminders(*, now: datetime) -> int:
         )
         if step is None:
             continue
-        ready = set(
-            OrderSheet.objects.filter(window=window, ready=True).values_list("seat_id", flat=True)
-        )
+        ready = set(window.order_sheets.filter(ready=True).values_list("seat_id", flat=True))
         missing = [
             seat
             for seat in window.campaign.seats.filter(reserve=False)
@@ -77,8 +74,8 @@ def send_reminders(*, now: datetime) -> int:
             except IntegrityError:
                 continue  # already sent for this step
             claimed.append(seat)
-            email.queue_reminder(seat.id, window.id, step)
+            outgoing.queue_reminder(seat.id, window.id, step)
             sent += 1
         if claimed and deadlines.is_last_step(window.campaign.reminders, step):
-            email.queue_organiser_missing(window.id, [s.id for s in claimed])
+            outgoing.queue_organiser_missing(window.id, [s.id for s in claimed])
     return sent

@@ -17,7 +17,7 @@ from datetime import datetime
 from django.db import transaction
 
 from campaign.models import Campaign, CampaignStatus, OrganiserActionKind, Seat
-from campaign.services import email, gameplay
+from campaign.services import gameplay, outgoing
 from campaign.services.actionlog import OrganiserError, log
 from campaign.services.plaintext import without_bidi
 from rules.dice import (
@@ -134,5 +134,5 @@ def reseed(campaign: Campaign, actor, reason: str, *, now: datetime) -> str:
     for seat_id in Seat.objects.filter(campaign=campaign, user__isnull=False).values_list(
         "id", flat=True
     ):
-        email.queue_reseeded(seat_id)
+        outgoing.queue_reseeded(seat_id)
     return campaign.seed_commitment

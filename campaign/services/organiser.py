@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
+from campaign import signals
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -22,12 +23,10 @@ from campaign.models import (
     StateVersion,
     WindowStatus,
 )
-from campaign.services import bookfiles, deadlines
-from campaign.services import email as mail
+from campaign.services import deadlines, outgoing
 from campaign.services.actionlog import OrganiserError, log
 from campaign.services.resolution import queue_resolution, resolve_due_phase
 from campaign.services.setup import invite
-from orders.models import OrderSheet
 from rules.armies import Army
 from rules.state import state_from_dict
 
@@ -64,7 +63,7 @@ def status_board(campaign: Campaign, *, now: datetime) -> Board:
     window = campaign.open_window()
     sheets = {}
     if window is not None:
-        sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}
+        sheets = {s.seat_id: s for s in window.order_sheets.all()}
     rows = []
     sees_all = campaign.umpire_sees_all  # one query, not one per seat
     seats = list(campaign.seats.select_related("user"))
@@ -228,7 +227,7 @@ def begin_on_behalf(
     window = campaign.open_window()
     if window is None or not window.owes(seat):
         raise OrganiserError(f"The {seat.label} owes no orders now.")
-    if OrderSheet.objects.filter(window=window, seat=seat, ready=True).exists():
+    if window.order_sheets.filter(seat=seat, ready=True).exists():
         raise OrganiserError(f"The {seat.label} has submitted its {window.phase} orders.")
     enemy = _enemy_of_playing_organiser(campaign, actor, seat)
     if enemy:
@@ -273,7 +272,7 @@ def behalf_open(seat: Seat) -> bool:
     window = seat.campaign.open_window()
     if window is None or not window.owes(seat):
         return False
-    if OrderSheet.objects.filter(window=window, seat=seat, ready=True).exists():
+    if window.order_sheets.filter(seat=seat, ready=True).exists():
         return False
     return OrganiserAction.objects.filter(
         campaign=seat.campaign,
@@ -287,7 +286,7 @@ def mark_entered(sheet, actor, *, now: datetime, submitted: bool = False) -> boo
     """Mark an order sheet as entered by the organiser (every save on the seat's pages made on
     its player's behalf); logged once per sheet, and once more when it is submitted. Returns
     whether a log line was written."""
-    first = OrderSheet.objects.filter(id=sheet.id, entered_by_organiser=False).update(
+    first = sheet.window.order_sheets.filter(id=sheet.id, entered_by_organiser=False).update(
         entered_by_organiser=True, entered_by=actor
     )
     if not first and not submitted:
@@ -330,8 +329,7 @@ def enter_orders(
         )
     if not isinstance(draft, dict):
         raise OrganiserError("Orders are an object in the order format.")
-    OrderSheet.objects.update_or_create(
-        window=window,
+    window.order_sheets.update_or_create(
         seat=seat,
         defaults={
             "campaign": campaign,
@@ -394,7 +392,7 @@ def roll_back(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> 
         resolved_at=None,
         remaining=(deadline - now) if campaign.paused else None,
     )
-    OrderSheet.objects.filter(window=window).update(ready=False)
+    window.order_sheets.update(ready=False)
     # The reminders already sent for this window stay claimed: none is sent again as if new.
     Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.RUNNING, ended=None)
     campaign.status = CampaignStatus.RUNNING
@@ -410,7 +408,7 @@ def roll_back(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> 
         undone=[f"turn {turn} {phase}" for turn, phase in undone],
     )
     for seat_id in campaign.seats.filter(user__isnull=False).values_list("id", flat=True):
-        mail.queue_rolled_back(seat_id, window.id)
+        outgoing.queue_rolled_back(seat_id, window.id)
     return window
 
 
@@ -453,7 +451,7 @@ def replace_player(
     if email and reserve is None:
         invite(seat, email, now=now)
     else:
-        mail.queue_handover(seat.id)
+        outgoing.queue_handover(seat.id)
     log(
         campaign,
         actor,
@@ -478,8 +476,8 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") 
     campaign.status = CampaignStatus.ENDED
     campaign.open_windows().update(status=WindowStatus.RESOLVED, resolved_at=now)
     log(campaign, actor, OrganiserActionKind.ENDED, "Ended the campaign." + _why(reason), now=now)
-    mail.queue_campaign_over(campaign.id)
-    bookfiles.ask_for_book(campaign)  # printed by the worker (docs/season-end.md)
+    outgoing.queue_campaign_over(campaign.id)
+    signals.campaign_ended.send(Campaign, campaign=campaign)  # the book (docs/season-end.md)
 
 
 def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):

@@ -13,10 +13,10 @@ from django.db import transaction
 from dgk.celery import app
 
 RESOLVE_PHASE = "campaign.tasks.resolve_phase"
-SEND_EMAIL = "campaign.tasks.send_email"
-SEND_EMAILS = "campaign.tasks.send_emails"
+SEND_EMAIL = "mail.tasks.send_email"
+SEND_EMAILS = "mail.tasks.send_emails"
 DRAW_MAP_PICTURE = "maps.tasks.draw_map_picture"
-PRINT_SEASON_BOOK = "campaign.tasks.print_season_book"
+PRINT_SEASON_BOOK = "seasons.tasks.print_season_book"
 
 
 def on_commit(task: str, *args, robust: bool = False, **kwargs) -> None:

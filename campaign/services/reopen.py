@@ -18,8 +18,7 @@ from campaign.models import (
     Seat,
     WindowStatus,
 )
-from campaign.services import deadlines, fairdice
-from campaign.services import email as mail
+from campaign.services import deadlines, fairdice, outgoing
 from campaign.services.actionlog import OrganiserError, log
 
 REOPEN_WITHIN = timedelta(days=1)
@@ -77,4 +76,4 @@ def reopen_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "
     for seat_id in Seat.objects.filter(campaign=campaign, user__isnull=False).values_list(
         "id", flat=True
     ):
-        mail.queue_reseeded(seat_id)
+        outgoing.queue_reseeded(seat_id)

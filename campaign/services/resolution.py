@@ -22,6 +22,7 @@ from datetime import datetime
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Func, IntegerField, Q
 
+from campaign import signals
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -33,18 +34,7 @@ from campaign.models import (
 from campaign.models import (
     Event as EventRow,
 )
-from campaign.services import (
-    bookfiles,
-    deadlines,
-    email,
-    fateclock,
-    gameplay,
-    queue,
-    standstill,
-    viewcache,
-)
-from maps.picture_queue import queue_pictures
-from orders.models import OrderSheet
+from campaign.services import deadlines, fateclock, gameplay, outgoing, queue, standstill, viewcache
 from rules.events import Event, event_from_dict
 from rules.state import Phase, State
 
@@ -289,7 +279,7 @@ def open_next(
             writes.flush()
             Campaign.objects.filter(id=campaign.id).update(status=CampaignStatus.ENDED, ended=now)
             campaign.status, campaign.ended = CampaignStatus.ENDED, now  # (as the row now is)
-            bookfiles.ask_for_book(campaign)  # the book of the season, by the worker
+            signals.campaign_ended.send(Campaign, campaign=campaign)  # the book, by the worker
             if notices is not None:
                 notices.over = True
             return None
@@ -381,8 +371,10 @@ def resolve_due_phase(
             )
             if version is not None:
                 # In the resolution's transaction: its emails are in the outbox if it commits.
-                email.queue_after_resolution(version.campaign_id, notices)
-                queue_pictures(version.campaign, latest=notices.latest, seats=notices.seats)
+                outgoing.queue_after_resolution(version.campaign_id, notices)
+                signals.version_stored.send(
+                    Campaign, campaign=version.campaign, latest=notices.latest, seats=notices.seats
+                )
     except IntegrityError as exc:
         # Another resolution inserted the same version number first: nothing to do.
         logger.info("window %s was resolved by another worker (%s)", window_id, exc)
@@ -404,7 +396,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
     if campaign.paused or campaign.status != CampaignStatus.RUNNING:
         return None, None
     seats = list(campaign.seats.select_related("user"))  # (the emails' recipients)
-    sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}
+    sheets = {s.seat_id: s for s in window.order_sheets.all()}
     ready_ids = {seat_id for seat_id, sheet in sheets.items() if sheet.ready}
     if not force and not is_due(window, seats, ready_ids, now):
         return None, None
@@ -458,7 +450,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
             seat.missed_in_a_row += 1
             Seat.objects.filter(id=seat.id).update(missed_in_a_row=seat.missed_in_a_row)
             if seat.missed_in_a_row == int(campaign.reminders.get("flag_after_missed", 2)):
-                email.queue_organiser_flag(seat.id)
+                outgoing.queue_organiser_flag(seat.id)
 
     if back:  # seats that gave orders again after missing some
         Seat.objects.filter(id__in=back).update(missed_in_a_row=0)
@@ -528,21 +520,21 @@ def due_window_ids(now: datetime) -> list[int]:
         Seat.objects.filter(absent_until__gt=now).values_list("campaign_id", flat=True)
     )
     maybe = set(
-        OrderSheet.objects.filter(
-            ready=True,
-            window__in=live.filter(Q(deadline__isnull=True) | Q(deadline__gt=now)),
+        live.filter(Q(deadline__isnull=True) | Q(deadline__gt=now))
+        .annotate(
+            ready_n=Count("order_sheets", filter=Q(order_sheets__ready=True)),
+            owed_n=JSONArrayLength("owing"),
         )
-        .values("window_id", "window__campaign_id")
-        .annotate(ready_n=Count("id"), owed_n=JSONArrayLength("window__owing"))
-        .filter(Q(ready_n__gte=F("owed_n")) | Q(window__campaign_id__in=with_absent))
-        .values_list("window_id", flat=True)
+        .filter(ready_n__gt=0)
+        .filter(Q(ready_n__gte=F("owed_n")) | Q(campaign_id__in=with_absent))
+        .values_list("id", flat=True)
     )
     if maybe:
         windows = list(PhaseWindow.objects.filter(id__in=maybe))
         ready_ids: dict[int, set[int]] = {}
-        for window_id, seat_id in OrderSheet.objects.filter(
-            window__in=windows, ready=True
-        ).values_list("window_id", "seat_id"):
+        for window_id, seat_id in PhaseWindow.objects.filter(
+            id__in=maybe, order_sheets__ready=True
+        ).values_list("id", "order_sheets__seat_id"):
             ready_ids.setdefault(window_id, set()).add(seat_id)
         seats_of: dict[int, list[Seat]] = {}
         for seat in Seat.objects.filter(campaign__in={w.campaign_id for w in windows}):

@@ -13,6 +13,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from campaign import signals
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -23,11 +24,9 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
-from campaign.services import deadlines, gameplay, openings
-from campaign.services import email as mail
+from campaign.services import deadlines, gameplay, openings, outgoing
 from campaign.services.actionlog import log
 from campaign.services.resolution import Notices, open_next, store_events
-from maps.picture_queue import queue_pictures
 from rules import armysize
 from rules.armies import Army
 from rules.openings import load_opening
@@ -161,7 +160,7 @@ def add_reserve(campaign: Campaign, email: str, *, now: datetime) -> Invitation:
 def invite(seat: Seat, email: str, *, now: datetime) -> Invitation:
     """Invite someone to a seat; the email goes out when the transaction commits."""
     invitation = Invitation.objects.create(seat=seat, email=email.strip().lower(), created=now)
-    mail.queue_invitation(invitation.id)
+    outgoing.queue_invitation(invitation.id)
     return invitation
 
 
@@ -169,7 +168,7 @@ def resend_invitation(invitation: Invitation) -> None:
     """Send a waiting invitation's email again, with the same link."""
     if invitation.accepted_at is not None:
         raise SetupError(f"{invitation.email} has already joined.")
-    mail.queue_invitation(invitation.id)
+    outgoing.queue_invitation(invitation.id)
 
 
 def withdraw_invitation(invitation: Invitation) -> None:
@@ -230,7 +229,7 @@ def accept_invitation(token: str, user, *, now: datetime) -> Seat:
     seat.save(update_fields=["user", "joined"])
     if seat.campaign.status == CampaignStatus.RUNNING and not seat.reserve:
         # A late joiner: welcomed with everything the seat knows and what is due.
-        mail.queue_handover(seat.id)
+        outgoing.queue_handover(seat.id)
     return seat
 
 
@@ -300,8 +299,8 @@ def start_campaign(campaign: Campaign, actor, *, now: datetime) -> StateVersion:
         "Started the campaign: deployment is open.",
         now=now,
     )
-    mail.queue_after_resolution(campaign.id, notices)
-    queue_pictures(campaign)
+    outgoing.queue_after_resolution(campaign.id, notices)
+    signals.version_stored.send(Campaign, campaign=campaign, latest=None, seats=None)
     return version
 
 

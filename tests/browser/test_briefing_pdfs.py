@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from campaign.services import briefing
-from campaign.services.battle_print import chromium
+from battles.services import sheet as briefing
+from battles.services.printing import chromium
 from maps.core.loader import load_map
 from tabletop import examples, units
 from tabletop.sheet import UMPIRE, sheet

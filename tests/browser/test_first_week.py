@@ -31,7 +31,7 @@ from tests.browser.test_play_phone import (  # noqa: F401
     press_ready,
     sign_in,
 )
-from tests.web.conftest import make_user
+from tests.standing import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -24,7 +24,7 @@ from maps.core.loader import load_map
 from maps.tiles import render_tiles
 from orders.models import OrderSheet
 from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F401
-from tests.web.test_play_fixtures import client_for, in_phase, url
+from tests.orders.test_play_fixtures import client_for, in_phase, url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -49,10 +49,10 @@ def deploying(tiles):
 
     from campaign.models import organisers_group
     from campaign.services import gameplay, setup
-    from campaign.services.autoseason import SEED
     from rules.autoplay import deployment_orders
     from rules.orders import Orders, orders_to_dict
-    from tests.web.conftest import make_user
+    from seasons.services.autoseason import SEED
+    from tests.standing import make_user
 
     now = timezone.now()
     rules = gameplay.rule_settings(Campaign(rule_settings={}))

@@ -17,17 +17,18 @@ from django.urls import reverse
 from django.utils import timezone
 from selenium.webdriver.support.ui import WebDriverWait
 
+from battles.services import results as battle_results
 from campaign.models import Campaign, StateVersion
-from campaign.services import battle_results, press
-from campaign.services.email import preferences_token
+from letters.services import press
+from mail.services.email import preferences_token
 from rules.armies import ADJECTIVES, Army
+from tests.battles.test_battles import battle, battle_map, campaign  # noqa: F401
 from tests.browser.axe import Axe
 from tests.browser.test_map_widget import EVERY_ONE
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
-from tests.web.conftest import ally, now, organiser, other, player  # noqa: F401
-from tests.web.test_battles import battle, battle_map, campaign  # noqa: F401
-from tests.web.test_next_year import finished
-from tests.web.test_play_fixtures import seat
+from tests.orders.test_play_fixtures import seat
+from tests.seasons.test_next_year import finished
+from tests.standing import ally, now, organiser, other, player  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,8 +16,7 @@ from django.conf import settings
 from django.test import Client
 
 from orders.models import OrderSheet
-from tests.web.conftest import make_user
-from tests.web.test_play_fixtures import (
+from tests.orders.test_play_fixtures import (
     BERLIN_POINTS,
     FREDERICK_POINTS,
     POSITIONS,
@@ -28,6 +27,7 @@ from tests.web.test_play_fixtures import (
     url,
     write_map,
 )
+from tests.standing import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -217,7 +217,7 @@ def live_campaign(tmp_path):
     from campaign.models import organisers_group
     from campaign.services import setup
     from rules.armies import Army
-    from tests.web.test_play_fixtures import ARMY_POINTS
+    from tests.orders.test_play_fixtures import ARMY_POINTS
 
     organiser = make_user("umpire")
     organiser.groups.add(organisers_group())

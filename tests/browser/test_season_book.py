@@ -20,13 +20,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from battles.services.printing import chromium
 from campaign.models import CampaignStatus, Event
-from campaign.services import bookfiles, fairdice, seasonbook, war
+from campaign.services import fairdice
 from campaign.services import organiser as organiser_service
-from campaign.services.battle_print import chromium
-from tests.web.conftest import make_user
-from tests.web.real_season import play_real_season
-from tests.web.test_play_fixtures import client_for
+from seasons.services import bookfiles, seasonbook, war
+from tests.orders.test_play_fixtures import client_for
+from tests.seasons.real_season import play_real_season
+from tests.standing import make_user
 
 pdfium = pytest.importorskip("pypdfium2")
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]

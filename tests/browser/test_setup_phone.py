@@ -19,7 +19,7 @@ from campaign.models import Invitation
 from campaign.services import setup
 from tests.browser.test_pages_fit import CUT_OFF, fits
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
-from tests.web.conftest import make_user, organiser  # noqa: F401
+from tests.standing import make_user, organiser  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -23,7 +23,7 @@ from campaign.models import CampaignStatus, StateVersion
 from campaign.services import organiser as organiser_service
 from tests.browser.test_map_widget import tiles  # noqa: F401
 from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F401
-from tests.web.real_season import play_real_season
+from tests.seasons.real_season import play_real_season
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -31,11 +31,12 @@ from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from campaign.models import Campaign, OutboxEmail, PhaseWindow, StateVersion  # noqa: E402
-from campaign.services import email, setup  # noqa: E402
+from campaign.services import setup  # noqa: E402
 from campaign.services.resolution import resolve_due_phase  # noqa: E402
+from mail.services import email  # noqa: E402
 from orders.models import OrderSheet  # noqa: E402
 from rules.armies import Army  # noqa: E402
-from tests.web.test_play_fixtures import ARMY_POINTS, deploy_seat, write_map  # noqa: E402
+from tests.orders.test_play_fixtures import ARMY_POINTS, deploy_seat, write_map  # noqa: E402
 
 NAME = "Faults 1757"
 MARCH = {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"}

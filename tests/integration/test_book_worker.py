@@ -11,13 +11,13 @@ from celery import Celery
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.services import bookfiles
+from battles.services.printing import chromium
 from campaign.services import organiser as organiser_service
-from campaign.services.battle_print import chromium
+from seasons.services import bookfiles
 from tests.conftest import TEST_BROKER_URL
 from tests.integration.test_celery_worker import worker_queue  # noqa: F401
-from tests.web.real_season import play_real_season
-from tests.web.test_play_fixtures import client_for
+from tests.orders.test_play_fixtures import client_for
+from tests.seasons.real_season import play_real_season
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -42,7 +42,7 @@ def test_the_worker_prints_the_book_when_the_season_ends(
     assert not any(p.exists() for p in paths)
     sender = Celery("dgk-test-sender", broker=TEST_BROKER_URL, set_as_current=False)
 
-    sender.send_task("campaign.tasks.print_season_book", args=[campaign.id], queue=queue)
+    sender.send_task("seasons.tasks.print_season_book", args=[campaign.id], queue=queue)
 
     started = time.monotonic()
     while not all(p.is_file() for p in paths) and worker.poll() is None:

@@ -21,7 +21,7 @@ from campaign.services import setup
 from maps.pictures import picture_path
 from rules.armies import Army
 from tests.conftest import TEST_BROKER_URL, broker_reachable, database_url_for_subprocess
-from tests.web.test_play_fixtures import ARMY_POINTS, write_map
+from tests.orders.test_play_fixtures import ARMY_POINTS, write_map
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

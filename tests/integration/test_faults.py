@@ -5,7 +5,7 @@ players' drafts are intact, and ``/healthz`` says what is wrong while it is.
 
 Real services, all of them the test's own: a PostgreSQL cluster and a Redis on spare ports
 (never the machine's shared 5432 and 6379), a real Celery worker with beat, and a real SMTP
-server (``tests/web/smtp_server.py``). The site runs in processes of its own
+server (``tests/mail/smtp_server.py``). The site runs in processes of its own
 (``fault_site.py``), as the web and the worker do in production; the cache is on the broker's
 Redis, as by default. They skip (with the reason) when PostgreSQL's or Redis's binaries are
 missing, unless ``DGK_REQUIRE_SERVICES=1`` (CI), when they fail.
@@ -29,8 +29,8 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from tests.mail.smtp_server import SMTPServer
 from tests.servers import postgres_or_skip, redis_server_or_skip
-from tests.web.smtp_server import SMTPServer
 
 pytestmark = [
     pytest.mark.faults,

@@ -1,0 +1,55 @@
+"""The sign-in and password-reset forms: sign-in slowed for a name guessed from many
+addresses (``accounts.services.signin``), the reset email sent by the worker."""
+
+from __future__ import annotations
+
+from axes.helpers import get_client_ip_address
+from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.utils import timezone
+
+from accounts.services import signin
+from campaign.services import outgoing
+
+
+class SlowedSignIn:
+    """A sign-in form slowed for a name guessed from many addresses
+    (``accounts.services.signin``): a try that comes too soon is refused before the password
+    is checked, so it counts as no wrong password."""
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        now = timezone.now()
+        address = get_client_ip_address(self.request) if self.request is not None else None
+        wait = signin.wait_seconds(username, address, now=now)
+        if wait:
+            unit = "seconds" if wait > 1 else "second"
+            raise forms.ValidationError(
+                "Wrong passwords have been tried for this name from several places, so sign-in "
+                f"for it is slowed down. Try again in {wait} {unit}. (Where you have signed in "
+                "before, there is no wait.)",
+                code="slowed",
+            )
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            if username:
+                signin.after_wrong_password(username, now=now)
+            raise
+
+
+class GuardedAuthenticationForm(SlowedSignIn, AuthenticationForm):
+    """The site's sign-in form (``/accounts/login/``)."""
+
+
+class GuardedAdminAuthenticationForm(SlowedSignIn, AdminAuthenticationForm):
+    """The admin's sign-in form: the same guard, or guessing would go there instead."""
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's password reset, with the email built and sent by the worker (``send_email``),
+    never inside the web request: the page answers at once whether the address exists or not."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        outgoing.queue_password_reset(context["user"].pk)

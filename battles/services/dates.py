@@ -1,0 +1,95 @@
+"""A battle's date and reminders (issue 7): battles have a date (the club night) and reminders,
+and the battle window's deadline follows the date so a battle never freezes nor drops the season.
+``sweep`` is the battles' periodic work, run by the deadline sweep.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime, timedelta
+
+from battles.models import Battle, BattleStatus
+from battles.services.records import BattleError, log_action, may_settle
+from battles.services.results import continue_turn, notify, notify_organiser
+from campaign.models import Campaign, CampaignStatus
+
+REMIND_BEFORE = timedelta(hours=24)
+
+
+def set_date(battle: Battle, user, when: datetime, *, now: datetime) -> Battle:
+    """The organiser sets (or moves, to extend it) the date the battle is fought. The battle
+    window has no deadline (it waits for the table); the date drives the reminders, and when it
+    passes without a final result the organiser is told to extend it, settle it or resolve it
+    quickly, so the season never freezes unnoticed."""
+    if not may_settle(battle, user):
+        raise BattleError("Only the organiser sets battle dates.")
+    if battle.status == BattleStatus.APPLIED:
+        raise BattleError("This battle is over.")
+    if when < now:
+        raise BattleError("The date must lie ahead.")
+    Battle.objects.filter(id=battle.id).update(
+        fight_on=when, reminded_before=None, overdue_notified=None
+    )
+    battle.refresh_from_db()
+    tz = zoneinfo.ZoneInfo(battle.campaign.time_zone)
+    log_action(
+        battle,
+        user,
+        f"Set the date of the battle in hex {battle.hex}: "
+        f"{when.astimezone(tz):%a %d %b, %H:%M %Z}.",
+        now,
+    )
+    notify(battle, "date-set")
+    return battle
+
+
+def send_reminders(*, now: datetime) -> int:
+    """Reminders, each sent once: to the players the day before a battle's date, and to the
+    organiser when the date has passed without a final result (extend it, settle it, or use
+    the quick resolution). Returns how many went out."""
+    sent = 0
+    open_statuses = (BattleStatus.PENDING, BattleStatus.ENTERED, BattleStatus.DISPUTED)
+    soon = Battle.objects.filter(
+        status__in=open_statuses,
+        fight_on__gt=now,
+        fight_on__lte=now + REMIND_BEFORE,
+        reminded_before=None,
+        campaign__status=CampaignStatus.RUNNING,
+    )
+    for battle in soon:
+        if Battle.objects.filter(id=battle.id, reminded_before=None).update(reminded_before=now):
+            notify(battle, "reminder")
+            sent += 1
+    overdue = Battle.objects.filter(
+        status__in=open_statuses,
+        fight_on__lte=now,
+        overdue_notified=None,
+        campaign__status=CampaignStatus.RUNNING,
+    )
+    for battle in overdue:
+        if Battle.objects.filter(id=battle.id, overdue_notified=None).update(overdue_notified=now):
+            notify_organiser(battle, "overdue")
+            sent += 1
+    return sent
+
+
+def apply_waiting(*, now: datetime) -> int:
+    """Apply the results that are final but could not be applied when they became so (the
+    campaign was paused, say): the turn goes on once the campaign runs again. Safe to run
+    twice: ``continue_turn`` resolves a window once."""
+    applied = 0
+    campaigns = Campaign.objects.filter(
+        status=CampaignStatus.RUNNING,
+        paused=False,
+        battles__status__in=BattleStatus.final(),
+    ).distinct()
+    for campaign in campaigns:
+        if continue_turn(campaign, now=now):
+            applied += 1
+    return applied
+
+
+def sweep(*, now: datetime) -> dict[str, int]:
+    """The periodic work of the battles: reminders, and results waiting to be applied. Run it
+    from the periodic sweep (Celery beat or ``manage.py runperiodic``)."""
+    return {"reminders": send_reminders(now=now), "applied": apply_waiting(now=now)}

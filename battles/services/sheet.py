@@ -1,0 +1,189 @@
+"""The printed briefing of a battle as a scenario sheet (issue 14): the database side of
+``tabletop.sheet``.
+
+It reads what the battle record and the state at the battle phase hold (siege trains and the
+garrison of the hex), the campaign's tabletop settings (the unit system of the club's tactical
+rules: ``options["tabletop"]["unit_system"]``, ``points_per_battalion``), draws the table with
+the sides named by who fights, and hands everything to the pure ``sheet`` that decides what an
+audience may read. The views call ``scenario`` and ``table_png``; nothing else here.
+"""
+
+from __future__ import annotations
+
+import base64
+from fractions import Fraction
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from battles.models import Battle
+from battles.services import briefing as battle_briefing
+from battles.services import printing as battle_print
+from battles.services import records as battles
+from battles.services import results as battle_results
+from campaign.models import StateVersion
+from rules.armies import Army
+from rules.state import Phase, State, state_from_dict
+from tabletop import examples
+from tabletop import sheet as sheets
+from tabletop import units as unit_rules
+from tabletop.render import render_png
+
+UMPIRE = sheets.UMPIRE
+
+
+UNIT_CHOICES = [(key, system.name) for key, system in unit_rules.SYSTEMS.items()]
+
+
+def unit_settings(campaign) -> dict[str, Any]:
+    """The settings page's initial values for the briefing's order of battle."""
+    data = (campaign.options or {}).get("tabletop") or {}
+    key = data.get("unit_system")
+    return {
+        "unit_system": key if key in unit_rules.SYSTEMS else unit_rules.DEFAULT_SYSTEM,
+        "points_per_battalion": int(data.get("points_per_battalion", 50) or 50),
+    }
+
+
+def side_names(battle: Battle) -> dict[str, str]:
+    """Each side (alliance value) named by the armies that fight in it (issue 14)."""
+    return {side: sheets.fighting_name(data) for side, data in battle.setup["sides"].items()}
+
+
+def page_brief(battle: Battle, audience: str) -> dict[str, Any]:
+    """The battle page's briefing (``battle_briefing.briefing``, which decides what the audience may
+    read) with each side named by who fights, as the printed sheet names it."""
+    brief = battle_briefing.briefing(battle, audience)
+    names = side_names(battle)
+    for side in brief["sides"]:
+        side["name"] = names.get(side["side"], side["name"])
+    if audience in names:
+        brief["audience_label"] = names[audience]
+    return brief
+
+
+def unit_system(battle: Battle, override: str | None = None) -> unit_rules.UnitSystem:
+    """The club's tactical rules for the order of battle: the briefing option ``override`` if
+    it names one, else the campaign setting, else the generic points per battalion."""
+    data = (battle.campaign.options or {}).get("tabletop") or {}
+    key = override if override in unit_rules.SYSTEMS else data.get("unit_system")
+    return unit_rules.system(key, int(data.get("points_per_battalion", 50) or 50))
+
+
+def table_png(battle: Battle) -> bytes:
+    return render_png(battles.table_layout(battle), title=_title(battle))
+
+
+def heading(battle: Battle) -> str:
+    """The battle as the page names it, from what every member may read (the hex and its town,
+    as the chronicle): "The battle of Prague, April I", "Battle near Breslau, December I"."""
+    city = battle.setup.get("city") or {}
+    if city.get("hexes_away") == 0:
+        where = f"The battle of {city['name']}"
+    elif city:
+        where = f"Battle near {city['name']}"
+    else:
+        where = f"Battle in hex {battle.hex}"
+    # "April I" kept on one line of a phone's heading (a no-break space).
+    return f"{where}, {sheets.turn_label(battle.turn).replace(' ', chr(0xA0))}"
+
+
+def _title(battle: Battle) -> str:
+    city = battle.setup.get("city") or {}
+    where = city["name"] if city.get("hexes_away") == 0 else f"hex {battle.hex}"
+    return f"Battle at {where}, {sheets.turn_label(battle.turn)}"
+
+
+def _state_at_battle(battle: Battle) -> State | None:
+    version = (
+        StateVersion.objects.filter(
+            campaign=battle.campaign, turn=battle.turn, phase=Phase.BATTLE.value
+        )
+        .order_by("-number")
+        .only("state")
+        .first()
+    )
+    return state_from_dict(version.state) if version else None
+
+
+def facts_of(state: State | None, setup: dict[str, Any]) -> sheets.Facts:
+    """Siege trains outside the walls in the hex, by side (9.1), and the garrison of the hex."""
+    if state is None:
+        return sheets.Facts()
+    hex_id = setup["hex"]
+    trains: dict[str, list[str]] = {}
+    for t in state.siege_trains:
+        if t.hex == hex_id and not t.inside:
+            trains.setdefault(state.alliance_of(t.army).value, []).append(t.id)
+    fortress = setup.get("fortress")
+    garrison = next((g for g in state.garrisons if g.city == fortress), None) if fortress else None
+    return sheets.Facts(
+        siege_trains=trains,
+        garrison_city=garrison.city if garrison else "",
+        garrison_army=garrison.army.value if garrison else "",
+        garrison_points=garrison.points if garrison else 0,
+        garrison_side=state.alliance_of(Army(garrison.army)).value if garrison else "",
+    )
+
+
+def scenario(battle: Battle, audience: str, *, units: str | None = None) -> dict[str, Any]:
+    """The scenario sheet of ``battle`` for ``audience``, with its table picture inline."""
+    layout = battles.table_layout(battle)
+    ratio = Fraction(battles.tabletop_settings(battle.campaign).scale.ratio)
+    out = sheets.sheet(
+        battle.setup,
+        battle.came_from or {},
+        layout,
+        audience,
+        facts_of(_state_at_battle(battle), battle.setup),
+        unit_system(battle, units),
+        ratio,
+        battle_results.wished_to_fight(battle),
+    )
+    png = render_png(layout, title=_title(battle))
+    out["table_src"] = "data:image/png;base64," + base64.b64encode(png).decode()
+    out["campaign_name"] = battle.campaign.name
+    return out
+
+
+# ---- the six printed examples (docs/briefings/, manage.py printbriefings) -----------------------
+
+PrintError = battle_print.PrintError
+PAPERS = {"a4": "A4", "letter": "Letter"}
+EXAMPLE_UNITS = {
+    "field-battle": "prussias-glory",
+    "river-crossing": "per-battalion",
+    "siege": "prussias-glory",
+    "sortie": "per-battalion",
+    "hanover-alone": "prussias-glory",
+    "three-armies": "per-battalion",
+}
+
+
+def example_sheet(key: str, audience: str, hexmap, *, units: str = "") -> dict[str, Any]:
+    ex = examples.example(key, hexmap)
+    out = sheets.sheet(
+        ex.setup,
+        ex.came_from,
+        ex.layout,
+        audience,
+        ex.facts,
+        unit_rules.system(units or EXAMPLE_UNITS[key]),
+        Fraction(1),
+        ex.wished,
+    )
+    png = render_png(ex.layout, title=f"{ex.title}, {out['date']}")
+    out["table_src"] = "data:image/png;base64," + base64.b64encode(png).decode()
+    out["campaign_name"] = f"Example briefing: {ex.title}"
+    return out
+
+
+def example_html(key: str, audience: str, hexmap, *, paper: str = "a4", units: str = "") -> str:
+    return render_to_string(
+        "battles/briefing.html",
+        {"s": example_sheet(key, audience, hexmap, units=units), "paper": PAPERS[paper]},
+    )
+
+
+def example_pdf(key: str, audience: str, hexmap, *, paper: str = "a4", units: str = "") -> bytes:
+    return battle_print.html_to_pdf(example_html(key, audience, hexmap, paper=paper, units=units))

@@ -1,8 +1,0 @@
-from django.apps import AppConfig
-
-
-class PressConfig(AppConfig):
-    name = "campaign.press"
-    label = "press"
-    verbose_name = "Letters between seats"
-    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,121 @@
+"""The nightly backups: every running campaign written to its season file in the backups
+folder (docs/operations.md, "Backups and restore").
+
+``backup_campaigns(folder=..., keep=..., now=..., every=...)`` writes
+``<folder>/<campaign code>/<name>-<code>-<time>.dgk.json.gz`` for each running campaign (paused
+ones too) whose newest backup is ``every`` old, with its dice seed (a backup restores the
+campaign as it was: keep the folder as private as the database), then
+removes that campaign's oldest files beyond the last ``keep``. A file is written whole or not at
+all (``seasonfile.write``), and older files are removed only once the new one is written, so a
+full or read-only disk loses no backup already made: the failure is logged, counted in the
+run's ``BackupRun`` row, and shown by /healthz until a run succeeds.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from campaign.models import BackupRun, Campaign, CampaignStatus
+from seasons.services import seasonfile
+
+logger = logging.getLogger(__name__)
+SUFFIX = ".dgk.json.gz"
+RUNS_KEPT = 60  # BackupRun rows: two months of nights
+
+
+@dataclass
+class Outcome:
+    written: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # "<campaign name>: <why>"
+
+
+def made_at(path: Path) -> datetime:
+    """When a backup was made: the UTC time its name ends with (``seasonfile.file_name``), or
+    the file's own time for a file named otherwise."""
+    stamp = path.name.removesuffix(SUFFIX).rsplit("-", 1)[-1]
+    try:
+        return datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC)
+
+
+def backups_of(folder: Path, campaign: Campaign) -> list[Path]:
+    """The campaign's backup files, oldest first (whatever the campaign was called then)."""
+    return sorted((Path(folder) / str(campaign.code)).glob(f"*{SUFFIX}"), key=made_at)
+
+
+def backup_campaign(campaign: Campaign, *, folder: Path, keep: int, now: datetime) -> Outcome:
+    """One campaign's backup, then its files beyond the last ``keep`` removed. OSError when
+    the file cannot be written (nothing removed then)."""
+    outcome = Outcome()
+    where = Path(folder) / str(campaign.code)
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / seasonfile.file_name(campaign, now)
+    seasonfile.write(path, seasonfile.export_campaign(campaign, with_secrets=True, now=now))
+    outcome.written.append(path)
+    old = backups_of(folder, campaign)
+    for stale in old[: max(len(old) - keep, 0)]:
+        stale.unlink(missing_ok=True)
+        outcome.removed.append(stale)
+    return outcome
+
+
+def due(campaign: Campaign, *, folder: Path, every: timedelta, now: datetime) -> bool:
+    """No backup yet, or the newest is ``every`` old: the files on disk say, not a countdown
+    (a restarted beat, or a task run twice, writes no extra file)."""
+    made = backups_of(folder, campaign)
+    return not made or now - made_at(made[-1]) >= every
+
+
+def backup_campaigns(
+    *, folder: Path, keep: int, now: datetime, every: timedelta = timedelta(0)
+) -> Outcome:
+    """The backup of every running campaign whose newest is ``every`` old (every one, with
+    the default); one that fails is logged and the others still go."""
+    outcome = Outcome()
+    running = Campaign.objects.filter(status=CampaignStatus.RUNNING).order_by("id")
+    for campaign in running:
+        if not due(campaign, folder=folder, every=every, now=now):
+            continue
+        try:
+            done = backup_campaign(campaign, folder=folder, keep=keep, now=now)
+        except OSError as e:
+            why = f"{campaign.name} ({campaign.code}): cannot write to {folder}: {e.strerror or e}"
+            logger.error("backup failed: %s", why)
+            outcome.failed.append(why)
+            continue
+        outcome.written += done.written
+        outcome.removed += done.removed
+    BackupRun.objects.create(
+        at=now,
+        written=len(outcome.written),
+        failed=len(outcome.failed),
+        error=outcome.failed[0] if outcome.failed else "",
+    )
+    stale = BackupRun.objects.order_by("-at", "-id").values_list("id", flat=True)[RUNS_KEPT:]
+    BackupRun.objects.filter(id__in=list(stale)).delete()
+    logger.info(
+        "backups: %d written, %d removed, %d failed",
+        len(outcome.written),
+        len(outcome.removed),
+        len(outcome.failed),
+    )
+    return outcome
+
+
+def health() -> dict:
+    """The last run as /healthz tells it: ok unless it failed to write a backup."""
+    last = BackupRun.objects.order_by("-at", "-id").first()
+    if last is None:
+        return {"ok": True, "last": None}
+    return {
+        "ok": last.failed == 0,
+        "last": last.at.isoformat(),
+        "written": last.written,
+        "failed": last.failed,
+        **({"error": last.error} if last.error else {}),
+    }

@@ -1,0 +1,98 @@
+"""The nightly backups (issue 27): every running campaign's season file in BACKUP_DIR, the last
+BACKUP_KEEP kept, and a folder that cannot be written losing nothing and said where operators
+look (the log, /healthz)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import pytest
+from django.conf import settings as django_settings
+
+from campaign.models import BackupRun, CampaignStatus
+from seasons import tasks
+from seasons.services import backups, seasonfile
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def folder(tmp_path, settings):
+    settings.BACKUP_DIR = tmp_path / "backups"
+    return settings.BACKUP_DIR
+
+
+def test_the_task_writes_every_running_campaign(campaign, new_campaign, folder):
+    assert new_campaign.status == CampaignStatus.SETUP or new_campaign == campaign
+    assert tasks.backup_campaigns() == 1
+    (path,) = backups.backups_of(folder, campaign)
+    assert path.parent == folder / str(campaign.code)
+    body = seasonfile.read(path)
+    assert body["campaign"]["code"] == str(campaign.code)
+    assert body["campaign"]["seed"] == campaign.seed  # a backup restores the season as it was
+    assert len(body["versions"]) == campaign.versions.count()
+
+
+def test_it_is_registered_beside_the_other_periodic_tasks():
+    assert "seasons.tasks.backup_campaigns" in django_settings.PERIODIC_TASKS
+    assert django_settings.CELERY_BEAT_SCHEDULE["seasons.tasks.backup_campaigns"]["task"] == (
+        "seasons.tasks.backup_campaigns"
+    )
+
+
+def test_it_writes_no_second_file_before_a_day_has_passed(campaign, folder):
+    assert tasks.backup_campaigns() == 1
+    assert tasks.backup_campaigns() == 0
+    assert len(backups.backups_of(folder, campaign)) == 1
+
+
+def test_it_keeps_the_last_n(campaign, folder, now):
+    made = []
+    for night in range(5):
+        done = backups.backup_campaigns(folder=folder, keep=3, now=now + timedelta(days=night))
+        made += done.written
+    kept = backups.backups_of(folder, campaign)
+    assert kept == made[-3:]
+    assert all(seasonfile.read(p) for p in kept)
+
+
+def test_a_folder_that_cannot_be_written_loses_nothing_and_is_told(
+    campaign, folder, now, caplog, admin_client
+):
+    first = backups.backup_campaigns(folder=folder, keep=2, now=now).written
+    second = backups.backup_campaigns(folder=folder, keep=2, now=now + timedelta(days=1)).written
+    # The next night's file cannot be written: where it would go is taken by a folder.
+    night = now + timedelta(days=2)
+    blocked = folder / str(campaign.code) / f".{seasonfile.file_name(campaign, night)}.partial"
+    blocked.mkdir()
+    with caplog.at_level(logging.ERROR, logger="seasons.services.backups"):
+        done = backups.backup_campaigns(folder=folder, keep=2, now=night)
+    assert done.written == [] and len(done.failed) == 1
+    assert backups.backups_of(folder, campaign) == first + second  # nothing removed
+    assert "backup failed" in caplog.text and str(campaign.code) in caplog.text
+
+    health = admin_client.get("/healthz").json()["backups"]
+    assert health["ok"] is False and health["failed"] == 1
+    assert str(campaign.code) in health["error"]
+
+    blocked.rmdir()
+    backups.backup_campaigns(folder=folder, keep=2, now=night)
+    assert admin_client.get("/healthz").json()["backups"]["ok"] is True
+    assert len(backups.backups_of(folder, campaign)) == 2
+
+
+def test_a_backup_folder_under_a_file_fails_every_campaign_and_the_task_raises_nothing(
+    campaign, settings, tmp_path
+):
+    (tmp_path / "a-file").write_text("not a folder")
+    settings.BACKUP_DIR = tmp_path / "a-file" / "backups"
+    assert tasks.backup_campaigns() == 0
+    run = BackupRun.objects.get()
+    assert run.failed == 1 and run.written == 0
+    assert "cannot write to" in run.error
+
+
+def test_the_public_healthz_does_not_tell_the_backups(client, campaign, folder):
+    tasks.backup_campaigns()
+    assert "backups" not in client.get("/healthz").json()
