@@ -16,7 +16,8 @@ from campaign.services import outgoing
 class SlowedSignIn:
     """A sign-in form slowed for a name guessed from many addresses
     (``accounts.services.signin``): a try that comes too soon is refused before the password
-    is checked, so it counts as no wrong password."""
+    is checked, so it counts as no wrong password. After a wrong password, the player may be
+    told by email (slowed, or locked from this address)."""
 
     def clean(self):
         username = self.cleaned_data.get("username") or ""
@@ -35,7 +36,7 @@ class SlowedSignIn:
             return super().clean()
         except forms.ValidationError:
             if username:
-                signin.after_wrong_password(username, now=now)
+                signin.after_wrong_password(username, address, now=now)
             raise
 
 

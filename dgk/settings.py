@@ -179,23 +179,31 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Sign-in throttling (django-axes, docs/operations.md): after AXES_FAILURE_LIMIT wrong
-# passwords for one account from one address, or from one address for any accounts, sign-in
-# from there is refused for AXES_COOLOFF_MINUTES; the organiser (board) or
-# `manage.py axes_reset_username NAME` unlocks at once. Nobody elsewhere can lock a player out:
-# guesses for one name from many addresses only slow that name down, up to
-# SIGNIN_SLOW_MAX_SECONDS between tries (campaign/services/signin.py), and the player is told.
+# Sign-in throttling (django-axes, docs/operations.md, accounts/services/signin.py): after
+# AXES_FAILURE_LIMIT wrong passwords for one name from one address, that name is refused from
+# there for AXES_COOLOFF_MINUTES; the others behind the address (a club's Wi-Fi) sign in as
+# ever. An address with wrong passwords for SIGNIN_ADDRESS_NAMES_LIMIT different names within
+# that time is refused for every name. The organiser (board) or `manage.py
+# axes_reset_username NAME` / `axes_reset_ip ADDRESS` unlocks at once. Nobody elsewhere can
+# lock a player out: guesses for one name from many addresses only slow that name down, up to
+# SIGNIN_SLOW_MAX_SECONDS between tries, and the player is told.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5", minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15", minimum=1))
-# Either locks: the name and the address together, or the address alone.
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+# django-axes locks the name and the address together, never the address alone; the address
+# lock (several names) is AddressGuard's.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "accounts.services.signin.AddressGuard"
+SIGNIN_ADDRESS_NAMES_LIMIT = envint("SIGNIN_ADDRESS_NAMES_LIMIT", "3", minimum=2)
 SIGNIN_SLOW_MAX_SECONDS = envint("SIGNIN_SLOW_MAX_SECONDS", "60", minimum=1)
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# A try while locked is refused unchecked and counts as no wrong password: the lock ends
+# AXES_COOLOFF_MINUTES after the wrong password that set it, however often the club retries.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_VERBOSE = False
 # Behind a reverse proxy that sets X-Forwarded-For, the number of proxies in front of the site.
 AXES_IPWARE_PROXY_COUNT = envint("AXES_PROXY_COUNT", "0", minimum=0) or None

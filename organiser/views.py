@@ -302,7 +302,7 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
             "extend_form": ExtendForm(),
             "replace_form": ReplaceForm(reserves=board.reserves),
             "options_form": _options_form(campaign),
-            "locked_seats": signin.locked_seats(campaign),
+            "locked_seats": signin.locked_seats(campaign, now=timezone.now()),
             "may_reopen": reopen.may_reopen(campaign, now=timezone.now()),
             "battles": battle_service.waiting(campaign),
             "outbox": outgoing.outbox_enabled(),

@@ -415,7 +415,8 @@ def _build_signin_slowed(user_id: int, addresses: int) -> tuple | None:
         return None
     ctx = {
         "user": user,
-        "addresses": addresses,
+        "addresses": addresses,  # 1: locked from one address (not slowed everywhere)
+        "limit": settings.AXES_FAILURE_LIMIT,
         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
         "most": settings.SIGNIN_SLOW_MAX_SECONDS,
         "reset_link": settings.SITE_URL + reverse("password_reset"),

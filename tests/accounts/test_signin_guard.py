@@ -1,5 +1,7 @@
 """Sign-in throttled (django-axes), the organiser's unlock, the security headers and the
-production checks (issue 11); a name guessed from many addresses slowed, not locked (issue 27)."""
+production checks (issue 11); a name guessed from many addresses slowed, not locked (issue 27);
+a club of five on one Wi-Fi: one member's typos lock only that member there, an address
+guessing several names is locked for everyone (issue 36)."""
 
 import os
 import subprocess
@@ -196,6 +198,143 @@ def test_the_organiser_sees_and_unlocks_a_locked_player(limit, campaign, player,
         sign_in(Client(REMOTE_ADDR="10.2.2.2"), player.username, "right-password-1757").status_code
         == 302
     )
+
+
+CLUB = "192.0.2.10"  # the club's Wi-Fi: every member signs in from this one address
+MOBILE = "198.51.100.7"
+
+
+@pytest.fixture
+def club(campaign):
+    """The campaign's five players, at the club; each one's password is ``pw-<name>``."""
+    return [s.user for s in campaign.seats.filter(user__isnull=False).order_by("id")]
+
+
+def at_club(user, password=None):
+    return sign_in(Client(REMOTE_ADDR=CLUB), user.username, password or "pw-" + user.username)
+
+
+def _cool_off_passes() -> None:
+    """Move every wrong password back by the cool-off and a second (no test sleeps)."""
+    back = settings.AXES_COOLOFF_TIME + timedelta(seconds=1)
+    for attempt in AccessAttempt.objects.all():
+        attempt.attempt_time -= back
+        attempt.save(update_fields=["attempt_time"])
+
+
+def test_one_members_typos_lock_only_that_member_on_the_clubs_wifi(
+    club, mailoutbox, django_capture_on_commit_callbacks
+):
+    a, *others = club
+    limit = settings.AXES_FAILURE_LIMIT
+    assert limit == 5
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(limit - 1):
+            assert at_club(a, "typo").status_code == 200
+        r = at_club(a, "typo")
+    assert r.status_code == 429
+    page = r.content.decode()
+    assert f"for <strong>{a.username}</strong>" in page
+    assert "Everyone else on this connection can still sign in" in page
+    # A is told, once: locked from one address, not slowed everywhere.
+    (told,) = mailoutbox
+    assert told.to == [a.email] and "5 in a row from one address" in told.body
+    assert "organiser can unlock it at once" in told.body
+    # Even the right password is refused for A there, and the tries count no wrong password.
+    locked_at = AccessAttempt.objects.get(username=a.username).attempt_time
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(3):
+            assert at_club(a).status_code == 429
+    attempt = AccessAttempt.objects.get(username=a.username)
+    assert (attempt.failures_since_start, attempt.attempt_time) == (limit, locked_at)
+    assert len(mailoutbox) == 1
+    # B..E sign in from the same address; A signs in from elsewhere (the phone's data).
+    for member in others:
+        assert at_club(member).status_code == 302
+    assert sign_in(Client(REMOTE_ADDR=MOBILE), a.username, "pw-" + a.username).status_code == 302
+    assert at_club(a).status_code == 429  # still locked at the club, not everywhere
+    assert not signin.address_locked(CLUB, now=timezone.now())
+
+
+def test_wrong_passwords_for_three_names_lock_the_address_for_everyone(club, organiser):
+    a, b, c, d, e = club
+    assert settings.SIGNIN_ADDRESS_NAMES_LIMIT == 3
+    assert at_club(a, "typo").status_code == 200
+    assert at_club(b, "typo").status_code == 200
+    assert at_club(c).status_code == 302  # two names guessed: the club still signs in
+    r = at_club(d, "typo")  # the third name
+    assert r.status_code == 429
+    assert "for every name" in r.content.decode()
+    r = at_club(e)  # a member who never typed wrong, with the right password
+    assert r.status_code == 429
+    assert "3 or more different names" in r.content.decode()
+    admin = Client(REMOTE_ADDR=CLUB).post(
+        reverse("admin:login"), {"username": organiser.username, "password": "pw-olga"}
+    )
+    assert admin.status_code == 429
+    # Elsewhere, every member signs in as ever.
+    assert sign_in(Client(REMOTE_ADDR=MOBILE), e.username, "pw-" + e.username).status_code == 302
+
+
+def test_typos_followed_by_the_right_password_do_not_count_towards_the_address_lock(club):
+    a, b, c, d, e = club
+    for member in (a, b, c, d):
+        assert at_club(member, "typo").status_code == 200
+        assert at_club(member).status_code == 302
+    assert at_club(e, "typo").status_code == 200
+    assert signin.guessed_names(CLUB, now=timezone.now()) == 1
+    assert at_club(e).status_code == 302
+
+
+def test_both_locks_expire_after_the_cool_off(club):
+    a, b, c, *_ = club
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        at_club(a, "typo")
+    assert at_club(a).status_code == 429
+    _cool_off_passes()
+    assert at_club(a).status_code == 302
+    for member in (a, b, c):
+        at_club(member, "typo")
+    assert at_club(b).status_code == 429
+    _cool_off_passes()
+    assert not signin.address_locked(CLUB, now=timezone.now())
+    assert at_club(b).status_code == 302
+
+
+def test_the_organiser_unlocks_an_address_locked_for_everyone(campaign, club, organiser):
+    a, b, c, d, e = club
+    assert at_club(e).status_code == 302  # E signs in at the club, as every week
+    at_club(a, "typo")
+    at_club(b, "typo")
+    sign_in(Client(REMOTE_ADDR=CLUB), "hans", "guess")  # a name nobody has
+    assert at_club(e).status_code == 429 and at_club(d).status_code == 429
+    board = client_for(organiser).get(reverse("organiser_board", args=[campaign.code]))
+    page = board.content.decode()
+    listed = [s.seat.user for s in signin.locked_seats(campaign, now=timezone.now())]
+    # A and B were guessed from there; E signs in from there; C and D are not concerned.
+    assert set(listed) == {a, b, e}
+    assert "a place they sign in from is locked" in page
+    seat = campaign.seats.get(user=e)
+    r = client_for(organiser).post(reverse("unlock_signin", args=[campaign.code, seat.code]))
+    assert r.status_code == 302
+    action = OrganiserAction.objects.get(campaign=campaign, kind="unlocked")
+    assert "and of the address they sign in from" in action.text
+    assert not signin.address_locked(CLUB, now=timezone.now())
+    assert at_club(e).status_code == 302 and at_club(d).status_code == 302
+    assert signin.locked_seats(campaign, now=timezone.now()) == []
+
+
+def test_the_organiser_unlocks_one_members_lock_at_the_club(campaign, club, organiser):
+    a, b, *_ = club
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        at_club(a, "typo")
+    (locked,) = signin.locked_seats(campaign, now=timezone.now())
+    assert locked.seat.user == a and not locked.address
+    seat = campaign.seats.get(user=a)
+    client_for(organiser).post(reverse("unlock_signin", args=[campaign.code, seat.code]))
+    action = OrganiserAction.objects.get(campaign=campaign, kind="unlocked")
+    assert "address" not in action.text
+    assert at_club(a).status_code == 302
 
 
 def test_pages_carry_a_content_security_policy(client):
