@@ -113,6 +113,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # noindex on every page but the home page (docs/security.md).
+    "campaign.middleware.NoIndexMiddleware",
     # Pages, fragments and JSON gzipped, text only; static files come compressed from
     # WhiteNoise already. BREACH: see docs/performance.md ("Compression").
     "dgk.compression.TextGZipMiddleware",
