@@ -119,7 +119,7 @@ class Command(BaseCommand):
         )
         if yes:
             return user
-        if not stdin.isatty():
+        if not _terminal(stdin):
             raise CommandError(
                 "The organiser must be confirmed: run it at a terminal, or with --yes, or name "
                 "the organiser with --organiser. Nothing was imported."
@@ -129,3 +129,11 @@ class Command(BaseCommand):
         if stdin.readline().strip().lower() not in ("y", "yes"):
             raise CommandError("Not confirmed. Nothing was imported.")
         return user
+
+
+def _terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal someone can answer at (not closed, not a pipe)."""
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError):  # closed, or not a file at all
+        return False
