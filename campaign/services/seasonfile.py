@@ -66,7 +66,7 @@ FORMAT_VERSION = 1
 SECRET_FIELDS = ("seed", "past_seeds")
 # Columns that are keys of this site only: never written, ignored in an older file that has them.
 SITE_ONLY = ("war_token",)
-# The deepest nesting of arrays and objects a file may have (a whole season's is 9 deep).
+# The deepest nesting of arrays and objects a file may have (a whole season's is 13 deep).
 MAX_DEPTH = 64
 CHUNK = 1 << 20
 
