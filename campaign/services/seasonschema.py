@@ -227,7 +227,11 @@ def _column(f: models.Field, value, where: str) -> None:
     elif isinstance(f, models.UUIDField):
         _uuid(value, where)
     elif isinstance(f, models.JSONField):
-        return  # any JSON: its numbers and texts are checked by _every_value
+        # Any JSON (its numbers and texts are checked by _every_value), of the kind of its
+        # default: a column that starts as {} or [] is read as one by the pages.
+        kind = type(f.get_default()) if f.has_default() else None
+        if kind in (dict, list) and not isinstance(value, kind):
+            raise SeasonFileError(f"{where}: not a JSON {'object' if kind is dict else 'array'}.")
     else:
         raise SeasonFileError(
             f"{where}: the check does not know a {type(f).__name__}: add it to seasonschema."

@@ -410,6 +410,8 @@ def _nest(depth: int) -> bytes:
         (lambda b: b["campaign"].update(paused=1), "paused: 1 is not true or false"),
         (lambda b: b["campaign"].update(previous="not-a-code"), "is no code"),
         (lambda b: b["campaign"].update(past_seeds=[{"epoch": 0}]), "past_seeds"),
+        (lambda b: b["campaign"].update(rule_settings="fast"), "not a JSON object"),
+        (lambda b: b["seats"][0].update(armies={}), r"seats\[0\].armies: not a JSON array"),
         (lambda b: b["seats"][1].update(code=b["seats"][0]["code"]), "comes twice"),
         (lambda b: b["seats"][0].update(user={"email": "a@b\r\nBcc: x"}), "not an email"),
         (lambda b: b["windows"][0].update(version=999), "999 is no version of the file"),
