@@ -4,10 +4,11 @@
         [--database postgres://postgres@127.0.0.1:5432/postgres]
 
 A scratch database; a five-seat campaign on the bundled map played by the automatic players
-(``tests/seasons/real_season.py``) for ``--turns`` turns; then, ``--runs`` times, the fastest kept:
+(``tests/web/real_season.py``) for ``--turns`` turns; then, ``--runs`` times, the fastest kept:
 the export (``seasonfile.export_campaign``, with secrets), the check of the file
-(``seasonfile.loads``) and the import under new codes (``seasonimport.import_season``, one
-transaction). Prints the rows, the file's size gzip'd and not, and the three times.
+(``seasonfile.loads``), the check of every value of its body (``seasonschema.check``, which
+the import makes again first) and the import under new codes (``seasonimport.import_season``,
+one transaction). Prints the rows, the file's size gzip'd and not, its depth, and the times.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def run(args) -> None:
     call_command("migrate", verbosity=0)
 
     from campaign.models import organisers_group
-    from seasons.services import seasonfile, seasonimport
+    from seasons.services import seasonfile, seasonimport, seasonschema
     from tests.seasons.real_season import play_real_season
     from tests.standing import make_user
 
@@ -64,7 +65,7 @@ def run(args) -> None:
     t = time.perf_counter()
     campaign, battles = play_real_season(organiser, capture, turns=args.turns, prefix="bench")
     played = time.perf_counter() - t
-    times = {"export": [], "check": [], "import": []}
+    times = {"export": [], "check": [], "schema": [], "import": []}
     for _ in range(args.runs):
         t = time.perf_counter()
         data = seasonfile.export_campaign(campaign, with_secrets=True)
@@ -72,6 +73,9 @@ def run(args) -> None:
         t = time.perf_counter()
         body = seasonfile.loads(data)
         times["check"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        seasonschema.check(body)
+        times["schema"].append(time.perf_counter() - t)
         t = time.perf_counter()
         seasonimport.import_season(body, now=timezone.now(), new_code=True)
         times["import"].append(time.perf_counter() - t)
@@ -82,7 +86,8 @@ def run(args) -> None:
     )
     print(
         f"file: {len(data) / 1024:,.0f} KiB gzip'd, "
-        f"{len(gzip.decompress(data)) / 1024:,.0f} KiB of JSON"
+        f"{len(gzip.decompress(data)) / 1024:,.0f} KiB of JSON, "
+        f"{seasonfile.nesting_depth(gzip.decompress(data))} deep"
     )
     for what, runs in times.items():
         print(f"{what}: {min(runs):.2f} s (fastest of {len(runs)})")

@@ -120,6 +120,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # noindex on every page but the home page (docs/security.md).
+    "front.middleware.NoIndexMiddleware",
     # Pages, fragments and JSON gzipped, text only; static files come compressed from
     # WhiteNoise already. BREACH: see docs/performance.md ("Compression").
     "dgk.compression.TextGZipMiddleware",
@@ -258,6 +260,9 @@ SEASON_BOOKS_DIR = Path(os.getenv("SEASON_BOOKS_DIR", "") or BASE_DIR / "var" / 
 BACKUP_DIR = Path(os.getenv("BACKUP_DIR", "") or BASE_DIR / "var" / "backups")
 BACKUP_KEEP = envint("BACKUP_KEEP", "7", minimum=1)
 BACKUP_EVERY_HOURS = envint("BACKUP_EVERY_HOURS", "24", minimum=1)
+# The largest season file read (campaign.services.seasonfile), compressed and decompressed
+# alike: a whole played season is under 5 MB of JSON; a larger file is refused unread.
+SEASON_FILE_MAX_BYTES = envint("SEASON_FILE_MAX_BYTES", str(64 * 1024 * 1024), minimum=1)
 
 # In development (and tests) WhiteNoise serves from the source folders, without collectstatic.
 WHITENOISE_AUTOREFRESH = DEBUG

@@ -1,4 +1,5 @@
-"""What the site does when the broker (Redis) cannot be reached while queueing work.
+"""What the site does when the broker (Redis) cannot be reached while queueing work; and the
+header that keeps search engines out of every page but the home page (``NoIndexMiddleware``).
 
 The work itself is safe: whatever the request saved (orders submitted, a result entered) was
 committed before the task was queued (``transaction.on_commit``), and the periodic sweep resolves
@@ -44,3 +45,23 @@ class BrokerDownMiddleware:
         if getattr(request, "htmx", False):
             return HttpResponseClientRedirect(back)
         return HttpResponseRedirect(back)
+
+
+class NoIndexMiddleware:
+    """``X-Robots-Tag: noindex, nofollow`` on every response but the home page's
+    (docs/security.md, "Pages without signing in"). The pages open without signing in (the
+    public link of *The war* and its book, the gazette, an invitation, the email preferences,
+    the sign-in pages) are meant for whoever holds their address, not for a search engine's
+    index; one rule for every page, so a new public page cannot be forgotten."""
+
+    HEADER = "noindex, nofollow"
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        match = getattr(request, "resolver_match", None)
+        if match is None or match.view_name != "home":
+            response.setdefault("X-Robots-Tag", self.HEADER)
+        return response

@@ -1,7 +1,9 @@
 """Reopening a campaign the organiser ended by mistake (issue 13), within a day.
 
 Ending revealed the dice seeds to every player (fair dice), so a reopened campaign rolls with a
-new seed from then on: its commitment is logged and emailed like any re-seeding.
+new seed from then on: its commitment is logged and emailed like any re-seeding. The public link
+of *The war* is switched off for good (its token cleared): ending the campaign again does not
+bring an old link back; the organiser switches a new one on if he wants it (docs/season-end.md).
 """
 
 from __future__ import annotations
@@ -59,11 +61,15 @@ def reopen_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "
         PhaseWindow.objects.filter(id=window.id).update(
             status=WindowStatus.OPEN, resolved_at=None, opened_at=now, deadline=deadline
         )
+    public = bool(campaign.war_token)
     campaign.status = CampaignStatus.RUNNING
     campaign.ended = None
-    campaign.save(update_fields=["status", "ended"])
+    campaign.war_token = ""
+    campaign.save(update_fields=["status", "ended", "war_token"])
     fairdice.new_seed(campaign)
     why = f" Why: {reason.strip()}" if reason.strip() else ""
+    if public:
+        why = f" The public link to The war is switched off.{why}"
     log(
         campaign,
         actor,

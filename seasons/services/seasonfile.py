@@ -14,21 +14,33 @@ belongs to a campaign is in ``EXPORTED``).
 
 The dice seed is a server secret until the season ends (docs/dice.md): it travels only with
 ``with_secrets`` (the nightly backups, ``manage.py exportcampaign --with-secrets``), or once the
-campaign has ended and its seeds are revealed anyway.
+campaign has ended and its seeds are revealed anyway. The public link of *The war*
+(``war_token``) is a key of this site only and never travels (``SITE_ONLY``).
+
+A file is read in bounded memory and time, whoever made it (docs/security.md, "Season files"):
+at most ``settings.SEASON_FILE_MAX_BYTES`` compressed and as many decompressed, decompressed in
+chunks that stop past the limit (a gzip bomb), and JSON nested at most ``MAX_DEPTH`` deep,
+counted by a linear scan before it is parsed. What the body holds is checked whole by
+``seasonschema.check`` before an import writes a row.
 """
 
 from __future__ import annotations
 
+import array
 import functools
 import gzip
 import hashlib
+import itertools
 import json
 import os
+import re
 import uuid
 import zlib
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -52,6 +64,11 @@ FORMAT = "dgk-season"
 FORMAT_VERSION = 1
 # The campaign's secrets: written only with secrets, or once they are revealed (the end).
 SECRET_FIELDS = ("seed", "past_seeds")
+# Columns that are keys of this site only: never written, ignored in an older file that has them.
+SITE_ONLY = ("war_token",)
+# The deepest nesting of arrays and objects a file may have (a whole season's is 13 deep).
+MAX_DEPTH = 64
+CHUNK = 1 << 20
 
 # Per exported model: each link to another row, and the key the file writes for it.
 # "parent" links are implied by where the row sits in the file (a seat under its campaign).
@@ -111,19 +128,92 @@ def dumps(body: dict) -> bytes:
     return gzip.compress(text.encode(), mtime=0)
 
 
-def loads(data: bytes) -> dict:
-    """The body of a season file, checked: SeasonFileError when it is truncated, altered, not a
-    season file, or of a format version this site does not read."""
+def limit() -> int:
+    """The most bytes a season file may have, compressed and decompressed alike."""
+    return settings.SEASON_FILE_MAX_BYTES
+
+
+def _too_large(what: str, size_limit: int) -> SeasonFileError:
+    return SeasonFileError(
+        f"The file is too large: {what} more than {size_limit:,} bytes "
+        "(SEASON_FILE_MAX_BYTES, docs/operations.md). Nothing was read past the limit."
+    )
+
+
+def decompress(chunks: Iterable[bytes], size_limit: int) -> bytes:
+    """The gzip member of ``chunks`` decompressed, never holding more than ``size_limit`` bytes
+    of either side: a larger file, or one that inflates past the limit (a gzip bomb), stops
+    at the first chunk over it. One member only, whole, with nothing after it."""
+    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # gzip's header and trailer
+    out = bytearray()
+    read = 0
     try:
-        text = gzip.decompress(data)
-    except (EOFError, OSError, zlib.error) as e:
+        for chunk in chunks:
+            read += len(chunk)
+            if read > size_limit:
+                raise _too_large("compressed,", size_limit)
+            data = chunk
+            while data:
+                if inflater.eof:
+                    raise SeasonFileError(
+                        "The file is not a season file: it has bytes after its gzip stream."
+                    )
+                out += inflater.decompress(data, size_limit + 1 - len(out))
+                if len(out) > size_limit:
+                    raise _too_large("decompressed,", size_limit)
+                data = inflater.unconsumed_tail or inflater.unused_data
+    except zlib.error as e:
         raise SeasonFileError(
             f"The file is not a whole season file: it does not decompress ({e}). "
             "Was it cut short while copied?"
         ) from e
+    if not inflater.eof:
+        raise SeasonFileError(
+            "The file is not a whole season file: its gzip stream ends early. "
+            "Was it cut short while copied?"
+        )
+    return bytes(out)
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = bytes(sorted(set(range(256)) - set(b"[]{}")))
+_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1, +1, -1, -1 as signed bytes
+
+
+def nesting_depth(text: bytes) -> int:
+    """How deep the arrays and objects of the JSON ``text`` nest, in one pass without
+    recursion (strings taken out first: a bracket inside one is no bracket).
+
+    >>> nesting_depth(b'{"a": [1, {"b": "[[["}], "c": []}')
+    3
+    """
+    brackets = _STRING.sub(b"", text).translate(None, _NOT_BRACKET).translate(_STEPS)
+    return max(itertools.accumulate(array.array("b", brackets)), default=0)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def loads(data: bytes, *, size_limit: int | None = None) -> dict:
+    """The body of a season file, checked: SeasonFileError when it is too large, truncated,
+    altered, not a season file, or of a format version this site does not read."""
+    size_limit = limit() if size_limit is None else size_limit
+    view = memoryview(data)
+    return _envelope(
+        decompress((view[i : i + CHUNK] for i in range(0, len(view), CHUNK)), size_limit)
+    )
+
+
+def _envelope(text: bytes) -> dict:
+    depth = nesting_depth(text)
+    if depth > MAX_DEPTH:
+        raise SeasonFileError(
+            f"The file is not a season file: its JSON nests {depth} deep, more than {MAX_DEPTH}."
+        )
     try:
-        envelope = json.loads(text)
-    except (UnicodeDecodeError, ValueError) as e:
+        envelope = json.loads(text, parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise SeasonFileError(
             f"The file is not a season file: its content is not JSON ({e})."
         ) from e
@@ -160,12 +250,17 @@ def write(path: Path, data: bytes) -> None:
         partial.unlink(missing_ok=True)
 
 
-def read(path: Path) -> dict:
+def read(path: Path, *, size_limit: int | None = None) -> dict:
+    """The checked body of the season file at ``path``, read in chunks (``loads``)."""
+    size_limit = limit() if size_limit is None else size_limit
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            if os.fstat(f.fileno()).st_size > size_limit:
+                raise _too_large("compressed,", size_limit)
+            text = decompress(iter(functools.partial(f.read, CHUNK), b""), size_limit)
     except OSError as e:
-        raise SeasonFileError(f"Cannot read {path}: {e.strerror}.") from e
-    return loads(data)
+        raise SeasonFileError(f"Cannot read {path}: {e.strerror or e}.") from e
+    return _envelope(text)
 
 
 # --- rows as plain JSON values ------------------------------------------------------------
@@ -225,7 +320,7 @@ def _columns(obj: models.Model, skip: tuple[str, ...] = ()) -> dict:
     return {
         f.name: _plain(f, getattr(obj, f.attname))
         for f in own_columns(type(obj))
-        if f.name not in skip
+        if f.name not in skip and f.name not in SITE_ONLY
     }
 
 

@@ -1,11 +1,18 @@
 """Importing a season file (``seasons.services.seasonfile``, docs/export-format.md).
 
 ``import_season(body, organiser=..., now=...)`` writes the campaign of a checked file body in one
-transaction: a refusal (``SeasonFileError``) writes nothing. What it does:
+transaction: a refusal (``SeasonFileError``) writes nothing. The body is checked whole first
+(``seasonschema.check``: types, ranges, names, the map) before a row is written. What it does:
 
 - the campaign keeps its code, and its seats and battles theirs, so every address of its pages
   is the same on the new site; ``new_code=True`` gives all three new codes instead (the
-  codes written inside the organiser's log and the windows are changed to match);
+  codes written inside the organiser's log and the windows are changed to match), and the
+  campaign a name that says it is a copy (two campaigns of one name would be listed);
+- the organiser is the one given (the command names and confirms him), else the site's user
+  with the file's organiser's email;
+- ``previous`` (the year before) is linked only to a campaign on this site that the same
+  organiser runs; any other is dropped and ``Imported.previous_dropped`` says so;
+- the public link of *The war* is never imported: the campaign starts with it off;
 - a seat's player is the site's user with the file's email; a player not on the site gets an
   invitation to the seat (emailed when the transaction commits);
 - without the dice seed in the file (exported without secrets) the campaign draws a new one,
@@ -24,7 +31,7 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import DataError, IntegrityError, models, transaction
 
 from battles.models import Battle, ResultEntry
 from campaign.models import (
@@ -43,9 +50,11 @@ from campaign.services.actionlog import log
 from letters.models import Letter
 from orders.models import OrderSheet
 from rules import dice
+from seasons.services import seasonschema
 from seasons.services.seasonfile import (
     RELATIONS,
     SECRET_FIELDS,
+    SITE_ONLY,
     SeasonFileError,
     from_plain,
     own_columns,
@@ -60,6 +69,7 @@ class Imported:
     matched: list[str] = field(default_factory=list)  # emails found on the site
     invited: list[str] = field(default_factory=list)  # emails invited
     new_seed: bool = False
+    previous_dropped: str = ""  # the code of a year before not linked, and why
 
 
 def _columns(model: type[models.Model], row: dict, *, skip: tuple[str, ...] = ()) -> dict:
@@ -69,7 +79,7 @@ def _columns(model: type[models.Model], row: dict, *, skip: tuple[str, ...] = ()
     links = set(RELATIONS[model])
     out = {}
     for name, value in row.items():
-        if name in skip or name in links:
+        if name in skip or name in links or name in SITE_ONLY:
             continue
         f = known.get(name)
         if f is None:
@@ -87,6 +97,27 @@ def _user_by_email(email: str | None):
     return (
         get_user_model().objects.filter(email__iexact=email, is_active=True).order_by("id").first()
     )
+
+
+def organiser_of(body: dict):
+    """The site's user with the file's organiser's email (None: no such account)."""
+    return _user_by_email(((body.get("campaign") or {}).get("organiser") or {}).get("email"))
+
+
+def players_of(body: dict, user) -> list[str]:
+    """The labels of the file's seats that ``user`` (by email) plays."""
+    email = (user.email or "").lower()
+    return [
+        row.get("label", "")
+        for row in body.get("seats", [])
+        if email and ((row.get("user") or {}).get("email") or "").lower() == email
+    ]
+
+
+def copy_name(name: str, now: datetime) -> str:
+    """The name of a copy imported under new codes, within the column's 100 characters."""
+    tail = f" (copy imported {now:%Y-%m-%d})"
+    return name[: Campaign._meta.get_field("name").max_length - len(tail)].rstrip() + tail
 
 
 def code_taken(code: str) -> bool:
@@ -115,18 +146,31 @@ def import_season(
 ) -> Imported:
     """Write the season of ``body`` (from ``seasonfile.loads``); SeasonFileError says why not,
     with nothing written."""
+    seasonschema.check(body)
     try:
         return _import(body, organiser=organiser, now=now, new_code=new_code, archive=archive)
     except SeasonFileError:
         raise
-    except IntegrityError as e:
+    except (IntegrityError, DataError) as e:
         raise SeasonFileError(
             f"The file's rows clash with rows of this site or with each other ({e})."
         ) from e
-    except (KeyError, TypeError, AttributeError, ValueError, ValidationError) as e:
+    except (KeyError, TypeError, AttributeError, ValueError, OverflowError, ValidationError) as e:
         raise SeasonFileError(
             f"The file's content is not a season this site can read (missing or wrong: {e})."
         ) from e
+
+
+def _previous(code: str | None, own: str, organiser) -> tuple[Campaign | None, str]:
+    """The campaign of the year before, if it is on this site and ``organiser`` runs it: a file
+    cannot attach a campaign to someone else's season (its next-year pages would link them)."""
+    if not code:
+        return None, ""
+    found = Campaign.objects.filter(code=code).first() if code != own else None
+    if found is not None and found.organiser_id == organiser.id:
+        return found, ""
+    why = "is not on this site" if found is None else "is another organiser's"
+    return None, f"{code} {why}"
 
 
 def _import(body: dict, *, organiser, now: datetime, new_code: bool, archive: bool) -> Imported:
@@ -163,33 +207,38 @@ def _import(body: dict, *, organiser, now: datetime, new_code: bool, archive: bo
     def code(old: str) -> str:
         return codes.get(old, old)
 
-    organiser = organiser or _user_by_email((head.get("organiser") or {}).get("email"))
+    organiser = organiser or organiser_of(body)
     if organiser is None:
         raise SeasonFileError(
             f"The organiser {head['organiser']['email']} has no account on this site: make one "
             "(manage.py createorganiser) or name another with --organiser."
         )
     has_seed = "seed" in head
-    previous = head.get("previous")
+    previous, dropped = _previous(head.get("previous"), old_code, organiser)
     campaign = Campaign(
         **_columns(
             Campaign, head, skip=("code", "seed_commitment", *([] if has_seed else SECRET_FIELDS))
         ),
         code=code(old_code),
         organiser=organiser,
-        previous=Campaign.objects.filter(code=previous).first() if previous else None,
+        previous=previous,
     )
+    if new_code:
+        campaign.name = copy_name(campaign.name, now)
     if archive:
         campaign.archived = True
+    last_epoch = seasonschema.int_range(Campaign._meta.get_field("seed_epoch"))[1]
+    if not has_seed and campaign.seed_epoch >= last_epoch:
+        raise SeasonFileError("The file's seed_epoch is the last there is: no new seed can follow.")
     if not has_seed:
         # Rolls already made keep their epoch; the next ones are made with a new seed.
         campaign.seed = secrets.token_hex(16)
-        campaign.seed_epoch = int(head.get("seed_epoch", 0)) + 1
+        campaign.seed_epoch += 1
         campaign.past_seeds = []
     elif dice.commitment(campaign.seed) != head.get("seed_commitment"):
         raise SeasonFileError("The file's dice seed does not match its commitment.")
     campaign.save()
-    result = Imported(campaign, new_seed=not has_seed)
+    result = Imported(campaign, new_seed=not has_seed, previous_dropped=dropped)
 
     seats = {}
     for row in body["seats"]:

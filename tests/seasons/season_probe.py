@@ -204,7 +204,7 @@ def main(argv: list[str]) -> None:
     call_command("migrate", verbosity=0)
     make_people(json.loads(Path(args.people).read_text()))
     body = seasonfile.read(Path(args.file))
-    call_command("importcampaign", args.file, verbosity=0)
+    call_command("importcampaign", args.file, "--yes", verbosity=0)
     campaign = Campaign.objects.get(code=body["campaign"]["code"])
     found = {"season": season(campaign)}
     if args.export:  # before the pages: reading the orders page makes a sheet for the window

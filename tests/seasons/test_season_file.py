@@ -40,9 +40,13 @@ def _export(campaign, path, *extra) -> str:
     return out.getvalue()
 
 
-def _import(path, *extra) -> str:
+def _import(path, *extra, stdin=None) -> str:
+    """The command's output; the organiser found by the file's email is confirmed (``--yes``)
+    unless the test names one or answers the question itself (``stdin``)."""
     out = StringIO()
-    call_command("importcampaign", str(path), *extra, stdout=out)
+    if stdin is None and "--organiser" not in extra:
+        extra = (*extra, "--yes")
+    call_command("importcampaign", str(path), *extra, stdout=out, stdin=stdin)
     return out.getvalue()
 
 
@@ -293,7 +297,7 @@ def test_it_rejects_post(client, season, organiser):
 
 
 def test_seasonimport_refuses_a_body_missing_parts(organiser):
-    with pytest.raises(seasonfile.SeasonFileError, match="not a season this site can read"):
+    with pytest.raises(seasonfile.SeasonFileError, match="The file has no list of seats"):
         seasonimport.import_season({"campaign": {"code": "x"}}, now=timezone.now())
     assert not OrganiserAction.objects.exists()
 
@@ -310,3 +314,206 @@ def test_it_refuses_the_file_to_an_organiser_who_plays(client, season, organiser
     assert "You play a seat in this campaign" in r.content.decode()
     board = client.get(reverse("organiser_board", args=[season.code])).content.decode()
     assert reverse("season_file", args=[season.code]) not in board
+
+
+# --- a file made by someone else (issue 36): every value checked before a row is written ----
+
+
+class Terminal(StringIO):
+    """What the organiser types at the terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _forge(path, change) -> None:
+    """Change the body and write its checksum again: a checksum says nothing of who made it."""
+
+    def forged(e):
+        change(e["body"])
+        e["sha256"] = seasonfile.checksum(e["body"])
+
+    _rewrite(path, forged)
+
+
+def _refused(path, message, *extra) -> None:
+    rows = _rows()
+    with pytest.raises(CommandError, match=message) as caught:
+        _import(path, *extra)
+    assert str(caught.value).endswith("Nothing was imported.") and "\n" not in str(caught.value)
+    assert _rows() == rows
+
+
+@pytest.fixture
+def exported(season, tmp_path):
+    path = tmp_path / "s.gz"
+    _export(season, path, "--with-secrets")
+    season.delete()
+    return path
+
+
+def _organiser_is_prussia(body):
+    body["campaign"]["organiser"] = {"email": "f-prussia@example.org", "username": "f-prussia"}
+
+
+def test_an_organiser_found_by_email_is_named_and_confirmed(exported, organiser):
+    _forge(exported, _organiser_is_prussia)
+    rows = _rows()
+    out = StringIO()
+    with pytest.raises(CommandError, match="must be confirmed.*--yes.*--organiser"):
+        call_command("importcampaign", str(exported), stdout=out, stdin=StringIO(""))
+    assert "Organiser: f-prussia <f-prussia@example.org>" in out.getvalue()
+    assert "the file also seats this account as Prussia" in out.getvalue()
+    assert _rows() == rows
+
+    with pytest.raises(CommandError, match="Not confirmed. Nothing was imported"):
+        _import(exported, stdin=Terminal("n\n"))
+    assert _rows() == rows
+
+    said = _import(exported, "--organiser", organiser.email)
+    assert f"Organiser: {organiser.username} <{organiser.email}> (--organiser)" in said
+    assert Campaign.objects.get().organiser == organiser
+
+
+def test_the_organiser_confirmed_at_the_terminal_is_said_again(exported):
+    _forge(exported, _organiser_is_prussia)
+    said = _import(exported, stdin=Terminal("y\n"))
+    assert "Make f-prussia the organiser of this campaign? [y/N]" in said
+    assert "; organiser f-prussia <f-prussia@example.org>." in said
+    assert Campaign.objects.get().organiser.username == "f-prussia"
+
+
+def _nest(depth: int) -> bytes:
+    return b'{"format":"dgk-season","format_version":1,"sha256":"","body":' + (
+        b"[" * depth + b"]" * depth + b"}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda b: b["campaign"].update(seed_epoch=10**30), "larger than 64 bits hold"),
+        (lambda b: b["campaign"].update(seed_epoch=2**40), "seed_epoch: .* from 0 to 32767"),
+        (lambda b: b["versions"][1].update(number=2**63), "larger than 64 bits hold"),
+        (lambda b: b["versions"][1].update(number=2**31), r"number: .* from 0 to 2147483647"),
+        (lambda b: b["versions"][1].update(number="2"), "number: 2 is not a whole number"),
+        (lambda b: b["versions"][1].update(number=b["versions"][0]["number"]), "comes twice"),
+        (lambda b: b["campaign"].update(map_name="../../../../etc/passwd"), "not a map this"),
+        (lambda b: b["campaign"].update(map_name="/tmp/map.json"), "not a map this site has"),
+        (lambda b: b["campaign"].update(name="Rossbach\u202e"), "control character U\\+202E"),
+        (lambda b: b["campaign"].update(name="  "), "a name cannot be empty"),
+        (lambda b: b["seats"][0].update(label="A\nB"), r"seats\[0\].label: .*U\+000A"),
+        (lambda b: b["campaign"].update(name="x" * 101), "longer than 100"),
+        (lambda b: b["campaign"].update(status="won"), "status: 'won' is not one of"),
+        (lambda b: b["campaign"].update(time_zone="../etc"), "is no time zone"),
+        (lambda b: b["campaign"].update(created="yesterday"), "is no time with its UTC offset"),
+        (lambda b: b["campaign"].update(created="2026-11-28T10:00:00"), "UTC offset"),
+        (lambda b: b["campaign"].update(paused=1), "paused: 1 is not true or false"),
+        (lambda b: b["campaign"].update(previous="not-a-code"), "is no code"),
+        (lambda b: b["campaign"].update(past_seeds=[{"epoch": 0}]), "past_seeds"),
+        (lambda b: b["campaign"].update(rule_settings="fast"), "not a JSON object"),
+        (lambda b: b["seats"][0].update(armies={}), r"seats\[0\].armies: not a JSON array"),
+        (lambda b: b["seats"][1].update(code=b["seats"][0]["code"]), "comes twice"),
+        (lambda b: b["seats"][0].update(user={"email": "a@b\r\nBcc: x"}), "not an email"),
+        (lambda b: b["windows"][0].update(version=999), "999 is no version of the file"),
+        (lambda b: b["windows"][0].update(remaining=1e300), "not a duration"),
+        (lambda b: b["windows"][0]["sheets"][0].update(seat="x"), "is no seat of the file"),
+        (lambda b: b["versions"][1]["events"][0].update(text="a\x00b"), "NUL character"),
+        (lambda b: b["versions"][1]["events"][0].pop("seq"), "the column seq is missing"),
+        (lambda b: b["versions"][0].update(events={}), "events: not a list"),
+        (lambda b: b.update(seats={}), "no list of seats"),
+        (lambda b: b["campaign"].pop("organiser"), "names no organiser"),
+    ],
+)
+def test_a_forged_file_is_refused_with_one_line_and_nothing_written(exported, change, message):
+    _forge(exported, change)
+    _refused(exported, message)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (_nest(100_000), "nests 100001 deep, more than 64"),
+        (b'{"format":"dgk-season","body":{"a":NaN}}', "NaN is not a number JSON allows"),
+        (b'{"format":"dgk-season","n":' + b"9" * 5000 + b"}", "not JSON"),
+    ],
+)
+def test_json_too_deep_or_not_json_is_refused(tmp_path, text, message):
+    path = tmp_path / "s.gz"
+    path.write_bytes(gzip.compress(text))
+    _refused(path, message)
+
+
+def test_the_depth_is_counted_outside_strings():
+    assert seasonfile.nesting_depth(b'{"a":"[[[[\\"[[[","b":[[{}]]}') == 4
+    assert seasonfile.nesting_depth(b"[]" * 1000) == 1
+
+
+def test_a_file_over_the_limit_is_refused_unread(exported, settings, tmp_path):
+    """Compressed: refused by its size. A gzip bomb (1 MiB of JSON spaces from 1 KiB): refused
+    at the first chunk decompressed past the limit. The limit is a setting."""
+    data = exported.read_bytes()
+    settings.SEASON_FILE_MAX_BYTES = len(data) - 1
+    _refused(exported, "too large: compressed, more than")
+    settings.SEASON_FILE_MAX_BYTES = len(gzip.decompress(data)) - 1
+    _refused(exported, "too large: decompressed, more than")
+    settings.SEASON_FILE_MAX_BYTES = len(gzip.decompress(data))
+    assert "Imported File season" in _import(exported)
+
+    bomb = tmp_path / "bomb.gz"
+    bomb.write_bytes(gzip.compress(b'{"format":"dgk-season"' + b" " * (1 << 20) + b"}"))
+    assert bomb.stat().st_size < 2048
+    settings.SEASON_FILE_MAX_BYTES = 1 << 19
+    _refused(bomb, "too large: decompressed, more than 524,288 bytes")
+    with pytest.raises(seasonfile.SeasonFileError, match="too large: decompressed"):
+        seasonfile.loads(bomb.read_bytes())
+
+
+def test_bytes_after_the_gzip_stream_are_refused(exported):
+    exported.write_bytes(exported.read_bytes() + b"more")
+    _refused(exported, "bytes after its gzip stream")
+
+
+def test_the_war_link_is_never_in_the_file_and_an_old_files_is_ignored(season, tmp_path):
+    season.war_token = "A" * 43
+    season.save()
+    path = tmp_path / "s.gz"
+    _export(season, path)
+    assert "war_token" not in seasonfile.loads(path.read_bytes())["campaign"]
+    assert "A" * 43 not in gzip.decompress(path.read_bytes()).decode()
+    season.delete()
+    _forge(path, lambda b: b["campaign"].update(war_token="x"))  # an older site's file
+    _import(path)
+    assert Campaign.objects.get().war_token == ""
+
+
+def test_a_copy_under_new_codes_says_so_in_its_name(season, tmp_path):
+    path = tmp_path / "s.gz"
+    _export(season, path)
+    said = _import(path, "--new-code")
+    copy = Campaign.objects.exclude(id=season.id).get()
+    assert copy.name == f"File season (copy imported {timezone.now():%Y-%m-%d})"
+    assert f"Imported {copy.name} ({copy.code})" in said
+    assert seasonimport.copy_name("x" * 100, timezone.now()).endswith(")")
+    assert len(seasonimport.copy_name("x" * 100, timezone.now())) == 100
+
+
+def test_the_year_before_is_linked_only_if_the_organiser_runs_it(
+    season, tmp_path, organiser, outsider
+):
+    mine = Campaign.objects.create(name="1756", organiser=organiser)
+    theirs = Campaign.objects.create(name="Theirs", organiser=outsider)
+    path = tmp_path / "s.gz"
+    _export(season, path)
+    season.delete()
+    _forge(path, lambda b: b["campaign"].update(previous=str(theirs.code)))
+    said = _import(path)
+    assert f"the campaign {theirs.code} is another organiser's: not linked" in said
+    imported = Campaign.objects.get(name="File season")
+    assert imported.previous is None
+    imported.delete()
+
+    _forge(path, lambda b: b["campaign"].update(previous=str(mine.code)))
+    said = _import(path)
+    assert "not linked" not in said
+    assert Campaign.objects.get(name="File season").previous == mine

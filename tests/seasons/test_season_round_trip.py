@@ -106,7 +106,7 @@ def test_a_season_goes_to_another_database_and_back(
 
     # And back: the file made there, imported here in place of the original.
     campaign.delete()
-    call_command("importcampaign", str(back_file), verbosity=0)
+    call_command("importcampaign", str(back_file), "--yes", verbosity=0)
     back = Campaign.objects.get(code=season["campaign"]["code"])
     assert _plain(season_probe.season(back)) == season
     _same_pages(pages, season_probe.pages(back))

@@ -6,18 +6,20 @@ the state versions, every seat's orders, and every roll with its check."""
 from __future__ import annotations
 
 import re
+from io import StringIO
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import CampaignStatus, Event, StateVersion
+from campaign.models import Campaign, CampaignStatus, Event, StateVersion
 from campaign.services import organiser as organiser_service
 from campaign.services import reopen, viewcache
 from orders.models import OrderSheet
-from seasons.services import war
+from seasons.services import bookfiles, war
 from tests.orders.test_play_fixtures import client_for
 from tests.seasons.real_season import play_real_season
 from tests.standing import make_user
@@ -213,3 +215,79 @@ def test_the_public_link_is_off_by_default_and_switching_it_off_breaks_it(
     with django_capture_on_commit_callbacks(execute=True):
         reopen.reopen_campaign(campaign, organiser, now=timezone.now(), reason="a test")
     assert anonymous.get(reverse("war_public", args=[campaign.war_token])).status_code == 404
+
+
+def _ended_with_a_public_link(organiser, capture, prefix):
+    campaign, _ = play_real_season(organiser, capture, turns=1, name="Public", prefix=prefix)
+    with capture(execute=True):
+        organiser_service.end_campaign(campaign, organiser, now=timezone.now())
+    war.set_public_link(campaign, organiser, on=True, now=timezone.now())
+    return campaign
+
+
+def test_a_copy_imported_from_a_file_does_not_answer_the_old_link(
+    organiser, django_capture_on_commit_callbacks, tmp_path
+):
+    """The war's link is a key of this site: never in a season file, so switching it off
+    breaks it, copy or no copy."""
+    campaign = _ended_with_a_public_link(organiser, django_capture_on_commit_callbacks, "cp")
+    token = campaign.war_token
+    path = tmp_path / "s.dgk.json.gz"
+    call_command("exportcampaign", str(campaign.code), "-o", str(path), stdout=StringIO())
+    call_command("importcampaign", str(path), "--new-code", "--yes", stdout=StringIO())
+    copy = Campaign.objects.exclude(id=campaign.id).get()
+    assert copy.war_token == ""
+    anonymous = Client()
+    assert anonymous.get(reverse("war_public", args=[token])).status_code == 200
+    war.set_public_link(campaign, organiser, on=False, now=timezone.now())
+    assert anonymous.get(reverse("war_public", args=[token])).status_code == 404
+    assert anonymous.get(reverse("war_public_history", args=[token])).status_code == 404
+
+
+def test_a_reopening_switches_the_link_off_and_a_new_end_does_not_bring_it_back(
+    organiser, django_capture_on_commit_callbacks
+):
+    campaign = _ended_with_a_public_link(organiser, django_capture_on_commit_callbacks, "ro")
+    token = campaign.war_token
+    with django_capture_on_commit_callbacks(execute=True):
+        reopen.reopen_campaign(campaign, organiser, now=timezone.now(), reason="a test")
+    campaign.refresh_from_db()
+    assert campaign.war_token == ""
+    assert "public link to The war is switched off" in campaign.actions.latest("id").text
+    with django_capture_on_commit_callbacks(execute=True):
+        organiser_service.end_campaign(campaign, organiser, now=timezone.now())
+    campaign.refresh_from_db()
+    assert campaign.war_token == ""
+    assert Client().get(reverse("war_public", args=[token])).status_code == 404
+    war.set_public_link(campaign, organiser, on=True, now=timezone.now())
+    assert campaign.war_token not in ("", token)
+
+
+def test_every_page_open_without_signing_in_but_the_home_page_says_noindex(
+    organiser, django_capture_on_commit_callbacks
+):
+    campaign = _ended_with_a_public_link(organiser, django_capture_on_commit_callbacks, "ni")
+    token = campaign.war_token
+    anonymous = Client()
+    pages = [
+        reverse("war_public", args=[token]),
+        reverse("war_public_history", args=[token]),
+        reverse("war_public_book", args=[token, "a4"]),
+        reverse("battles:gazette", args=[campaign.code]),
+        reverse("login"),
+        reverse("password_reset"),
+        reverse("accept_invitation", args=["A" * 43]),
+        reverse("war_public", args=["B" * 43]),  # a link that is off: 404
+    ]
+    for url in pages:
+        r = anonymous.get(url)
+        assert r.status_code < 500, url
+        assert r["X-Robots-Tag"] == "noindex, nofollow", url
+    assert anonymous.get("/healthz")["X-Robots-Tag"] == "noindex, nofollow"  # 503: no worker
+    campaign.refresh_from_db()
+    book = bookfiles.book_path(campaign, "letter")
+    book.parent.mkdir(parents=True, exist_ok=True)
+    book.write_bytes(b"%PDF-1.4 the book")
+    r = anonymous.get(reverse("war_public_book", args=[token, "letter"]))
+    assert r.status_code == 200 and r["X-Robots-Tag"] == "noindex, nofollow"
+    assert "X-Robots-Tag" not in anonymous.get(reverse("home")).headers
