@@ -326,7 +326,7 @@ def march_counts(
     draft's march ``orders``, how many are given and how many are left.
 
     ``rolled`` is the dice's total (None when the modifier took the total below 0: "2 or less");
-    ``why`` says it in words: "6 rolled −2 (6.1)"."""
+    ``why`` says it in words: "6 rolled −2, 6.1"."""
     given: dict[str, int] = {}
     for o in orders or ():
         army = unit_army(str(o.get("unit", "")))
@@ -341,9 +341,9 @@ def march_counts(
         if not modifier:
             why = ""
         elif rolled is None:
-            why = f"{-modifier} or less rolled {_signed(modifier)} (6.1)"
+            why = f"{-modifier} or less rolled {_signed(modifier)}, 6.1"
         else:
-            why = f"{rolled} rolled {_signed(modifier)} (6.1)"
+            why = f"{rolled} rolled {_signed(modifier)}, 6.1"
         out.append(
             {
                 "name": ADJECTIVES[Army.parse(a)],

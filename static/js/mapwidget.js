@@ -417,7 +417,9 @@
   };
 
   /* Open centred on the seat's own forces: all of them if they fit at zoom 1 or closer, else
-     the strongest one (focus[0]) at zoom 2 (the whole map is one pinch away). */
+     the strongest one (focus[0]) at zoom 2 (the whole map is one pinch away). The orders page
+     (``frame``) opens on the force chosen (follow), else frames its focus whatever the zoom: the
+     forces that still have a march, or the battle to decide (docs/map-widget.md). */
   Widget.prototype.centre = function () {
     var d = this.data;
     if (this.centred) {
@@ -435,7 +437,7 @@
     var focus = d.focus.filter(Boolean);
     var b = L.latLngBounds(focus.map(ll)).pad(0.15);
     var z = Math.min(this.map.getBoundsZoom(b), 2);
-    if (d.frame) {
+    if (d.frame && this.mode === "orders") {
       // the orders pages: every force that still has a march, or the battle to decide, framed
       // (counters keep their size at any zoom, so each stays a button to tap)
       this.map.fitBounds(b, { maxZoom: 2, animate: false });

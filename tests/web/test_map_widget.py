@@ -422,21 +422,21 @@ def test_the_marches_say_why_they_differ_from_the_roll(marching, other):
     assert n == rolled - 2 > 0  # the fixed seed of the season
     c = client_for(other)
     dashboard = c.get(url("dashboard", austria)).content.decode()
-    assert f"Austrian {n} ({rolled} rolled \u22122 (6.1)): 0 given, {n} left" in dashboard
+    assert f"Austrian {n} ({rolled} rolled \u22122, 6.1): 0 given, {n} left" in dashboard
     c.post(
         url("save_march", austria),
         in_phase(austria, {"unit": austria.leaders["austria"][0], "path": "1", "marches": "1"}),
     )
     page = c.get(url("orders", austria)).content.decode()
-    assert f"Austrian {n} ({rolled} rolled \u22122 (6.1)): 1 given, {n - 1} left" in page
+    assert f"Austrian {n} ({rolled} rolled \u22122, 6.1): 1 given, {n - 1} left" in page
 
 
 @pytest.mark.parametrize(
     ("army", "marches", "given", "why", "left"),
     [
-        ("austria", 4, 2, "6 rolled \u22122 (6.1)", 2),
-        ("austria", 0, 1, "2 or less rolled \u22122 (6.1)", -1),
-        ("hanover", 3, 0, "2 rolled +1 (6.1)", 3),
+        ("austria", 4, 2, "6 rolled \u22122, 6.1", 2),
+        ("austria", 0, 1, "2 or less rolled \u22122, 6.1", -1),
+        ("hanover", 3, 0, "2 rolled +1, 6.1", 3),
         ("prussia", 6, 0, "", 6),
     ],
 )
