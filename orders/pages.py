@@ -20,6 +20,7 @@ from orders.checks import TRANSFERS, order_problems, problem_lines
 from orders.deploy_checks import deployment_problems
 from orders.forms import BattleDecisionForm, march_preview, next_steps
 from orders.models import OrderSheet
+from rules.allocation import march_reason
 from rules.armies import ADJECTIVES, Army, siege_train_name
 from rules.leaders import UnknownLeader, leader
 from rules.movers import marches_allowed
@@ -337,30 +338,19 @@ def march_counts(
     out = []
     for a, n in sorted(view.marches.items()):
         modifier = settings.march_modifier.get(a, 0)
-        rolled = n - modifier if n > 0 else None
-        if not modifier:
-            why = ""
-        elif rolled is None:
-            why = f"{-modifier} or less rolled {_signed(modifier)}, 6.1"
-        else:
-            why = f"{rolled} rolled {_signed(modifier)}, 6.1"
+        reason = march_reason(n, modifier)
         out.append(
             {
                 "name": ADJECTIVES[Army.parse(a)],
                 "marches": n,
-                "rolled": rolled,
+                "rolled": n - modifier if n > 0 else None,
                 "modifier": modifier,
-                "why": why,
+                "why": f"{reason}, 6.1" if reason else "",
                 "given": given.get(a, 0) if orders is not None else None,
                 "left": n - given.get(a, 0),
             }
         )
     return out
-
-
-def _signed(n: int) -> str:
-    """+1, −2 (a minus sign, not a hyphen)."""
-    return f"+{n}" if n >= 0 else f"\u2212{-n}"
 
 
 def draft_items(draft: dict, kind: str) -> list[dict]:
