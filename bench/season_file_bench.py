@@ -4,7 +4,7 @@
         [--database postgres://postgres@127.0.0.1:5432/postgres]
 
 A scratch database; a five-seat campaign on the bundled map played by the automatic players
-(``tests/web/real_season.py``) for ``--turns`` turns; then, ``--runs`` times, the fastest kept:
+(``tests/seasons/real_season.py``) for ``--turns`` turns; then, ``--runs`` times, the fastest kept:
 the export (``seasonfile.export_campaign``, with secrets), the check of the file
 (``seasonfile.loads``), the check of every value of its body (``seasonschema.check``, which
 the import makes again first) and the import under new codes (``seasonimport.import_season``,

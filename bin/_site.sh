@@ -1,5 +1,7 @@
 # shellcheck shell=bash
-# Sourced by bin/run: the site's address for links in emails, when SITE_URL is not given.
+# Sourced by bin/run: the site's address for links in emails, when SITE_URL is not given, and its
+# record in var/site-url (SITE_URL_FILE), which dgk/settings.py reads when SITE_URL is not set:
+# so a command or a worker started in another shell links to the same site.
 # HOST and PORT are where gunicorn listens; a wildcard address (0.0.0.0, ::) is no address to
 # send in an email, so the machine's own name stands in for it.
 
@@ -12,4 +14,10 @@ derive_site_url() {
     *:*) host="[$host]" ;; # an IPv6 literal in a URL
     esac
     echo "http://$host:$port"
+}
+
+record_site_url() {
+    local file="${SITE_URL_FILE:-var/site-url}"
+    mkdir -p "$(dirname "$file")"
+    printf '%s\n' "$1" >"$file"
 }

@@ -86,7 +86,22 @@ if not ALLOWED_HOSTS:
         "ALLOWED_HOSTS must name the host(s) the site is served on when DEBUG is off."
     )
 
-SITE_URL = envurl("SITE_URL", "http://localhost:8000", ("http", "https")).rstrip("/")
+# The site's address for every link in an email. ./bin/run derives it from HOST and PORT and
+# records it in SITE_URL_FILE, so a command or a worker started in another shell links to the
+# same site as the web server (docs/operations.md).
+SITE_URL_FILE = Path(os.getenv("SITE_URL_FILE", "") or BASE_DIR / "var" / "site-url")
+
+
+def _recorded_site_url() -> str:
+    try:
+        return SITE_URL_FILE.read_text().strip()
+    except OSError:
+        return ""
+
+
+SITE_URL = envurl(
+    "SITE_URL", _recorded_site_url() or "http://localhost:8000", ("http", "https")
+).rstrip("/")
 if not SITE_URL:
     raise ImproperlyConfigured("SITE_URL must be an http(s) URL, e.g. https://dgk.example.org.")
 CSRF_TRUSTED_ORIGINS = [SITE_URL]

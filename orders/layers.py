@@ -26,9 +26,10 @@ from maps.core.tiles import grid_of, map_stamp
 from orders.access import _hexmap, _settings, _sheet, _version, _view, _window
 from orders.deploy_pages import deployment_context
 from orders.forms import enemy_hexes, march_preview
-from orders.pages import ORDER_PHASES, draft_items, own_units, unit_position
+from orders.pages import ORDER_PHASES, battle_hexes, draft_items, own_units, unit_position
 from rules.armies import Army
 from rules.deployment import may_deploy_in, read_deployment
+from rules.orders import unit_army
 from rules.state import Phase
 
 
@@ -144,6 +145,15 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
         "focus": seen["focus"],
     }
     data["names"] = overlay.names_near(data["counters"], hexmap, grid)
+    if marching and units:
+        data["focus"] = _march_focus(view, grid, units, orders, pooled=not forced)
+        data["frame"] = True
+    elif phase == Phase.BATTLE.value:
+        data["focus"], data["frame"] = _battle_focus(view, grid, draft), True
+        data["battles"] = [{"xy": overlay.hex_xy(grid, b["hex"])} for b in battle_hexes(view)]
+    if unit in units:
+        pos = unit_position(view, unit)
+        data["chosen"] = {"unit": unit, "xy": overlay.hex_xy(grid, pos[0])}
     if unit in units and not locked:
         pos = unit_position(view, unit)
         order = next((o for o in orders if o.get("unit") == unit), {})
@@ -187,6 +197,40 @@ def _seen(view, hexmap, grid, units: dict[str, str]) -> dict:
         "supply": overlay.supply_sources(view, hexmap, grid),
         "focus": [overlay.hex_xy(grid, f.hex) for f in own],
     }
+
+
+def _march_focus(view, grid, units: dict[str, str], orders: list[dict], *, pooled: bool) -> list:
+    """Where the orders map opens in a march or forced march phase: the seat's forces that still
+    have a march (no order yet and, in the march phase, their march pool not spent: 6.2,
+    6.2.1), all framed; when none has, every force it may order."""
+    given: dict[str, int] = {}
+    for o in orders:
+        army = unit_army(str(o.get("unit", "")))
+        if army is not None:
+            pool = army.march_pool.value
+            given[pool] = given.get(pool, 0) + (o["marches"] if o.get("marches") == 2 else 1)
+    ordered = {str(o.get("unit", "")) for o in orders}
+
+    def has_a_march(key: str) -> bool:
+        army = unit_army(key)
+        if army is None or key in ordered:
+            return False
+        pool = army.march_pool.value
+        return not pooled or view.marches.get(pool, 0) > given.get(pool, 0)
+
+    keys = [k for k in units if has_a_march(k)] or list(units)
+    hexes = [pos[0] for k in keys if (pos := unit_position(view, k)) is not None]
+    return [overlay.hex_xy(grid, h) for h in dict.fromkeys(hexes)]
+
+
+def _battle_focus(view, grid, draft: dict) -> list:
+    """Where the battle-decision page's map opens: the first battle that still needs one of
+    this seat's decisions (9), else the first of its battles."""
+    battles = battle_hexes(view)
+    decided = {(o.get("hex"), o.get("army")) for o in draft_items(draft, "battle")}
+    waiting = [b for b in battles if any((b["hex"], a) not in decided for a in b["armies"])]
+    first = (waiting or battles)[:1]
+    return [overlay.hex_xy(grid, b["hex"]) for b in first]
 
 
 def _deploy_layer(request, access, hexmap, grid, sheet) -> dict:

@@ -20,6 +20,7 @@ from orders.checks import TRANSFERS, order_problems, problem_lines
 from orders.deploy_checks import deployment_problems
 from orders.forms import BattleDecisionForm, march_preview, next_steps
 from orders.models import OrderSheet
+from rules.allocation import march_reason
 from rules.armies import ADJECTIVES, Army, siege_train_name
 from rules.leaders import UnknownLeader, leader
 from rules.movers import marches_allowed
@@ -159,9 +160,15 @@ def page_context(access: Access, version: StateVersion | None) -> dict:
             for f in (view.forces if view else ())
             if f.relation is Relation.ALLY and f.points is not None
         ],
-        "marches_named": [
-            (ADJECTIVES[Army.parse(a)], n) for a, n in (view.marches.items() if view else ())
-        ],
+        "marches_named": march_counts(
+            view,
+            _settings(access.campaign),
+            draft_items(sheet.draft, "march")
+            if sheet is not None and window is not None and window.phase == Phase.MARCH.value
+            else None,
+        )
+        if view is not None
+        else [],
     }
 
 
@@ -268,7 +275,7 @@ def orders_context(request: HttpRequest, access: Access, **extra) -> dict:
             "transfer_problems": problems.get(TRANSFERS, []),
             "marches_chosen": marches,
             "marches_allowed": unit_marches_allowed(view, unit, settings),
-            "marches_given": marches_given_by_pool(view, draft_items(draft, "march")),
+            "marches_given": march_counts(view, settings, draft_items(draft, "march")),
             "transfers": draft_items(draft, "transfers"),
             "units": units,
             "unit": unit if unit in units else "",
@@ -312,18 +319,38 @@ def unit_marches_allowed(view: View, unit: str, settings: RuleSettings) -> int:
     )
 
 
-def marches_given_by_pool(view: View, orders: list[dict]) -> list[tuple[str, int, int]]:
-    """Per march pool (6.2.1): (army, marches allocated this turn, marches given in the draft)."""
+def march_counts(
+    view: View, settings: RuleSettings, orders: list[dict] | None = None
+) -> list[dict]:
+    """Per march pool (6.2.1), the marches of this turn and why they are what they are: the
+    dice and the modifier of the March Allocation Table (6.1) the total came from, and, with the
+    draft's march ``orders``, how many are given and how many are left.
+
+    ``rolled`` is the dice's total (None when the modifier took the total below 0: "2 or less");
+    ``why`` says it in words: "6 rolled −2, 6.1"."""
     given: dict[str, int] = {}
-    for o in orders:
+    for o in orders or ():
         army = unit_army(str(o.get("unit", "")))
         marches = o.get("marches", 1)
         if army is not None and isinstance(marches, int):
             pool = army.march_pool.value
             given[pool] = given.get(pool, 0) + marches
-    return [
-        (ADJECTIVES[Army.parse(a)], n, given.get(a, 0)) for a, n in sorted(view.marches.items())
-    ]
+    out = []
+    for a, n in sorted(view.marches.items()):
+        modifier = settings.march_modifier.get(a, 0)
+        reason = march_reason(n, modifier)
+        out.append(
+            {
+                "name": ADJECTIVES[Army.parse(a)],
+                "marches": n,
+                "rolled": n - modifier if n > 0 else None,
+                "modifier": modifier,
+                "why": f"{reason}, 6.1" if reason else "",
+                "given": given.get(a, 0) if orders is not None else None,
+                "left": n - given.get(a, 0),
+            }
+        )
+    return out
 
 
 def draft_items(draft: dict, kind: str) -> list[dict]:

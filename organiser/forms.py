@@ -60,6 +60,20 @@ def seats_by_players() -> dict[str, list[str]]:
     return {str(n): [s.value for s in seats_in_play(n)] for n in SEAT_MAPS}
 
 
+def seat_texts_by_players() -> dict[str, dict[str, str]]:
+    """Each invitation's help text with each number of players (1.2), for the form's script:
+    ``{"3": {"prussia": "Commands Prussia, Hanover."}}``."""
+    return {str(n): {s.value: seat_text(n, s) for s in seats_in_play(n)} for n in SEAT_MAPS}
+
+
+def seat_text(players: int, seat: Seat) -> str:
+    """The help text under a seat's invitation: the armies it commands with ``players``
+    players, or "" when the seat does not exist with that many."""
+    if seat not in seat_map(players).values():
+        return ""
+    return f"Commands {seat_armies(players, seat)}."
+
+
 def seat_armies(players: int, seat: Seat) -> str:
     """The armies a seat commands with ``players`` players (1.2), in words."""
     return ", ".join(LABELS[a] for a in armies_of(seat, players))
@@ -161,16 +175,16 @@ class CampaignForm(forms.Form):
                 initial=deadlines.DEFAULT_POLICY[kind]["hours"],
                 label=f"Hours for {kind} orders",
             )
-        self.fields["players"].widget.attrs["data-seats"] = json.dumps(seats_by_players())
+        attrs = self.fields["players"].widget.attrs
+        attrs["data-seats"] = json.dumps(seats_by_players())
+        attrs["data-seat-texts"] = json.dumps(seat_texts_by_players())
         players = self._players()
         for s in Seat:
             self.fields[f"email_{s.value}"] = forms.EmailField(
                 required=False,
                 label=f"Invite the {s.label}",
                 widget=forms.EmailInput(attrs={"data-seat": s.value}),
-                help_text=f"Commands {seat_armies(players, s)}."
-                if s in seat_map(players).values()
-                else "",
+                help_text=seat_text(players, s),
             )
         self.size = None  # the armies' points against 3.2, once the size is read (``clean``)
 

@@ -19,6 +19,21 @@ from rules.rulesettings import RuleSettings
 from rules.state import State
 
 
+def march_reason(marches: int, modifier: int) -> str:
+    """Why an army's marches are not what its dice showed (6.1): the modifier of its line of the
+    March Allocation Table, with the roll it came from; "" when there is no modifier.
+
+    >>> march_reason(4, -2), march_reason(0, -2), march_reason(3, 1), march_reason(6, 0)
+    ('6 rolled \u22122', '2 or less rolled \u22122', '2 rolled +1', '')
+    """
+    if not modifier:
+        return ""
+    sign = f"+{modifier}" if modifier > 0 else f"\u2212{-modifier}"
+    if marches <= 0:
+        return f"{-modifier} or less rolled {sign}"
+    return f"{marches - modifier} rolled {sign}"
+
+
 def roll_name(army: Army, turn: int) -> str:
     return f"march-allocation:{army.value}:t{turn}"
 

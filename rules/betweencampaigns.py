@@ -11,7 +11,7 @@ from typing import Any
 
 from maps.core.hexgrid import Hex
 from maps.core.model import City, CitySize, HexMap
-from rules.armies import CONTROLLED_AREAS, Army
+from rules.armies import ADJECTIVES, CONTROLLED_AREAS, Army, seat_map
 from rules.dice import Dice
 from rules.events import Event, EventKind, private
 from rules.leaders import leader_key
@@ -71,6 +71,9 @@ class BetweenCampaigns:
     peace: tuple[Army, ...] = ()  # 13.7 armies leaving the war
     change_sides: tuple[Army, ...] = ()  # 13.8
     own_course: tuple[Army, ...] = ()  # 13.8 the Empire or Sweden not following its player
+    # The armies each player commands, as the seats stand (1.2 and the set-up page's changes);
+    # empty: the presets of 1.2 for the state's number of players (``players_of``).
+    players: tuple[tuple[Army, ...], ...] = ()
     notes: dict[str, Any] = field(default_factory=dict)
 
 
@@ -86,6 +89,7 @@ def between_campaigns_from_dict(data: dict[str, Any] | None) -> BetweenCampaigns
         "peace",
         "change_sides",
         "own_course",
+        "players",
     }
     unknown = set(data) - known
     if unknown:
@@ -117,7 +121,45 @@ def between_campaigns_from_dict(data: dict[str, Any] | None) -> BetweenCampaigns
         peace=armies("peace"),
         change_sides=armies("change_sides"),
         own_course=armies("own_course"),
+        players=tuple(
+            tuple(Army.parse(a) for a in group) for group in data.get("players") or () if group
+        ),
     )
+
+
+def players_of(state: State, inputs: BetweenCampaigns) -> dict[Army, int]:
+    """Each army's player, numbered from 0: the seats given in ``inputs.players``, else the
+    presets of 1.2 for ``state.players``. An army no player commands is a player of its own.
+
+    >>> from rules.state import State
+    >>> players_of(State(players=3), BetweenCampaigns())[Army.EMPIRE]
+    0
+    >>> p = players_of(State(players=3), BetweenCampaigns(players=((Army.PRUSSIA,),)))
+    >>> p[Army.PRUSSIA], p[Army.HANOVER] == p[Army.PRUSSIA]
+    (0, False)
+    """
+    if inputs.players:
+        groups = [tuple(g) for g in inputs.players]
+    else:
+        seats = seat_map(state.players)
+        groups = [
+            tuple(a for a in Army if seats[a] is seat)
+            for seat in dict.fromkeys(seats[a] for a in Army)
+        ]
+    out: dict[Army, int] = {}
+    for n, group in enumerate(groups):
+        for army in group:
+            out.setdefault(army, n)
+    for army in Army:
+        out.setdefault(army, len(groups) + list(Army).index(army))
+    return out
+
+
+def player_name(armies: Iterable[Army]) -> str:
+    """ "the Austrian and Imperial player": a player named by the armies he commands."""
+    names = [ADJECTIVES[a] for a in armies]
+    joined = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"the {joined} player"
 
 
 def is_friendly(state: State, city: City, army: Army) -> bool:

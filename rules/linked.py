@@ -27,6 +27,8 @@ from rules.betweencampaigns import (
     lending_to,
     linked_event,
     pick,
+    player_name,
+    players_of,
     take_points_at,
 )
 from rules.dice import Dice
@@ -40,31 +42,48 @@ from rules.winterquarters import winter_quarters
 def exchange_prisoners(
     state: State, hexmap: HexMap, inputs: BetweenCampaigns
 ) -> tuple[State, list]:
-    """13.2: prisoners exchanged 1:1 between armies holding each other's points or leaders;
-    recovered prisoners go to the first friendly fortress of their home country (by name)."""
+    """13.2: prisoners exchanged 1:1 "by players who hold each other's points or leaders
+    prisoner": all the points of one player's armies held by another player's armies against all
+    of his held by the first's, whichever of their armies took them (a player with two armies
+    exchanges across them); leaders one for one, highest rank first. An army that declines
+    (``no_exchange``) keeps its prisoners and its men stay prisoners. Recovered prisoners go to
+    the first friendly fortress of their home country (by name)."""
     events = []
+    player = players_of(state, inputs)
+    armies_of_player: dict[int, list[Army]] = {}
+    for army in Army:
+        armies_of_player.setdefault(player[army], []).append(army)
+    declining = set(inputs.no_exchange)
     held: dict[tuple[Army, Army], int] = {}
     for p in state.prisoners:
         held[(p.army, p.held_by)] = held.get((p.army, p.held_by), 0) + p.points
+    by_players: dict[tuple[int, int], list[tuple[Army, Army]]] = {}
+    for a, b in sorted(held, key=lambda k: (k[0].value, k[1].value)):
+        if a not in declining and b not in declining and player[a] != player[b]:
+            by_players.setdefault((player[a], player[b]), []).append((a, b))
     back: dict[Army, int] = {}
-    for (a, b), points in sorted(held.items(), key=lambda kv: (kv[0][0].value, kv[0][1].value)):
-        if a.value >= b.value or a in inputs.no_exchange or b in inputs.no_exchange:
+    for (p, q), mine in sorted(by_players.items()):
+        theirs = by_players.get((q, p), [])
+        if p > q or not theirs:
             continue
-        n = min(points, held.get((b, a), 0))
-        if n:
-            held[(a, b)] -= n
-            held[(b, a)] -= n
-            back[a] = back.get(a, 0) + n
-            back[b] = back.get(b, 0) + n
-            events.append(
-                linked_event(
-                    "13.2",
-                    EventKind.PRISONERS,
-                    f"{n} {ADJECTIVES[a]} and {n} {ADJECTIVES[b]} prisoners are exchanged (13.2).",
-                    points=n,
-                    armies=[a.value, b.value],
-                )
+        n = min(sum(held[k] for k in mine), sum(held[k] for k in theirs))
+        if not n:
+            continue
+        freed = [_release(held, mine, n), _release(held, theirs, n)]
+        for side in freed:
+            for army, points in side.items():
+                back[army] = back.get(army, 0) + points
+        events.append(
+            linked_event(
+                "13.2",
+                EventKind.PRISONERS,
+                f"Prisoners are exchanged one for one between "
+                f"{player_name(armies_of_player[p])} and {player_name(armies_of_player[q])}: "
+                f"{_counted(freed[0])} for {_counted(freed[1])} (13.2).",
+                points=n,
+                armies=sorted({a.value for side in freed for a in side}),
             )
+        )
     prisoners = tuple(
         Prisoners(a, b, p)
         for (a, b), p in sorted(held.items(), key=lambda kv: (kv[0][0].value, kv[0][1].value))
@@ -75,33 +94,33 @@ def exchange_prisoners(
         homes = home_fortresses(state, hexmap, army)
         if homes:
             state = add_points_at(state, hexmap, homes[0], army, points)
-    # Leaders, one for one, highest rank first.
+    # Leaders, one for one between the same two players, highest rank first.
     captives = list(state.captives)
-    freed: list = []
-    for a in Army:
-        for b in Army:
-            if a.value >= b.value or a in inputs.no_exchange or b in inputs.no_exchange:
-                continue
-            mine = sorted(
-                (c for c in captives if c.army is a and c.held_by is b),
-                key=lambda c: leader(c.leader).rank,
-            )
-            theirs = sorted(
-                (c for c in captives if c.army is b and c.held_by is a),
-                key=lambda c: leader(c.leader).rank,
-            )
-            for c1, c2 in zip(mine, theirs, strict=False):
-                freed.extend([c1, c2])
-                events.append(
-                    linked_event(
-                        "13.2",
-                        EventKind.PRISONERS,
-                        f"{leader(c1.leader).name} is exchanged for "
-                        f"{leader(c2.leader).name} (13.2).",
-                        leaders=[c1.leader, c2.leader],
-                    )
+    freed_leaders: list = []
+    free = [c for c in captives if c.army not in declining and c.held_by not in declining]
+    pairs = sorted({(player[c.army], player[c.held_by]) for c in free})
+    for p, q in pairs:
+        if p > q:
+            continue
+        mine = sorted(
+            (c for c in free if player[c.army] == p and player[c.held_by] == q),
+            key=lambda c: (leader(c.leader).rank, c.leader),
+        )
+        theirs = sorted(
+            (c for c in free if player[c.army] == q and player[c.held_by] == p),
+            key=lambda c: (leader(c.leader).rank, c.leader),
+        )
+        for c1, c2 in zip(mine, theirs, strict=False):
+            freed_leaders.extend([c1, c2])
+            events.append(
+                linked_event(
+                    "13.2",
+                    EventKind.PRISONERS,
+                    f"{leader(c1.leader).name} is exchanged for {leader(c2.leader).name} (13.2).",
+                    leaders=[c1.leader, c2.leader],
                 )
-    for c in freed:
+            )
+    for c in freed_leaders:
         captives.remove(c)
         homes = home_fortresses(state, hexmap, c.army)
         if homes:
@@ -113,6 +132,27 @@ def exchange_prisoners(
                 ),
             )
     return dataclasses.replace(state, captives=tuple(captives)), events
+
+
+def _release(
+    held: dict[tuple[Army, Army], int], keys: list[tuple[Army, Army]], n: int
+) -> dict[Army, int]:
+    """Take ``n`` points off the prisoners ``keys`` (in their order) in ``held``; returns the
+    points freed per army."""
+    out: dict[Army, int] = {}
+    for key in keys:
+        step = min(held[key], n)
+        if step:
+            held[key] -= step
+            n -= step
+            out[key[0]] = out.get(key[0], 0) + step
+    return out
+
+
+def _counted(points: dict[Army, int]) -> str:
+    """ "200 Prussian and 100 Hanoverian"."""
+    parts = [f"{p} {ADJECTIVES[a]}" for a, p in sorted(points.items(), key=lambda kv: kv[0].value)]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _unavailable(state: State) -> set[str]:
@@ -225,7 +265,9 @@ def new_points(
     state: State, hexmap: HexMap, inputs: BetweenCampaigns, settings: RuleSettings
 ) -> tuple[State, list]:
     """13.4 and 13.5: every star and circled-star city gives its controller the agreed number of
-    points, placed in the city; a player building a siege train pays 300 of his new points."""
+    points, placed in the city; a player building a siege train pays 300 of his new points, and
+    "each player can build one siege train per year": a second request of the same player (the
+    same army again, or another of his armies) is refused."""
     events = []
     per_city = settings.new_points_per_star_city
     gained: dict[Army, list[tuple[City, int]]] = {}
@@ -233,9 +275,24 @@ def new_points(
         owner = state.control.get(city.name)
         if city.size in STAR_SIZES and owner and per_city > 0:
             gained.setdefault(Army(owner), []).append((city, per_city))
+    player = players_of(state, inputs)
+    built: dict[int, Army] = {}
     for army in inputs.siege_trains:
         total = sum(p for _, p in gained.get(army, []))
         if not settings.new_siege_trains:
+            continue
+        if player[army] in built:
+            first = built[player[army]]
+            events.append(
+                linked_event(
+                    "13.5",
+                    EventKind.ORDER_REJECTED,
+                    f"No second siege train for the {ADJECTIVES[army]} army: each player can "
+                    f"build one siege train per year, and this player's is the "
+                    f"{ADJECTIVES[first]} one (13.5).",
+                    [army],
+                )
+            )
             continue
         if total < settings.siege_train_cost:
             events.append(
@@ -251,6 +308,7 @@ def new_points(
         homes = home_fortresses(state, hexmap, army)
         if not homes:
             continue
+        built[player[army]] = army
         left = settings.siege_train_cost
         spent = []
         for city, p in sorted(gained[army], key=lambda cp: -cp[1]):

@@ -65,7 +65,8 @@ class NextYearForm(forms.Form):
     )
     no_exchange = _armies(
         "Declining to exchange prisoners (13.2)",
-        "13.2: prisoners are exchanged one for one unless a player declines.",
+        "13.2: prisoners are exchanged one for one between players (all the armies of each "
+        "seat together) unless an army declines.",
     )
     replace = _pairs(
         "Leaders replaced (13.3)",
@@ -87,7 +88,8 @@ class NextYearForm(forms.Form):
     )
     siege_trains = _armies(
         "Armies building a siege train (13.5)",
-        "13.5: 300 of the year's new points buy one train, in a home fortress.",
+        "13.5: 300 of the year's new points buy one train, in a home fortress; one a "
+        "player a year (a second army of the same seat builds none).",
     )
     loans = _pairs(
         "Points lent (13.6)",

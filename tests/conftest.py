@@ -15,6 +15,8 @@
 - Map pictures (and the notes asking for them) go to a temporary folder of the run, never to
   ``var/``; a worker subprocess is told it through ``MAP_PICTURES_DIR``. So do the nightly
   backups (``BACKUP_DIR``).
+- ``SITE_URL`` is ``http://localhost:8000`` unless the environment says otherwise, never the
+  address a ``./bin/run`` of this checkout recorded in ``var/site-url``.
 """
 
 import os
@@ -26,6 +28,8 @@ from urllib.parse import quote, urlparse
 
 import pytest
 
+# The tests never link to the address a ./bin/run of this checkout recorded (var/site-url).
+os.environ.setdefault("SITE_URL", "http://localhost:8000")
 TEST_BROKER_URL = os.getenv("TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
 REQUIRE_SERVICES = os.getenv("DGK_REQUIRE_SERVICES", "") == "1"
 _SUFFIX = f"p{os.getpid()}"

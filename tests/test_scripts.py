@@ -81,6 +81,21 @@ def test_a_wildcard_address_becomes_the_machines_name():
     assert "0.0.0.0" not in result.stdout and result.stdout.strip().endswith(":8000")
 
 
+def test_bin_run_records_the_site_address_for_the_other_processes(tmp_path):
+    recorded = tmp_path / "var" / "site-url"
+    subprocess.run(
+        [
+            "bash",
+            "-c",
+            f'source {ROOT / "bin/_site.sh"}; record_site_url "$(derive_site_url)"',
+        ],
+        env={"HOST": "127.0.0.1", "PORT": "8123", "SITE_URL_FILE": str(recorded)},
+        check=True,
+    )
+    assert recorded.read_text().strip() == "http://127.0.0.1:8123"
+    assert 'record_site_url "$SITE_URL"' in (ROOT / "bin/run").read_text()
+
+
 def test_axe_core_is_pinned_to_one_version():
     """The browser tests' accessibility checker: an exact npm version, installed by bin/test."""
     wanted = json.loads((ROOT / "tests/browser/axe/package.json").read_text())["dependencies"]

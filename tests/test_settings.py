@@ -41,6 +41,7 @@ _CLEARED = {
     "EMAIL_URL",
     "EMAIL_HOST",
     "SITE_URL",
+    "SITE_URL_FILE",
     "TIME_ZONE",
     "DJANGO_SETTINGS_MODULE",
 }
@@ -82,6 +83,19 @@ def test_the_defaults_work_out_of_the_box():
     # no mail server: the local outbox (issue 26), files the organiser reads on the site
     assert values["EMAIL_BACKEND"].endswith("filebased.EmailBackend")
     assert values["TIME_ZONE"] == "UTC"
+
+
+def test_a_command_in_another_shell_links_to_the_address_bin_run_recorded(tmp_path):
+    """./bin/run records its SITE_URL (bin/_site.sh, record_site_url); a process it did not
+    start (a command, a worker in another shell) reads it there."""
+    recorded = tmp_path / "site-url"
+    values, _ = loaded(SITE_URL_FILE=str(recorded))
+    assert values["SITE_URL"] == "http://localhost:8000"  # nothing recorded: the default
+    recorded.write_text("http://127.0.0.1:8123\n")
+    values, _ = loaded(SITE_URL_FILE=str(recorded))
+    assert values["SITE_URL"] == "http://127.0.0.1:8123"
+    values, _ = loaded(SITE_URL_FILE=str(recorded), SITE_URL="https://dgk.example.org")
+    assert values["SITE_URL"] == "https://dgk.example.org"  # the environment wins
 
 
 def test_console_email_is_still_there_to_choose():

@@ -11,6 +11,7 @@ from campaign.projection import Relation
 from campaign.services import gameplay, viewcache
 from maps.core.hexgrid import DIRECTION_NAMES, distance, hex_id, parse_hex_id
 from orders import replyaddress
+from rules.allocation import march_reason
 from rules.armies import siege_train_name
 from rules.movers import march_mp
 
@@ -65,7 +66,11 @@ def call_for_orders(seat: Seat, window: PhaseWindow | None, version: StateVersio
         for pool in pools:
             n = view.marches.get(pool.value)
             if n is not None:
-                forces.append(f"{pool.value.capitalize()}'s marches this turn: {n} (6.1, 6.2.1)")
+                reason = march_reason(n, rules.march_modifier.get(pool.value, 0))
+                why = f"{reason}; " if reason else ""
+                forces.append(
+                    f"{pool.value.capitalize()}'s marches this turn: {n} ({why}6.1, 6.2.1)"
+                )
     for f in view.own_forces():
         base = rules.forced_march_mp if forced else rules.march_mp
         mp = march_mp(f.supplied is not False, view.turn, rules, base)

@@ -111,6 +111,16 @@ def carry_over(
     return Carried(state_to_dict(state), stored, dice.rolls_as_dicts(), clock)
 
 
+def players_of_seats(seats) -> list[list[str]]:
+    """The armies each playing seat commands, as the seats stand (1.2 and the set-up page's
+    changes): the players of 13.2 and 13.5, kept in the inputs so a replay sees the same."""
+    return [
+        list(s.armies)
+        for s in sorted(seats, key=lambda s: s.id)
+        if s.power and not s.reserve and s.armies
+    ]
+
+
 def next_name(campaign: Campaign, year: int) -> str:
     base = YEAR_SUFFIX.sub("", campaign.name)
     suffix = f" (year {year})"
@@ -212,6 +222,7 @@ def start_next_year(
     )
     if seed:
         new.seed = seed
+    inputs = {**inputs, "players": players_of_seats(campaign.seats.all())}
     carried = carry_over(
         final.state,
         inputs,

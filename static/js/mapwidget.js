@@ -349,6 +349,7 @@
   Widget.prototype.take = function (data) {
     this.data = data;
     this.centre();
+    this.follow();
     this.draw();
     this.el.dataset.loading = "";
     if (!this.el.dataset.version) {
@@ -416,13 +417,18 @@
   };
 
   /* Open centred on the seat's own forces: all of them if they fit at zoom 1 or closer, else
-     the strongest one (focus[0]) at zoom 2 (the whole map is one pinch away). */
+     the strongest one (focus[0]) at zoom 2 (the whole map is one pinch away). The orders page
+     (``frame``) opens on the force chosen (follow), else frames its focus whatever the zoom: the
+     forces that still have a march, or the battle to decide (docs/map-widget.md). */
   Widget.prototype.centre = function () {
     var d = this.data;
     if (this.centred) {
       return;
     }
     this.centred = true;
+    if (d.chosen && d.chosen.xy && d.chosen.unit === this.unit && this.mode === "orders") {
+      return; // follow() opens on the force chosen
+    }
     if (!d.focus || !d.focus.filter(Boolean).length) {
       this.map.fitBounds(this.bounds, { animate: false });
       return;
@@ -431,7 +437,11 @@
     var focus = d.focus.filter(Boolean);
     var b = L.latLngBounds(focus.map(ll)).pad(0.15);
     var z = Math.min(this.map.getBoundsZoom(b), 2);
-    if (z >= 1) {
+    if (d.frame && this.mode === "orders") {
+      // the orders pages: every force that still has a march, or the battle to decide, framed
+      // (counters keep their size at any zoom, so each stays a button to tap)
+      this.map.fitBounds(b, { maxZoom: 2, animate: false });
+    } else if (z >= 1) {
       this.map.fitBounds(b, { maxZoom: 2, animate: false });
     } else {
       this.map.setView(ll(focus[0]), 2, { animate: false });
@@ -440,6 +450,24 @@
 
   /* A line with an arrow head at its end: ``style`` for Leaflet's polyline, ``data`` set as
      data- attributes of its path (what the tests read), the head's colour and words. */
+  /* The force chosen, in the list below or by a tap, comes to the middle of the map, close
+     enough (zoom 2 at least) for its lit hexes to be tapped; once per choice, so a pan or a zoom
+     of the player's own is kept while he writes its line. */
+  Widget.prototype.follow = function () {
+    var c = this.data && this.data.chosen;
+    if (this.mode !== "orders" || !this.unit) {
+      this.followed = "";
+      return;
+    }
+    if (!c || !c.xy || c.unit !== this.unit || this.followed === this.unit) {
+      return;
+    }
+    this.followed = this.unit;
+    this.map.invalidateSize(false);
+    this.map.setView(ll(c.xy), Math.max(this.map.getZoom() || 0, 2), { animate: false });
+    this.el.dataset.followed = this.unit;
+  };
+
   Widget.prototype.drawArrow = function (pts, style, data, head, unit, text) {
     var line = L.polyline(pts, Object.assign({ interactive: false }, style)).addTo(this.layers.orders);
     var el = line.getElement();

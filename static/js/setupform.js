@@ -1,12 +1,26 @@
 // The set-up form follows the number of players (1.2): only the seats that exist for the
-// chosen count show an invitation box and an "organiser seat" choice. Without JavaScript every
-// box shows and the server refuses an invitation to a seat that does not exist.
+// chosen count show an invitation box and an "organiser seat" choice, and each box's help says
+// which armies the seat commands with that count (the engine's presets, campaign/forms.py
+// seat_texts_by_players). Without JavaScript every box shows, with the help of the count the
+// page was drawn for, and the server refuses an invitation to a seat that does not exist.
 (function () {
   "use strict";
+  function helpOf(row, input) {
+    var help = row.querySelector(".helptext");
+    if (!help && input) {
+      help = document.createElement("div");
+      help.className = "helptext";
+      help.id = input.id + "_helptext";
+      input.insertAdjacentElement("afterend", help);
+      input.setAttribute("aria-describedby", help.id);
+    }
+    return help;
+  }
   function follow(players) {
-    var seats;
+    var seats, texts;
     try {
       seats = JSON.parse(players.dataset.seats)[players.value] || [];
+      texts = JSON.parse(players.dataset.seatTexts || "{}")[players.value] || {};
     } catch (e) {
       return;
     }
@@ -15,6 +29,8 @@
       row.hidden = !here;
       var input = row.querySelector("input");
       if (input && !here) input.value = "";
+      var help = helpOf(row, input);
+      if (help) help.textContent = texts[row.dataset.seatRow] || "";
     });
     document.querySelectorAll("select[data-seat-choice] option").forEach(function (option) {
       var here = option.value === "" || seats.indexOf(option.value) >= 0;

@@ -288,6 +288,49 @@ def all_tappable(driver) -> list[dict]:
     return counters
 
 
+# The layer's focus points (the forces that still have a march, or the battle) out of the view.
+OUT_OF_VIEW = """
+const w = document.getElementById('mapwidget')._widget;
+const b = w.map.getBounds();
+const focus = (w.data.focus || []).filter(Boolean);
+return [focus.length, focus.filter(xy => !b.contains(L.latLng(-xy[1], xy[0])))];
+"""
+
+
+def assert_framed(driver) -> int:
+    """The orders map opens framing its focus: every point of it in view (issue 35)."""
+    count, out = driver.execute_script(OUT_OF_VIEW)
+    assert count and not out, f"{len(out)} of {count} focus points out of view: {out}"
+    return count
+
+
+def off_centre(driver, hexid: str) -> float:
+    """How far (px) the hex's centre lies from the middle of the map's box."""
+    return driver.execute_script(
+        "const w = document.getElementById('mapwidget');"
+        "const [x, y] = w._widget.pointOf(arguments[0]);"
+        "const r = w.getBoundingClientRect();"
+        "return Math.hypot(x - (r.left + r.width / 2), y - (r.top + r.height / 2));",
+        hexid,
+    )
+
+
+def choose_in_list(driver, wait, unit: str) -> None:
+    """Choose the unit in the list under the map (htmx swaps the list; the map follows it)."""
+    from selenium.webdriver.common.by import By
+
+    link = driver.find_element(By.CSS_SELECTOR, f'#builder ul.units a[href="?unit={unit}"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    wait.until(
+        lambda d: (
+            d.execute_script("return document.getElementById('mapwidget').dataset.followed") == unit
+        )
+    )
+    wait_idle(wait)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mapwidget path.mw-reach"))
+
+
 def tap_counter(driver, wait, unit: str) -> None:
     from selenium.webdriver.common.by import By
 
@@ -547,13 +590,14 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
     # --- march: Frederick two legs, a siege train of his stack one --------------------------
     browser.get(live_server.url + url("orders", prussia))
     wait_idle(wait)
-    all_tappable(browser)
+    assert_framed(browser)
     shot(browser, "orders-open")
     axe.check(browser, "orders-open")
     sheet = OrderSheet.objects.get_or_create(
         window=window, seat=prussia, defaults={"campaign": campaign}
     )[0]
-    tap_counter(browser, wait, "frederick")
+    choose_in_list(browser, wait, "frederick")
+    all_tappable(browser)
     shot(browser, "orders-reach")
     tap_reach(browser, wait, sheet, "march", "frederick", far=False)
     first = next(o["path"] for o in sheet.draft["march"] if o["unit"] == "frederick")
@@ -613,11 +657,12 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
     # --- forced march: Frederick again, from where the march left him ------------------------
     browser.get(live_server.url + url("orders", prussia))
     wait_idle(wait)
-    all_tappable(browser)
+    assert_framed(browser)
     sheet = OrderSheet.objects.get_or_create(
         window=window, seat=prussia, defaults={"campaign": campaign}
     )[0]
-    tap_counter(browser, wait, "frederick")
+    choose_in_list(browser, wait, "frederick")
+    all_tappable(browser)
     tap_reach(browser, wait, sheet, "forced_march", "frederick")
     forced = {o["unit"]: o["path"] for o in sheet.draft["forced_march"]}
     assert arrows(browser) == forced and list(forced) == ["frederick"]

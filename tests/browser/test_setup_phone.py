@@ -108,11 +108,22 @@ def test_the_form_follows_the_player_count_and_the_size(browser, live_server, or
             if o.get_attribute("value") and not o.get_property("disabled")
         )
 
+    def help_of(seat: str) -> str:
+        return browser.find_element(By.ID, f"id_email_{seat}_helptext").text
+
     assert shown() == ["austria", "france", "hanover", "prussia", "russia"]
+    assert help_of("prussia") == "Commands Prussia."
     Select(browser.find_element(By.NAME, "players")).select_by_value("3")
     assert shown() == choices() == ["austria", "france", "prussia"]
+    # the seats' help follows the count (1.2), as the set-up page will say
+    assert help_of("austria") == "Commands Austria, Empire, Russia, Sweden."
+    assert help_of("prussia") == "Commands Hanover, Prussia."
     Select(browser.find_element(By.NAME, "players")).select_by_value("2")
     assert shown() == choices() == ["austria", "prussia"]
+    assert help_of("austria") == "Commands Austria, Empire, France, Russia, Sweden."
+    Select(browser.find_element(By.NAME, "players")).select_by_value("5")
+    assert help_of("austria") == "Commands Austria, Empire."
+    Select(browser.find_element(By.NAME, "players")).select_by_value("2")
     # the armies' table follows the size chosen
     points = browser.find_element(By.NAME, "base_points")
     points.clear()

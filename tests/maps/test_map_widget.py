@@ -4,15 +4,19 @@ of a unit with its MP costs, a march saved from it, the tiles read from the disk
 ``rendertiles`` command."""
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
 from maps.core.loader import load_map
-from maps.core.tiles import map_stamp
+from maps.core.tiles import grid_of, map_stamp
+from maps.overlay import hex_xy
 from maps.tiles import render_tiles
 from orders.models import OrderSheet
+from orders.pages import march_counts
+from rules.rulesettings import RuleSettings
 from tests.campaign.test_fog_review import without_noise
 from tests.orders.test_play_fixtures import (  # noqa: F401 (fixtures)
     BERLIN_POINTS,
@@ -357,3 +361,88 @@ def test_a_siege_train_has_one_name_everywhere_and_its_short_form_on_the_counter
     texts = [e.text for e in marching.events.all() if "siege train" in e.text.lower()]
     assert texts and all("Prussian siege train 1" in t for t in texts), texts
     assert not any("prussia-1" in t for t in texts)
+
+
+def test_the_orders_map_frames_the_forces_that_still_have_a_march(marching, other):
+    """The walk's Austrian: Charles far from Picolomini. The map opens framing both (not on the
+    first commander alone), then on those that have not been given their march."""
+    austria = seat(marching, "austria")
+    austrian, imperial = austria.leaders["austria"][0], austria.leaders["empire"][0]
+    grid = grid_of(load_map(marching.map_name))
+    c = client_for(other)
+    _, data = overlay(c, austria)
+    both = [hex_xy(grid, POSITIONS["austria"]), hex_xy(grid, POSITIONS["empire"])]
+    assert data["frame"] and sorted(data["focus"]) == sorted(both)
+    r = c.post(
+        url("save_march", austria),
+        in_phase(austria, {"unit": austrian, "path": "1", "marches": "1"}),
+    )
+    assert r.status_code == 302
+    sheet = OrderSheet.objects.get(seat=austria, window=marching.open_window())
+    assert [o["unit"] for o in sheet.draft["march"]] == [austrian]
+    _, data = overlay(c, austria)
+    assert data["focus"] == [hex_xy(grid, POSITIONS["empire"])], data["focus"]
+    # every force has its order: all of them are framed again
+    c.post(
+        url("save_march", austria),
+        in_phase(austria, {"unit": imperial, "path": "4", "marches": "1"}),
+    )
+    _, data = overlay(c, austria)
+    assert sorted(data["focus"]) == sorted(both)
+
+
+def test_the_force_chosen_is_where_the_map_goes(marching, other):
+    """Chosen in the list (``?unit=``) or by a tap (the widget asks the same), the layer says
+    where the force stands, and the widget centres there (tests/browser/test_map_widget.py)."""
+    austria = seat(marching, "austria")
+    imperial = austria.leaders["empire"][0]
+    grid = grid_of(load_map(marching.map_name))
+    _, data = overlay(client_for(other), austria, unit=imperial)
+    assert data["chosen"] == {"unit": imperial, "xy": hex_xy(grid, POSITIONS["empire"])}
+    page = client_for(other).get(url("orders", austria), {"unit": imperial}).content.decode()
+    assert embedded(page)["chosen"]["unit"] == imperial
+    assert "chosen" not in overlay(client_for(other), austria, unit="frederick")[1]
+
+
+def allocation_roll(campaign, army: str) -> list[int]:
+    name = f"march-allocation:{army}:t1"
+    for version in campaign.versions.order_by("number"):
+        for roll in version.rolls or ():
+            if roll.get("name") == name:
+                return list(roll["dice"])
+    raise AssertionError(f"no roll {name}")
+
+
+def test_the_marches_say_why_they_differ_from_the_roll(marching, other):
+    """The walk: "Austrian 4" beside a roll of 3, 3 = 6. The Austrian line of the March
+    Allocation Table is 2 dice −2 (6.1); the orders page adds what is given and left."""
+    austria = seat(marching, "austria")
+    n = marching.latest_version().state["marches"]["austria"]
+    rolled = sum(allocation_roll(marching, "austria"))
+    assert n == rolled - 2 > 0  # the fixed seed of the season
+    c = client_for(other)
+    dashboard = c.get(url("dashboard", austria)).content.decode()
+    assert f"Austrian {n} ({rolled} rolled \u22122, 6.1): 0 given, {n} left" in dashboard
+    c.post(
+        url("save_march", austria),
+        in_phase(austria, {"unit": austria.leaders["austria"][0], "path": "1", "marches": "1"}),
+    )
+    page = c.get(url("orders", austria)).content.decode()
+    assert f"Austrian {n} ({rolled} rolled \u22122, 6.1): 1 given, {n - 1} left" in page
+
+
+@pytest.mark.parametrize(
+    ("army", "marches", "given", "why", "left"),
+    [
+        ("austria", 4, 2, "6 rolled \u22122, 6.1", 2),
+        ("austria", 0, 1, "2 or less rolled \u22122, 6.1", -1),
+        ("hanover", 3, 0, "2 rolled +1, 6.1", 3),
+        ("prussia", 6, 0, "", 6),
+    ],
+)
+def test_march_counts_explain_the_table(army, marches, given, why, left):
+    view = SimpleNamespace(marches={army: marches})
+    leader = {"austria": "daun", "hanover": "ferdinand", "prussia": "frederick"}[army]
+    orders = [{"unit": leader, "marches": 1}] * given
+    (count,) = march_counts(view, RuleSettings(), orders)
+    assert (count["why"], count["given"], count["left"]) == (why, given, left)

@@ -2,12 +2,16 @@
 """Battle decisions (9, 10.1) from the orders page: fight, do not fight, retire."""
 
 import copy
+import json
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from campaign.models import PhaseWindow, StateVersion
+from maps.core.loader import load_map
+from maps.core.tiles import grid_of
+from maps.overlay import hex_xy
 from orders.models import OrderSheet
 from tests.orders.test_play_fixtures import (
     client_for,
@@ -52,6 +56,24 @@ def test_the_battle_hex_asks_for_a_decision(battle, player):
     assert "Battle decisions (9)" in page
     assert f"Hex {window.version.state['leaders']['frederick']['hex']}" in page
     assert 'value="retire"' in page
+
+
+def test_the_battle_page_says_nothing_of_marches_and_its_map_opens_on_the_battle(battle, player):
+    window, prussia, _austria, _daun = battle
+    c = client_for(player)
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Marches this turn" not in page
+    assert "a lit hex to march there" not in page
+    assert "The map opens on your battle" in page
+    where = window.version.state["leaders"]["frederick"]["hex"]
+    layer = json.loads(c.get(url("map_overlay", prussia)).content)
+    grid = grid_of(load_map(rules_campaign_map(window)))
+    assert layer["focus"] == [hex_xy(grid, where)] and layer["frame"]
+    assert layer["battles"] == [{"xy": hex_xy(grid, where)}]
+
+
+def rules_campaign_map(window) -> str:
+    return window.campaign.map_name
 
 
 def test_a_decision_is_saved_and_can_be_changed(battle, player):

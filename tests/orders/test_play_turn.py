@@ -92,7 +92,8 @@ def test_a_whole_turn_through_the_web(
     assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
     page = c.get(url("orders", prussia)).content.decode()
     marches = window.version.state["marches"]["prussia"]
-    assert f"Prussian 1 of {marches} given" in page  # 6.2: the marches left to allocate
+    # 6.2: the marches given and left to allocate (Prussia's line of 6.1 has no modifier)
+    assert f"Prussian {marches}: 1 given, {marches - 1} left" in page
     # Every seat says ready (the others stand still).
     for s in rules_campaign.seats.filter(reserve=False):
         if window.owes(s):

@@ -1,10 +1,15 @@
 """The set-up form follows the player count (1.2) and checks the army size against 3.2."""
 
+import html
+import json
+
 import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, Invitation
 from campaign.services import setup
+from organiser import forms
+from rules.armies import LABELS, Seat, armies_of, seats_in_play
 from tests.organiser.test_campaign_setup import FORM
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +58,31 @@ def test_the_seats_boxes_say_which_armies_each_seat_commands(client, organiser):
     body = client.post(reverse("new_campaign"), {**FORM, "name": ""}).content.decode()
     assert "Commands Austria, Empire, Russia, Sweden." in body  # 3 players (1.2)
     assert 'data-seats="{&quot;5&quot;' in body  # what the script hides the seats by
+
+
+def test_without_javascript_the_seats_help_is_right_for_the_default_count(client, organiser):
+    """Five players by default (1.2): the Austrian player commands Austria and the Empire."""
+    client.force_login(organiser)
+    body = client.get(reverse("new_campaign")).content.decode()
+    assert "Commands Austria, Empire." in body and "Commands Prussia." in body
+    assert "Commands Hanover." in body and "Commands Russia, Sweden." in body
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_script_is_given_each_seats_help_for_each_count(client, organiser, players):
+    """The texts the script puts under each box come from the engine's presets of 1.2, and are
+    the texts the page draws for that count."""
+    client.force_login(organiser)
+    texts = forms.seat_texts_by_players()[str(players)]
+    assert set(texts) == {s.value for s in seats_in_play(players)}
+    for seat, text in texts.items():
+        names = ", ".join(LABELS[a] for a in armies_of(Seat(seat), players))
+        assert text == f"Commands {names}."
+    body = client.post(reverse("new_campaign"), {**FORM, "name": "", "players": str(players)})
+    page = body.content.decode()
+    for text in texts.values():
+        assert text in page
+    assert html.escape(json.dumps(forms.seat_texts_by_players())) in page
 
 
 def test_a_size_at_which_an_army_cannot_deploy_is_refused(client, organiser):

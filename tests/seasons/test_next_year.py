@@ -185,6 +185,51 @@ def test_the_same_inputs_from_the_same_seed_give_the_same_year(
             assert (e.text in texts) == mine, (seat.power, e.text)
 
 
+def test_prisoners_are_exchanged_between_the_players_as_the_seats_stand(
+    organiser, django_capture_on_commit_callbacks
+):
+    """13.2 between players: the Austrian seat commands the Austrian and Imperial armies, so
+    Prussians held by the Empire are exchanged for Austrians held by Prussia."""
+    old = finished(organiser, django_capture_on_commit_callbacks, fate=None, prefix="px")
+    final = old.latest_version()
+    final.state["prisoners"] = [
+        {"army": "austria", "held_by": "prussia", "points": 100},
+        {"army": "prussia", "held_by": "empire", "points": 150},
+    ]
+    final.save()
+    austrian = old.seats.get(power="austria")
+    assert set(austrian.armies) >= {"austria", "empire"}
+    with django_capture_on_commit_callbacks(execute=True):
+        new = nextyear.start_next_year(
+            old, organiser, {}, now=timezone.now(), new_points_per_star_city=100
+        )
+    first = new.versions.get(number=0)
+    players = first.orders["between_campaigns"]["players"]
+    assert austrian.armies in players and len(players) == old.seats.filter(reserve=False).count()
+    assert first.state["prisoners"] == [{"army": "prussia", "held_by": "empire", "points": 50}]
+    [exchange] = Event.objects.filter(version=first, rule="13.2")
+    assert "100 Austrian for 100 Prussian" in exchange.text
+    assert nextyear.replay(new).state == first.state
+
+
+def test_a_player_builds_one_siege_train_a_year(organiser, django_capture_on_commit_callbacks):
+    old = finished(organiser, django_capture_on_commit_callbacks, fate=None, prefix="st")
+    with django_capture_on_commit_callbacks(execute=True):
+        new = nextyear.start_next_year(
+            old,
+            organiser,
+            {"siege_trains": ["prussia", "prussia"]},
+            now=timezone.now(),
+            new_points_per_star_city=900,
+        )
+    first = new.versions.get(number=0)
+    before = old.latest_version().state["siege_trains"]
+    built = [t for key, t in first.state["siege_trains"].items() if key not in before]
+    assert [t["army"] for t in built] == ["prussia"]
+    refused = Event.objects.get(version=first, rule="13.5", kind="order-rejected")
+    assert "one siege train per year" in refused.text
+
+
 def test_a_player_may_not_start_the_next_year(organiser, django_capture_on_commit_callbacks):
     old = finished(organiser, django_capture_on_commit_callbacks, fate=None, prefix="np")
     player = old.seats.get(power="prussia").user

@@ -1,0 +1,148 @@
+# ruff: noqa: F811 (the browser and tile fixtures are imported)
+"""The orders map goes where the player looks (issue 35: the walk of a new club at 390x844).
+
+On the bundled map, every seat deployed as the engine's sample, turn 1's march phase: the
+Austrian seat's forces lie from Bohemia to Hungary. The orders map opens framing those that
+still have a march; a force chosen in the list comes to the middle of the map at zoom 2 at
+least, and so does one chosen by a tap. On the battle-decision page the map opens on the battle
+and the page says nothing of marches. Screenshots: docs/screenshots/orders-far-force.png and
+battle-decision.png.
+"""
+
+import copy
+from datetime import timedelta
+
+import pytest
+
+from campaign.models import PhaseWindow, StateVersion
+from maps.core.loader import load_map
+from maps.core.tiles import grid_of
+from maps.overlay import hex_xy
+from orders.models import OrderSheet
+from rules.orders import Orders, orders_to_dict
+from tests.browser.test_map_widget import (  # noqa: F401 (fixtures)
+    assert_framed,
+    choose_in_list,
+    deploying,
+    map_zoom,
+    off_centre,
+    shot,
+    tap_counter,
+    tiles,
+    wait_idle,
+)
+from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
+from tests.orders.test_play_fixtures import client_for, in_phase, url
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def marching(deploying):
+    """Turn 1's march phase on the bundled map, every seat deployed as the engine's sample."""
+    campaign, sample = deploying
+    window = campaign.open_window()
+    prussia = campaign.seats.get(power="prussia")
+    sheet = OrderSheet.objects.get(window=window, seat=prussia)
+    sheet.draft = orders_to_dict(Orders(deployment=(sample,)))
+    sheet.save(update_fields=["draft"])
+    r = client_for(prussia.user).post(url("ready", prussia), in_phase(prussia))
+    assert r.status_code == 302
+    window = campaign.open_window()
+    assert window is not None and window.phase == "march", window
+    return campaign
+
+
+def waiting(driver):
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(
+        driver, 40, ignored_exceptions=(StaleElementReferenceException, WebDriverException)
+    )
+
+
+def test_the_orders_map_frames_the_marches_and_goes_to_the_force_chosen(
+    browser, live_server, marching
+):
+    from selenium.webdriver.common.by import By
+
+    campaign = marching
+    austria = campaign.seats.get(power="austria")
+    state = campaign.open_window().version.state
+    mine = {k: x for k, x in state["leaders"].items() if x["army"] in austria.armies}
+    strongest = max(mine, key=lambda k: mine[k]["points"])
+    grid = grid_of(load_map(campaign.map_name or "central_europe_1756"))
+
+    def apart(k: str) -> float:
+        a, b = hex_xy(grid, mine[k]["hex"]), hex_xy(grid, mine[strongest]["hex"])
+        return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+    far = max(mine, key=apart)
+    assert apart(far) > 300, (far, apart(far))  # farther than a phone's map at zoom 0
+    wait = waiting(browser)
+    sign_in(browser, live_server, austria.user)
+    browser.get(live_server.url + url("orders", austria))
+    wait_idle(wait)
+    assert assert_framed(browser) >= 2  # the whole seat in view, not its first commander alone
+    shot(browser, "orders-framed")
+
+    # chosen in the list: the map goes there, close enough to tap its lit hexes
+    choose_in_list(browser, wait, far)
+    assert off_centre(browser, mine[far]["hex"]) < 40
+    assert map_zoom(browser) >= 2
+    status = browser.find_element(By.ID, "mapwidget-status").text
+    assert "Tap a lit hex" in status or "no further" in status, status
+    browser.execute_script("document.getElementById('mapwidget').scrollIntoView({block: 'start'})")
+    shot(browser, "orders-far-force", docs=True)
+
+    # chosen by a tap on its counter, off the middle: the map centres it too
+    other = next(k for k in mine if k != far and mine[k]["hex"] != mine[far]["hex"])
+    browser.execute_script(
+        "const w = document.getElementById('mapwidget')._widget;"
+        "w.show(arguments[0], 2); w.map.panBy([90, 70], {animate: false});",
+        mine[other]["hex"],
+    )
+    assert off_centre(browser, mine[other]["hex"]) > 80
+    tap_counter(browser, wait, other)
+    wait.until(
+        lambda d: (
+            d.execute_script("return document.getElementById('mapwidget').dataset.followed")
+            == other
+        )
+    )
+    assert off_centre(browser, mine[other]["hex"]) < 40
+
+
+def test_the_battle_decision_page_opens_on_the_battle(browser, live_server, marching):
+    from django.utils import timezone
+    from selenium.webdriver.common.by import By
+
+    campaign = marching
+    austria, prussia = campaign.seats.get(power="austria"), campaign.seats.get(power="prussia")
+    latest = campaign.latest_version()
+    state = copy.deepcopy(latest.state)
+    where = state["leaders"]["frederick"]["hex"]
+    state["leaders"][austria.leaders["austria"][0]]["hex"] = where
+    state["phase"] = "battle"
+    PhaseWindow.objects.filter(campaign=campaign).update(status="resolved")
+    now = timezone.now()
+    version = StateVersion.objects.create(
+        campaign=campaign, number=latest.number + 1, turn=latest.turn,
+        resolved_phase="reconnaissance", phase="battle", state=state, created=now,
+    )  # fmt: skip
+    PhaseWindow.objects.create(
+        campaign=campaign, version=version, phase="battle", turn=latest.turn,
+        owing=[str(austria.code), str(prussia.code)], opened_at=now,
+        deadline=now + timedelta(days=1),
+    )  # fmt: skip
+    wait = waiting(browser)
+    sign_in(browser, live_server, prussia.user)
+    browser.get(live_server.url + url("orders", prussia))
+    wait_idle(wait)
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Battle decisions (9)"
+    page = browser.find_element(By.TAG_NAME, "main").text
+    assert "Marches this turn" not in page and "march there" not in page, page[:400]
+    assert off_centre(browser, where) < 40
+    assert browser.find_elements(By.CSS_SELECTOR, "#mapwidget .mw-battle")
+    shot(browser, "battle-decision", docs=True)
