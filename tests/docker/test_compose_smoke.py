@@ -114,7 +114,8 @@ def site(tmp_path_factory):
         pip_ca.write_bytes(Path(os.environ["PIP_CERT"]).read_bytes())
     cafile = tmp_path_factory.mktemp("caddy") / "root.crt"
     compose("down", "--volumes", "--remove-orphans", check=False)  # an earlier run's leftovers
-    run([docker(), "image", "rm", "--force", IMAGE], check=False)  # built by `up` below
+    # Built by `up` below (the layers of an earlier build stay, as the build's cache).
+    run([docker(), "image", "rm", "--force", "--no-prune", IMAGE], check=False)
     try:
         started = time.monotonic()
         # The README's command as written: the image is built here, without BuildKit.
@@ -170,6 +171,13 @@ def test_a_club_site_serves_https_and_the_worker_resolves_a_phase(site):
     loaded = compose.exec("web", "python", "manage.py", "loaddemo", "--force")
     assert "Demo 1757" in loaded
     site.demo_loaded = time.monotonic()
+    # The README's last command, here without a terminal (the password from the environment).
+    compose(
+        "exec", "-T", "-e", "DGK_ORGANISER_PASSWORD=a-long-password-1757", "web",
+        "python", "manage.py", "createorganiser", "--username", "anna",
+        "--email", "anna@example.org", "--noinput",
+    )  # fmt: skip
+    Browser(site.cafile).sign_in("anna", "a-long-password-1757")
 
     # The organiser's board.
     umpire = site.browser("umpire")
