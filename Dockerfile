@@ -3,9 +3,15 @@
 #
 #   docker build -t dgk .
 #
-# BASE_IMAGE: any Debian bookworm with python3 (3.11) and its venv module; CI builds on one made
-# with debootstrap. A machine whose TLS passes a proxy with its own certificate authority gives
-# its CA bundle as the build secret "ca" (DOCKER_BUILDKIT=1 docker build --secret id=ca,src=FILE).
+# Plain Dockerfile syntax, no BuildKit needed: Debian's docker-compose 1.29 builds it as it is,
+# and so does `docker compose` (v2). Build arguments (compose.yaml reads them from .env):
+#   BASE_IMAGE     any Debian bookworm with python3 (3.11) and its venv module (CI builds on one
+#                  made with debootstrap; a site behind a mirror names the mirror's copy)
+#   PIP_INDEX_URL  a mirror of PyPI (empty: PyPI)
+#   PIP_CA_FILE    a CA bundle for pip, for a machine whose TLS passes a proxy with its own
+#                  certificate authority: a file inside the build context (this folder), e.g.
+#                  pip-ca.pem. A CA bundle is public: it may end up in the image, it holds no secret.
+#   CHROMIUM       yes (default) or no, below
 ARG BASE_IMAGE=python:3.11-slim-bookworm
 
 # --- build: the virtualenv, the static files and the map tiles ----------------------------------
@@ -16,10 +22,13 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 RUN python3 -m venv /opt/venv
-COPY requirements.txt /tmp/requirements.txt
-RUN --mount=type=secret,id=ca \
-    if [ -s /run/secrets/ca ]; then export PIP_CERT=/run/secrets/ca; fi; \
-    /opt/venv/bin/pip install --requirement /tmp/requirements.txt
+ARG PIP_INDEX_URL=
+ARG PIP_CA_FILE=
+# requirements.txt, and the CA bundle when one is named (an empty PIP_CA_FILE copies nothing more).
+COPY requirements.txt ${PIP_CA_FILE} /tmp/pip/
+RUN if [ -z "$PIP_INDEX_URL" ]; then unset PIP_INDEX_URL; fi; \
+    if [ -n "$PIP_CA_FILE" ]; then export PIP_CERT="/tmp/pip/$(basename "$PIP_CA_FILE")"; fi; \
+    /opt/venv/bin/pip install --requirement /tmp/pip/requirements.txt
 COPY . /app
 WORKDIR /app
 # Static files with hashed names (WhiteNoise serves them) and the tile pyramid of the bundled map,

@@ -422,7 +422,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # The one beat schedule: Celery beat reads it with a broker, runperiodic without one.
 # Seconds between runs, keyed by the task's dotted name.
-HEARTBEAT_SECONDS = envint("HEARTBEAT_SECONDS", "60", minimum=1)
+# The heartbeat every 30 s and /healthz failing when it is 120 s old: a dead worker is told within
+# two minutes, and a worker busy for a minute and a half is not.
+HEARTBEAT_SECONDS = envint("HEARTBEAT_SECONDS", "30", minimum=1)
 PERIODIC_TASKS = {
     "campaign.tasks.record_heartbeat": HEARTBEAT_SECONDS,
     "campaign.tasks.sweep_deadlines": envint("SWEEP_SECONDS", "60", minimum=1),
@@ -437,8 +439,10 @@ PERIODIC_TASKS = {
     "maps.tasks.draw_wanted_map_pictures": envint("PICTURE_SECONDS", "10", minimum=1),
     # ... and the books of the season it wants (a campaign that ended).
     "seasons.tasks.print_wanted_season_books": envint("PICTURE_SECONDS", "10", minimum=1),
-    # Looks hourly for running campaigns whose last backup is BACKUP_EVERY_HOURS old.
-    "seasons.tasks.backup_campaigns": envint("BACKUP_CHECK_SECONDS", "3600", minimum=1),
+    # Looks every 5 minutes for running campaigns with no backup yet (a campaign just started:
+    # its first file comes minutes later, beat's first run included) or whose last backup is
+    # BACKUP_EVERY_HOURS old. A look that finds nothing due costs a folder listing per campaign.
+    "seasons.tasks.backup_campaigns": envint("BACKUP_CHECK_SECONDS", "300", minimum=1),
 }
 if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
     PERIODIC_TASKS["orders.tasks.poll_orders_mailbox"] = envint(
@@ -453,7 +457,7 @@ OUTBOX_RETRY_SECONDS = envint("OUTBOX_RETRY_SECONDS", "300", minimum=1)
 # Less free space than this (MB) in a folder the site writes to makes /healthz "degraded".
 DISK_MIN_FREE_MB = envint("DISK_MIN_FREE_MB", "200", minimum=0)
 # A heartbeat older than this makes /healthz answer 503 (periodic work has stopped).
-HEARTBEAT_MAX_AGE_SECONDS = envint("HEARTBEAT_MAX_AGE_SECONDS", "300", minimum=1)
+HEARTBEAT_MAX_AGE_SECONDS = envint("HEARTBEAT_MAX_AGE_SECONDS", "120", minimum=1)
 if HEARTBEAT_MAX_AGE_SECONDS <= HEARTBEAT_SECONDS:
     raise ImproperlyConfigured(
         "HEARTBEAT_MAX_AGE_SECONDS must be longer than HEARTBEAT_SECONDS, or /healthz would fail "

@@ -13,9 +13,10 @@ from seasons.services import backups, seasonbook
 
 @shared_task(ignore_result=True)
 def backup_campaigns() -> int:
-    """Beat, hourly: the season file of every running campaign whose last backup is a day old
-    (``BACKUP_EVERY_HOURS``) into ``BACKUP_DIR``, the last ``BACKUP_KEEP`` kept. A failure
-    (a full disk) is logged and shown by /healthz; it never removes a backup already made."""
+    """Beat, every 5 minutes: the season file of every running campaign with none yet or
+    whose last backup is a day old (``BACKUP_EVERY_HOURS``) into ``BACKUP_DIR``, the last
+    ``BACKUP_KEEP`` kept. A failure (a full disk) is logged and shown by /healthz; it never
+    removes a backup already made."""
     done = backups.backup_campaigns(
         folder=settings.BACKUP_DIR,
         keep=settings.BACKUP_KEEP,

@@ -21,6 +21,9 @@ SHOWN = (
     "EMAIL_BACKEND",
     "SITE_URL",
     "TIME_ZONE",
+    "HEARTBEAT_SECONDS",
+    "HEARTBEAT_MAX_AGE_SECONDS",
+    "PERIODIC_TASKS",
 )
 _PROBE = f"""
 import json, dgk.settings as s
@@ -44,6 +47,9 @@ _CLEARED = {
     "SITE_URL_FILE",
     "TIME_ZONE",
     "DJANGO_SETTINGS_MODULE",
+    "HEARTBEAT_SECONDS",
+    "HEARTBEAT_MAX_AGE_SECONDS",
+    "BACKUP_CHECK_SECONDS",
 }
 
 
@@ -83,6 +89,13 @@ def test_the_defaults_work_out_of_the_box():
     # no mail server: the local outbox (issue 26), files the organiser reads on the site
     assert values["EMAIL_BACKEND"].endswith("filebased.EmailBackend")
     assert values["TIME_ZONE"] == "UTC"
+    # A dead worker is told by /healthz within two minutes, and a live one never between two
+    # heartbeats; a new campaign's first backup comes minutes after its start, not an hour.
+    assert values["HEARTBEAT_SECONDS"] < values["HEARTBEAT_MAX_AGE_SECONDS"] <= 120
+    assert (
+        values["PERIODIC_TASKS"]["campaign.tasks.record_heartbeat"] == values["HEARTBEAT_SECONDS"]
+    )
+    assert values["PERIODIC_TASKS"]["seasons.tasks.backup_campaigns"] <= 300
 
 
 def test_a_command_in_another_shell_links_to_the_address_bin_run_recorded(tmp_path):

@@ -9,6 +9,10 @@ removes that campaign's oldest files beyond the last ``keep``. A file is written
 all (``seasonfile.write``), and older files are removed only once the new one is written, so a
 full or read-only disk loses no backup already made: the failure is logged, counted in the
 run's ``BackupRun`` row, and shown by /healthz until a run succeeds.
+
+The periodic task looks every few minutes (``BACKUP_CHECK_SECONDS``), so a campaign's first file
+is written minutes after it starts, not a day later; a run that finds nothing due writes no
+``BackupRun`` row (unless the last one failed: then it says that nothing fails any more).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from seasons.services import seasonfile
 
 logger = logging.getLogger(__name__)
 SUFFIX = ".dgk.json.gz"
-RUNS_KEPT = 60  # BackupRun rows: two months of nights
+RUNS_KEPT = 60  # BackupRun rows: the last 60 runs that found a campaign due
 
 
 @dataclass
@@ -64,11 +68,17 @@ def backup_campaign(campaign: Campaign, *, folder: Path, keep: int, now: datetim
     return outcome
 
 
+def is_due(newest: datetime | None, *, every: timedelta, now: datetime) -> bool:
+    """A campaign's backup is due when it has none yet (its first comes at the next check after
+    it starts) or its newest was made ``every`` ago."""
+    return newest is None or now - newest >= every
+
+
 def due(campaign: Campaign, *, folder: Path, every: timedelta, now: datetime) -> bool:
-    """No backup yet, or the newest is ``every`` old: the files on disk say, not a countdown
-    (a restarted beat, or a task run twice, writes no extra file)."""
+    """``is_due`` for the files on disk, not a countdown (a restarted beat, or a task run
+    twice, writes no extra file)."""
     made = backups_of(folder, campaign)
-    return not made or now - made_at(made[-1]) >= every
+    return is_due(made_at(made[-1]) if made else None, every=every, now=now)
 
 
 def backup_campaigns(
@@ -78,9 +88,11 @@ def backup_campaigns(
     the default); one that fails is logged and the others still go."""
     outcome = Outcome()
     running = Campaign.objects.filter(status=CampaignStatus.RUNNING).order_by("id")
+    found_due = False
     for campaign in running:
         if not due(campaign, folder=folder, every=every, now=now):
             continue
+        found_due = True
         try:
             done = backup_campaign(campaign, folder=folder, keep=keep, now=now)
         except OSError as e:
@@ -90,6 +102,9 @@ def backup_campaigns(
             continue
         outcome.written += done.written
         outcome.removed += done.removed
+    last = BackupRun.objects.order_by("-at", "-id").first()
+    if not found_due and (last is None or last.failed == 0):
+        return outcome  # nothing to do, nothing to tell: no row every few minutes
     BackupRun.objects.create(
         at=now,
         written=len(outcome.written),

@@ -1,13 +1,17 @@
 """The compose deployment under test, driven as an operator and a browser would: the docker and
 compose commands of docs/operations.md, and HTTPS through Caddy with its own authority trusted.
 
+The image is built by `up -d` itself, as the README's commands do (no DOCKER_BUILDKIT): the
+build arguments come from the .env the test writes.
+
 Environment (set by .ci/run; a machine that reaches Docker Hub needs none of them):
-  DGK_DOCKER_BASE_IMAGE   the Dockerfile's BASE_IMAGE (CI: the debootstrap image of .ci/docker)
+  DGK_DOCKER_BASE_IMAGE   DGK_BASE_IMAGE in .env (CI: the debootstrap image of .ci/docker)
   DGK_COMPOSE_OVERRIDE    a compose file laid over compose.yaml (CI: .ci/docker/compose.ci.yaml,
                           which swaps the official images for stand-ins from Debian's packages)
   DGK_COMPOSE             the compose command (default: docker-compose if found, else
                           "docker compose")
-  PIP_CERT                a CA bundle for pip inside the build, passed as the build secret "ca"
+  PIP_CERT                a CA bundle for pip inside the build: copied to pip-ca.pem in the
+                          repository and named by DGK_PIP_CA_FILE in .env
 """
 
 from __future__ import annotations
@@ -45,6 +49,18 @@ DGK_HTTPS_PORT=127.0.0.1:{HTTPS_PORT}
 DGK_IMAGE={IMAGE}
 TIME_ZONE=Europe/Berlin
 """
+# A CA bundle for pip inside the build (DGK_PIP_CA_FILE), inside the build context.
+PIP_CA_FILE = "pip-ca.pem"
+
+
+def env_file() -> str:
+    """ENV_FILE, with the build's settings of this machine (a mirror's base image, pip's CA)."""
+    text = ENV_FILE
+    if os.getenv("DGK_DOCKER_BASE_IMAGE"):
+        text += f"DGK_BASE_IMAGE={os.environ['DGK_DOCKER_BASE_IMAGE']}\n"
+    if os.getenv("PIP_CERT") and Path(os.environ["PIP_CERT"]).is_file():
+        text += f"DGK_PIP_CA_FILE={PIP_CA_FILE}\n"
+    return text
 
 
 def docker() -> str:
@@ -60,28 +76,23 @@ def compose_command() -> list[str]:
     return [docker(), "compose"]
 
 
+# As a volunteer's shell has it: no BuildKit asked for, so compose 1.29 builds through the API.
+PLAIN_ENV = {
+    k: v for k, v in os.environ.items() if k not in ("DOCKER_BUILDKIT", "COMPOSE_DOCKER_CLI_BUILD")
+}
+
+
 def run(args: list[str], *, timeout: float = 600, check: bool = True, **kwargs):
     result = subprocess.run(
-        args, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False, **kwargs
-    )
+        args, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False,
+        env=PLAIN_ENV, **kwargs,
+    )  # fmt: skip
     if check and result.returncode != 0:
         raise AssertionError(
             f"{shlex.join(args)} exited {result.returncode}\n"
             f"--- stdout\n{result.stdout[-4000:]}\n--- stderr\n{result.stderr[-4000:]}"
         )
     return result
-
-
-def build_image() -> float:
-    """`docker build` of the Dockerfile, as docs/operations.md says; returns the seconds taken."""
-    args = [docker(), "build", "--tag", IMAGE]
-    if os.getenv("DGK_DOCKER_BASE_IMAGE"):
-        args += ["--build-arg", f"BASE_IMAGE={os.environ['DGK_DOCKER_BASE_IMAGE']}"]
-    if os.getenv("PIP_CERT") and Path(os.environ["PIP_CERT"]).is_file():
-        args += ["--secret", f"id=ca,src={os.environ['PIP_CERT']}"]
-    started = time.monotonic()
-    run([*args, "."], timeout=1800, env={**os.environ, "DOCKER_BUILDKIT": "1"})
-    return time.monotonic() - started
 
 
 @dataclass
@@ -110,8 +121,9 @@ class Compose:
             for name in self.files:
                 command += ["--file", name]
             subprocess.run(
-                [*command, "exec", "-T", service, *args], cwd=ROOT, stdout=out, check=True
-            )
+                [*command, "exec", "-T", service, *args], cwd=ROOT, stdout=out, check=True,
+                env=PLAIN_ENV,
+            )  # fmt: skip
 
     def logs(self) -> str:
         return self("logs", "--no-color", "--tail", "60", check=False).stdout

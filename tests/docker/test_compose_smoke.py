@@ -1,12 +1,15 @@
 """The container deployment, for real (docs/operations.md, "Host it for your club" and "Backups
-and restore"): the image built from the Dockerfile, compose.yaml brought up with a real dockerd,
-the site reached over HTTPS through Caddy (its own authority trusted), the demo's organiser
-and a player at work, the worker resolving the phase; then `down` and `up` again, and the
-restore drill (a dump, the database dropped, the dump restored): the same pages each time.
+and restore"), with the README's commands as written: `up -d` builds the image from the
+Dockerfile (no BuildKit) and brings compose.yaml up with a real dockerd; the site reached over
+HTTPS through Caddy (its own authority trusted), the demo's organiser and a player at work, the
+worker resolving the phase, the first nightly dump and season file; then the upgrade (`down`,
+`up -d --build`, built from the same base image), a worker that dies brought back and one
+stopped told by /healthz, and the restore drill (a dump, the database dropped, the dump
+restored): the same pages each time.
 
 Slow (minutes) and needs root and a docker daemon: it runs only with DGK_DOCKER_SMOKE=1, which
-.ci/run sets after .ci/docker/setup.sh has made the machine ready. The three tests run in order
-on one site; the later ones read what the first one played.
+.ci/run sets after .ci/docker/setup.sh has made the machine ready. The tests run in order on one
+site; the later ones read what the first one played.
 """
 
 from __future__ import annotations
@@ -16,18 +19,19 @@ import json
 import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 
 from tests.docker.compose_site import (
-    ENV_FILE,
     IMAGE,
+    PIP_CA_FILE,
     ROOT,
     Browser,
     Compose,
-    build_image,
     comparable,
     docker,
+    env_file,
     run,
     text_of,
     wait_for,
@@ -42,6 +46,7 @@ pytestmark = [
 ]
 
 CA_FILE = "/data/caddy/pki/authorities/local/root.crt"
+DUMPS = "/var/lib/dgk/backups/database"
 # Directions of a one-hex march (6.2): the test gives Frederick the first the page accepts.
 DIRECTIONS = ("1", "2", "3", "4", "5", "6")
 
@@ -56,6 +61,7 @@ class Site:
         self.seat_path = ""
         self.board_path = ""
         self.timings: dict[str, float] = {}
+        self.demo_loaded = 0.0
 
     def browser(self, username: str) -> Browser:
         browser = Browser(self.cafile)
@@ -70,6 +76,14 @@ class Site:
             return status == 200 and json.loads(body)
 
         return wait_for("/healthz through Caddy", probe, timeout)
+
+    def base_layer(self, image: str) -> str:
+        inspect = run([docker(), "image", "inspect", image, "--format", "{{json .RootFS.Layers}}"])
+        return json.loads(inspect.stdout)[0]
+
+    def dumps(self) -> list[str]:
+        listed = self.compose.exec("backup", "ls", "-1", DUMPS)
+        return sorted(name for name in listed.split() if name.endswith(".dump"))
 
     def snapshot(self) -> dict[str, str]:
         """The pages a player and the organiser read, without the per-response tokens."""
@@ -89,17 +103,24 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    env = ROOT / ".env"
-    if env.exists():
-        pytest.fail(f"{env} exists: the smoke test writes its own and would overwrite it")
+    env, pip_ca = ROOT / ".env", ROOT / PIP_CA_FILE
+    for mine in (env, pip_ca):
+        if mine.exists():
+            pytest.fail(f"{mine} exists: the smoke test writes its own and would overwrite it")
     compose = Compose()
-    timings = {"build": build_image()}
-    env.write_text(ENV_FILE, encoding="utf-8")
+    timings: dict[str, float] = {}
+    env.write_text(env_file(), encoding="utf-8")
+    if "DGK_PIP_CA_FILE" in env_file():
+        pip_ca.write_bytes(Path(os.environ["PIP_CERT"]).read_bytes())
     cafile = tmp_path_factory.mktemp("caddy") / "root.crt"
     compose("down", "--volumes", "--remove-orphans", check=False)  # an earlier run's leftovers
+    # Built by `up` below (the layers of an earlier build stay, as the build's cache).
+    run([docker(), "image", "rm", "--force", "--no-prune", IMAGE], check=False)
     try:
         started = time.monotonic()
-        compose("up", "-d")
+        # The README's command as written: the image is built here, without BuildKit.
+        compose("up", "-d", timeout=2400)
+        timings["build and up"] = time.monotonic() - started
 
         def root_certificate():
             found = compose.exec("caddy", "cat", CA_FILE, check=False)
@@ -117,6 +138,7 @@ def site(tmp_path_factory):
         log.write_text(compose.logs(), encoding="utf-8")
         compose("down", "--volumes", "--remove-orphans", check=False)
         env.unlink()
+        pip_ca.unlink(missing_ok=True)
         print(f"docker smoke: timings {timings}; the services' last lines in {log}")
 
 
@@ -129,7 +151,8 @@ def test_a_club_site_serves_https_and_the_worker_resolves_a_phase(site):
     connection.request("GET", "/", headers={"Host": "localhost"})
     response = connection.getresponse()
     assert response.status in (301, 308)
-    assert response.getheader("Location") == "https://localhost/"
+    # ... on the port HTTPS is published on (DGK_HTTPS_PORT), not Caddy's default 443.
+    assert response.getheader("Location") == "https://localhost:18443/"
     assert compose.exec("web", "id", "-un").strip() == "dgk"
     inspect = run([docker(), "image", "inspect", IMAGE, "--format", "{{json .Config}}"])
     config = json.loads(inspect.stdout)
@@ -143,8 +166,18 @@ def test_a_club_site_serves_https_and_the_worker_resolves_a_phase(site):
     assert warnings == ["W005", "W021"], checked.stderr
 
     # The demo, as docs/operations.md loads it.
+    refused = compose("exec", "-T", "web", "python", "manage.py", "loaddemo", check=False)
+    assert refused.returncode == 1 and "DEBUG is off" in refused.stderr
     loaded = compose.exec("web", "python", "manage.py", "loaddemo", "--force")
     assert "Demo 1757" in loaded
+    site.demo_loaded = time.monotonic()
+    # The README's last command, here without a terminal (the password from the environment).
+    compose(
+        "exec", "-T", "-e", "DGK_ORGANISER_PASSWORD=a-long-password-1757", "web",
+        "python", "manage.py", "createorganiser", "--username", "anna",
+        "--email", "anna@example.org", "--noinput",
+    )  # fmt: skip
+    Browser(site.cafile).sign_in("anna", "a-long-password-1757")
 
     # The organiser's board.
     umpire = site.browser("umpire")
@@ -206,16 +239,74 @@ def test_a_club_site_serves_https_and_the_worker_resolves_a_phase(site):
     site.pages = site.snapshot()
 
 
-def test_down_and_up_again_keeps_everything(site):
+def test_the_first_backups_come_soon_after_the_first_start(site):
+    """The first nightly dump holds the site's tables (taken after the migrations), the night is
+    recorded, and the demo campaign's season file is written minutes after it started."""
+    compose = site.compose
+    first = wait_for("the first nightly dump", site.dumps, 120)[0]
+    listed = compose.exec("backup", "pg_restore", "--list", f"{DUMPS}/{first}")
+    assert "TABLE public campaign_campaign" in listed
+    assert compose.exec("backup", "cat", f"{DUMPS}/.nightly").strip().isdigit()
+    when = int(compose.exec("backup", "dgk-pg-backup", "next").split()[0])
+    assert time.time() < when <= time.time() + 86400  # tonight's, not at once again
+
+    def season_file():
+        found = compose.exec("web", "find", "/var/lib/dgk/backups/campaigns", "-name", "*.gz")
+        return found.strip()
+
+    left = 360 - (time.monotonic() - site.demo_loaded)  # the check runs every 5 minutes
+    assert ".dgk.json.gz" in wait_for("the demo's season file", season_file, max(left, 5), 10)
+
+
+def test_the_upgrade_builds_from_the_same_base_and_keeps_everything(site):
+    """The README's upgrade with Debian's docker-compose: `up -d --build` (after `pull`, which
+    CI's stand-ins cannot do). The build arguments come from .env again: the same base image."""
     assert site.pages, "the first test played nothing"
     compose = site.compose
+    base = os.getenv("DGK_DOCKER_BASE_IMAGE", "python:3.11-slim-bookworm")
     compose("down")
     started = time.monotonic()
-    compose("up", "-d")
+    compose("up", "-d", "--build", timeout=2400)
     site.healthy()
-    site.timings["restart"] = time.monotonic() - started
+    site.timings["upgrade"] = time.monotonic() - started
+    assert site.base_layer(IMAGE) == site.base_layer(base)
 
     assert site.snapshot() == site.pages
+
+
+def test_a_worker_that_dies_comes_back_and_one_stopped_is_told(site):
+    """A worker whose process dies (killed as the kernel's OOM killer would) is restarted by
+    `restart: unless-stopped`; one stopped (`stop`, or `docker kill`: Docker counts both as the
+    operator's doing) stays down, and /healthz says so within two minutes."""
+    compose = site.compose
+    container = compose("ps", "-q", "worker").stdout.strip()
+
+    def state():
+        found = run([docker(), "inspect", container, "--format", "{{json .State}}"])
+        return json.loads(found.stdout)
+
+    before = run([docker(), "inspect", container, "--format", "{{.RestartCount}}"]).stdout
+    run(["kill", "-KILL", str(state()["Pid"])])
+
+    def back():
+        now = run([docker(), "inspect", container, "--format", "{{.RestartCount}}"]).stdout
+        return state()["Running"] and int(now) > int(before)
+
+    wait_for("the killed worker restarted", back, 60, every=1)
+    site.healthy()
+
+    compose("stop", "worker")
+    stopped = time.monotonic()
+
+    def told():
+        status, _, _ = Browser(site.cafile).get("/healthz")
+        return status == 503
+
+    wait_for("/healthz telling the worker is gone", told, 150, every=5)
+    site.timings["dead worker told"] = time.monotonic() - stopped
+    assert site.timings["dead worker told"] <= 135
+    compose("up", "-d")
+    site.healthy()
 
 
 def test_the_restore_drill_gives_back_the_same_site(site, tmp_path):
@@ -223,8 +314,13 @@ def test_the_restore_drill_gives_back_the_same_site(site, tmp_path):
     assert site.pages, "the first test played nothing"
     compose = site.compose
 
-    # A dump (the nightly service's own command, at once), copied off the server.
+    # A dump (the nightly service's own command, at once), copied off the server; the nightly
+    # schedule does not move.
+    night = compose.exec("backup", "cat", f"{DUMPS}/.nightly")
+    scheduled = compose.exec("backup", "dgk-pg-backup", "next")
     dump = compose.exec("backup", "dgk-pg-backup", "now").strip().splitlines()[-1]
+    assert compose.exec("backup", "cat", f"{DUMPS}/.nightly") == night
+    assert compose.exec("backup", "dgk-pg-backup", "next") == scheduled
     assert re.fullmatch(r"/var/lib/dgk/backups/database/dgk-\d{8}-\d{6}\.dump", dump), dump
     listed = compose.exec("backup", "ls", "-l", "/var/lib/dgk/backups/database")
     assert dump.rsplit("/", 1)[1] in listed
@@ -232,8 +328,8 @@ def test_the_restore_drill_gives_back_the_same_site(site, tmp_path):
     compose.exec_to_file(copy, "backup", "cat", dump)
     assert copy.read_bytes().startswith(b"PGDMP")  # pg_dump's custom format
 
-    # 1. Stop what writes to the database.
-    compose("stop", "web", "worker", "beat")
+    # 1. Stop everything that writes to the database, or dumps it half restored.
+    compose("stop", "web", "worker", "beat", "backup")
     # 2. Drop the database and make it again, empty.
     compose.exec("db", "dropdb", "--username", "dgk", "dgk")
     compose.exec("db", "createdb", "--username", "dgk", "dgk")

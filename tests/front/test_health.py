@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.conf import settings as django_settings
 from django.utils import timezone
 
 from campaign.models import Heartbeat
@@ -44,6 +45,20 @@ def test_it_fails_when_the_heartbeat_is_stale(admin_client, settings):
 
     assert response.status_code == 503
     assert response.json()["heartbeat"]["age_seconds"] >= 300
+
+
+def test_by_default_a_worker_dead_for_two_minutes_is_told_and_a_late_beat_is_not(admin_client):
+    """The defaults (HEARTBEAT_SECONDS, HEARTBEAT_MAX_AGE_SECONDS): a heartbeat two minutes old
+    fails; one missed beat, and the next one half a minute late, does not."""
+    now = timezone.now()
+    beat = Heartbeat.objects.create(source=WORKER, beat_at=now - timedelta(seconds=121))
+    assert admin_client.get("/healthz").status_code == 503
+
+    late = 2 * django_settings.HEARTBEAT_SECONDS + 30
+    beat.beat_at = now - timedelta(seconds=late)
+    beat.save()
+    response = admin_client.get("/healthz")
+    assert response.status_code == 200, response.json()
 
 
 def test_it_fails_when_the_broker_is_unreachable(admin_client, settings):

@@ -1,5 +1,10 @@
 """Setting a campaign up: the form, seats from the 1.2 presets, army points, leaders, start."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 
@@ -184,10 +189,36 @@ def test_the_demo_is_ready_to_click_through(settings):
 
 def test_the_demo_refuses_without_debug(settings):
     from django.core.management import call_command
+    from django.core.management.base import CommandError
 
     settings.DEBUG = False
-    call_command("loaddemo")
+    with pytest.raises(CommandError, match="DEBUG is off"):
+        call_command("loaddemo")
     assert not Campaign.objects.exists()
+
+
+def test_the_demo_refused_exits_non_zero(tmp_path):
+    """As an operator (or a script) runs it: `manage.py loaddemo` with DEBUG off fails (in a
+    process of its own, on a database file it never makes)."""
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY_FILE")},
+        "DEBUG": "0",
+        "SECRET_KEY": "test-only",
+        "ALLOWED_HOSTS": "localhost",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'never-made.sqlite3'}",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "loaddemo"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "DEBUG is off, no demo accounts made" in result.stderr
+    assert not (tmp_path / "never-made.sqlite3").exists()
 
 
 @pytest.fixture

@@ -96,3 +96,48 @@ def test_a_backup_folder_under_a_file_fails_every_campaign_and_the_task_raises_n
 def test_the_public_healthz_does_not_tell_the_backups(client, campaign, folder):
     tasks.backup_campaigns()
     assert "backups" not in client.get("/healthz").json()
+
+
+def test_the_schedule_of_a_campaigns_files(now):
+    """``is_due``, pure: the first file at the first look after the start, then a day later
+    (BACKUP_EVERY_HOURS), whatever the looks in between."""
+    day = timedelta(hours=24)
+    assert backups.is_due(None, every=day, now=now)
+    assert not backups.is_due(now, every=day, now=now + timedelta(hours=23, minutes=59))
+    assert backups.is_due(now, every=day, now=now + day)
+    assert backups.is_due(now - timedelta(days=3), every=day, now=now)  # a server off for days
+
+
+def test_a_campaign_started_gets_its_first_file_at_the_next_look(campaign, folder, now):
+    """The periodic task looks every few minutes (settings.BACKUP_CHECK_SECONDS): a campaign
+    started a minute ago has its file at the next look, not a day (or an hour) later."""
+    look = django_settings.PERIODIC_TASKS["seasons.tasks.backup_campaigns"]
+    assert look <= 300
+    every = timedelta(hours=django_settings.BACKUP_EVERY_HOURS)
+    first = backups.backup_campaigns(
+        folder=folder, keep=7, every=every, now=now + timedelta(seconds=look)
+    )
+    assert len(first.written) == 1
+
+
+def test_looks_that_find_nothing_due_leave_no_row(campaign, folder, now):
+    every = timedelta(hours=24)
+    backups.backup_campaigns(folder=folder, keep=7, every=every, now=now)
+    for minutes in range(5, 60, 5):
+        backups.backup_campaigns(
+            folder=folder, keep=7, every=every, now=now + timedelta(minutes=minutes)
+        )
+    assert BackupRun.objects.count() == 1
+    backups.backup_campaigns(folder=folder, keep=7, every=every, now=now + every)
+    assert BackupRun.objects.count() == 2
+    assert len(backups.backups_of(folder, campaign)) == 2
+
+
+def test_a_look_after_a_failure_says_it_is_over_even_with_nothing_due(campaign, folder, now):
+    """A failure shown by /healthz is cleared by the next look, even once the campaign it was
+    about is no longer running (so no look finds it due)."""
+    BackupRun.objects.create(at=now, written=0, failed=1, error="Bohemia: disk full")
+    campaign.status = CampaignStatus.ENDED
+    campaign.save()
+    backups.backup_campaigns(folder=folder, keep=7, every=timedelta(hours=24), now=now)
+    assert backups.health()["ok"] is True

@@ -5,14 +5,15 @@ one player per seat (``prussia``, ``austria``, ``france``, ``hanover``, ``russia
 password ``demo``, and the five-player campaign "Demo 1757" on the bundled map: every army
 deployed (the engine's sample deployment), turn 1 open for march orders. Every seat but the
 Prussian is away for a while, so the phase resolves as soon as the Prussian player is ready.
-Demo accounts have a known password: the command refuses to run with DEBUG off unless forced.
+Demo accounts have a known password: with DEBUG off the command refuses (exit status 1) unless
+forced.
 """
 
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -40,8 +41,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, reset: bool, force: bool, **options):
         if not settings.DEBUG and not force:
-            self.stdout.write("loaddemo: DEBUG is off, no demo accounts made (use --force).")
-            return
+            # An error, not a message: a script (or an operator) must not go on as if the demo
+            # were there (the exit status is 1).
+            raise CommandError("DEBUG is off, no demo accounts made (use --force).")
         existing = Campaign.objects.filter(name=NAME, organiser__username=ORGANISER)
         if existing.exists() and not reset:
             self.stdout.write(f"loaddemo: {NAME!r} is there already (--reset to start over).")
