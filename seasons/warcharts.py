@@ -55,7 +55,7 @@ def _text(x: float, y: float, words: str, *, size: int = 10, anchor: str = "star
 def line_chart(chart: Chart, title: str, ident: str, *, unit: str = "points") -> str:
     """Lines by turn, one per series, each named at its last value.
 
-    >>> from campaign.warseries import Chart, Series
+    >>> from seasons.warseries import Chart, Series
     >>> svg = line_chart(Chart((1, 2), (Series("prussia", "Prussian", (900, 700)),)), "P", "c")
     >>> "<title id=\\"c-t\\">P</title>" in svg, "Prussian 700" in svg
     (True, True)

@@ -1,4 +1,4 @@
-"""The war's series and charts (campaign.warseries, campaign.warcharts): pure, no Django."""
+"""The war's series and charts (seasons.warseries, seasons.warcharts): pure, no Django."""
 
 import doctest
 import xml.etree.ElementTree as ET
