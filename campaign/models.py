@@ -117,7 +117,7 @@ class OutboxEmail(models.Model):
         return f"{self.kind} {self.ids} ({'sent' if self.sent_at else 'to send'})"
 
 
-# Email kinds a player may choose (campaign.services.email sends them).
+# Email kinds a player may choose (mail.services.email sends them).
 EMAIL_KINDS = ("phase-opened", "reminder", "phase-resolved", "battle-pending", "campaign-over")
 
 

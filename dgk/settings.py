@@ -267,15 +267,15 @@ MAP_TILES_DIR = Path(os.getenv("MAP_TILES_DIR", "") or BASE_DIR / "var" / "tiles
 # (maps.pictures), served by orders.picture_views; a version's pictures never change.
 MAP_PICTURES_DIR = Path(os.getenv("MAP_PICTURES_DIR", "") or BASE_DIR / "var" / "pictures")
 # The book of the season (docs/season-end.md): printed once by the worker when a campaign ends
-# (campaign.services.bookfiles), served to its members, never changed in place.
+# (seasons.services.bookfiles), served to its members, never changed in place.
 SEASON_BOOKS_DIR = Path(os.getenv("SEASON_BOOKS_DIR", "") or BASE_DIR / "var" / "books")
-# The nightly backups (campaign.services.backups, docs/operations.md "Backups and restore"):
+# The nightly backups (seasons.services.backups, docs/operations.md "Backups and restore"):
 # each running campaign's season file, with its dice seed, every BACKUP_EVERY_HOURS; the last
 # BACKUP_KEEP files of each campaign are kept. Keep this folder as private as the database.
 BACKUP_DIR = Path(os.getenv("BACKUP_DIR", "") or BASE_DIR / "var" / "backups")
 BACKUP_KEEP = envint("BACKUP_KEEP", "7", minimum=1)
 BACKUP_EVERY_HOURS = envint("BACKUP_EVERY_HOURS", "24", minimum=1)
-# The largest season file read (campaign.services.seasonfile), compressed and decompressed
+# The largest season file read (seasons.services.seasonfile), compressed and decompressed
 # alike: a whole played season is under 5 MB of JSON; a larger file is refused unread.
 SEASON_FILE_MAX_BYTES = envint("SEASON_FILE_MAX_BYTES", str(64 * 1024 * 1024), minimum=1)
 
@@ -484,7 +484,7 @@ LOGGING = {
     "loggers": {
         # django-axes logs every sign-in at INFO; its warnings (a lock-out) are what matter.
         "axes": {"level": "WARNING"},
-        # A 403 is one line, not a traceback (campaign.logfilters).
+        # A 403 is one line, not a traceback (front.logfilters).
         "django.request": {"filters": ["one_line_403"]},
     },
 }
