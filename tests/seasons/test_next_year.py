@@ -1,5 +1,5 @@
 """Linked campaigns (13) on the site: the organiser of a finished campaign starts its next year,
-with the Clock of Fate (services/nextyear.py, campaign/nextyear_views.py)."""
+with the Clock of Fate (services/nextyear.py, seasons/nextyear_views.py)."""
 
 from __future__ import annotations
 
