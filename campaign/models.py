@@ -301,6 +301,9 @@ class Seat(models.Model):
     absent_until = models.DateTimeField(null=True, blank=True)
     missed_in_a_row = models.PositiveIntegerField(default=0)
     joined = models.DateTimeField(null=True, blank=True)
+    # The turn whose forced march phase this seat declined in advance, on the march page (6.3):
+    # that phase then does not wait for it (0: none declined).
+    declined_forced_march_turn = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["reserve", "id"]

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.models import WindowStatus
+from campaign.models import Seat, WindowStatus
 from campaign.services.organiser import mark_entered
 from orders.access import Access, _window
 from orders.models import OrderSheet
@@ -97,3 +97,16 @@ def sheet_locked(request: HttpRequest, sheet: OrderSheet) -> bool:
         messages.error(request, "Your orders are submitted and locked for this phase.")
         return True
     return False
+
+
+def decline_forced_march(access: Access, window, decline: bool) -> None:
+    """ "No forced march this turn" (6.3), answered while the march orders are open: the
+    forced march phase of this turn then does not wait for the seat (``gameplay.seats_owing``).
+    ``decline`` False takes the answer back."""
+    if window is None or window.phase != "march" or not window.owes(access.seat):
+        raise Closed(
+            "A forced march can be declined in advance only while your march orders are open."
+        )
+    turn = window.turn if decline else 0
+    Seat.objects.filter(id=access.seat.id).update(declined_forced_march_turn=turn)
+    access.seat.declined_forced_march_turn = turn

@@ -43,6 +43,7 @@ from orders.pages import (
 from orders.sheets import (
     Closed,
     check_phase,
+    decline_forced_march,
     posted_phase,
     save_draft,
     sheet_locked,
@@ -328,3 +329,28 @@ def _after_ready(window: PhaseWindow) -> None:
     """Ask for the phase to resolve once this commits; the service resolves it only when every
     awaited seat is ready (or the deadline has passed)."""
     queue_resolution(window.id)
+
+
+@login_required
+@require_POST
+@writes_orders
+def no_forced_march(request: HttpRequest, code) -> HttpResponse:
+    """On the march page: "no forced march this turn" (``decline=1``), or taken back."""
+    access = _access(request, code, write=True)
+    window = _window(access.campaign)
+    if window is not None:
+        check_phase(window, posted_phase(request))
+    decline = request.POST.get("decline") == "1"
+    decline_forced_march(access, window, decline)
+    if decline:
+        messages.success(
+            request,
+            "Noted: no forced march for you this turn. The forced march phase will not wait "
+            "for you.",
+        )
+    else:
+        messages.success(request, "Taken back: the forced march phase will ask you as usual.")
+    target = reverse("orders:orders", args=[code])
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)

@@ -36,6 +36,28 @@ def marches_allowed(x: LeaderState, settings: RuleSettings) -> int:
     return settings.marches_per_leader
 
 
+def may_force_march(state: State, x: LeaderState) -> bool:
+    """Whether a forced march order for ``x`` could succeed this turn (6.3): the die must be
+    able to come up at or under his strategic IR (so IR 1 or more, and not demoralized, 10.2),
+    and he must be free to move (not held after the honors of war, 11.6.1; not halted in an
+    enemy hex, 6.4.4; not dropped off along a line of march, 6.2.6). A player none of whose
+    leaders passes has nothing to decide in the forced march phase.
+
+    >>> from rules.armies import Army
+    >>> soubise = LeaderState("soubise", Army.FRANCE, "2949")
+    >>> may_force_march(State(turn=3), soubise)  # "Soubise can never force march" (6.3)
+    False
+    >>> may_force_march(State(turn=3), LeaderState("frederick", Army.PRUSSIA, "6340"))
+    True
+    """
+    return (
+        strategic_ir(x) >= 1
+        and x.held_until_turn < state.turn
+        and not x.halted
+        and not x.dropped_off
+    )
+
+
 def march_mp(supplied: bool, turn: int, settings: RuleSettings, base: int) -> int:
     """MPs of one march (6.2, 6.3): less 1 if unsupplied (5.1.1), less 1 in winter (6.4.6)."""
     mp = base

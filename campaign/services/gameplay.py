@@ -23,6 +23,7 @@ from rules.battlesetup import retire_refusal as engine_retire_refusal
 from rules.dice import Dice, derive_seed
 from rules.events import Event, EventKind, event_to_dict, private, report_to_dict
 from rules.leaders import leader_key, leaders_of
+from rules.movers import may_force_march
 from rules.orders import OrderError, orders_from_dict, unit_army
 from rules.rulesettings import RuleSettings, settings_from_dict
 from rules.state import Phase, State, state_from_dict, state_to_dict
@@ -145,9 +146,12 @@ def read_state(data: dict) -> State:
 def seats_owing(seats: Iterable, state: State, phase: Phase, hexmap=None) -> list:
     """The playing seats this phase waits for; empty means the phase runs automatically.
 
-    Deployment: seats with an army not yet deployed (3). March and forced march: every seat
-    with an army still in the campaign (12.6), so players always get their turn to write
-    orders, even if only to press "ready". Battle: seats with a force in a hex shared with an
+    Deployment: seats with an army not yet deployed (3). March: every seat with an army still
+    in the campaign (12.6), so players always get their turn to write orders, even if only to
+    press "ready". Forced march: only the seats with a leader who could force march
+    (``rules.movers.may_force_march``, 6.3) and that did not answer "no forced march this
+    turn" in advance (``Seat.declined_forced_march_turn``); the others have nothing to decide.
+    Battle: seats with a force in a hex shared with an
     enemy force outside any fortress, who decide to fight, not fight or retire (9, 10.1).
     Siege: the besiegers and garrisons of every fortress under siege, who answer the honors of
     war in advance should the walls be breached (11.6; needs the map).
@@ -157,8 +161,10 @@ def seats_owing(seats: Iterable, state: State, phase: Phase, hexmap=None) -> lis
     involved: set[str] = set()
     if phase is Phase.DEPLOYMENT:
         involved = {a.value for a in Army if a not in state.deployed}
-    elif phase in (Phase.MARCH, Phase.FORCED_MARCH):
+    elif phase is Phase.MARCH:
         involved = {a.value for a in Army}
+    elif phase is Phase.FORCED_MARCH:
+        involved = {x.army.value for x in state.leaders if may_force_march(state, x)}
     elif phase is Phase.BATTLE and not state.pending_battles:
         by_hex: dict[str, set[Army]] = {}
         for x in state.leaders:
@@ -173,7 +179,10 @@ def seats_owing(seats: Iterable, state: State, phase: Phase, hexmap=None) -> lis
                 involved |= {a.value for a in inv.garrisons} | {x.army.value for x in inv.inside}
                 involved |= {x.army.value for x in inv.besiegers.records}
     involved -= {a.value for a in state.surrendered}
-    return [s for s in seats if not s.reserve and set(s.armies) & involved]
+    seats = [s for s in seats if not s.reserve and set(s.armies) & involved]
+    if phase is Phase.FORCED_MARCH:  # "no forced march this turn", answered on the march page
+        seats = [s for s in seats if s.declined_forced_march_turn != state.turn]
+    return seats
 
 
 def awaits_tabletop(state: State) -> bool:
