@@ -304,6 +304,14 @@ class Seat(models.Model):
     # The turn whose forced march phase this seat declined in advance, on the march page (6.3):
     # that phase then does not wait for it (0: none declined).
     declined_forced_march_turn = models.PositiveIntegerField(default=0)
+    # The caretaker (issue 35, campaign.services.caretaker): the engine's automatic player gives
+    # this seat's orders when it has none, in this style ("": not on the caretaker), until then
+    # (None: until the player or the organiser takes the seat back).
+    caretaker_style = models.CharField(max_length=10, blank=True, default="")
+    caretaker_until = models.DateTimeField(null=True, blank=True)
+    # Deadlines missed this season (never reset when orders come again): the excused misses of
+    # the campaign's policy are counted against it (campaign.services.caretaker).
+    missed_this_season = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["reserve", "id"]
@@ -430,6 +438,9 @@ class PhaseWindow(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     # While paused: the time that was left to the deadline.
     remaining = models.DurationField(null=True, blank=True)
+    # The grace a missed deadline gave (the campaign's "grace" policy): the deadline it moved
+    # from; a window is given grace once (campaign.services.caretaker.give_grace).
+    graced_from = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=WindowStatus.choices, default="open")
     resolved_at = models.DateTimeField(null=True, blank=True)
 
@@ -468,6 +479,8 @@ class OrganiserActionKind(models.TextChoices):
     BATTLE = "battle", "Settled, dated or resolved a battle"
     NEXT_YEAR = "next-year", "Started the next campaign year"
     MAIL_ORDERS = "mail-orders", "Orders of a seat came by email"
+    CARETAKER = "caretaker", "Handed a seat to the caretaker, or took it back"
+    POLICY = "policy", "Changed what a missed deadline does"
 
 
 class OrganiserAction(models.Model):

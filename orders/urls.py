@@ -16,6 +16,7 @@ urlpatterns = [
     path("<uuid:code>/orders/decide/", views.decide, name="decide"),
     path("<uuid:code>/orders/ready/", views.ready, name="ready"),
     path("<uuid:code>/orders/no-forced-march/", views.no_forced_march, name="no_forced_march"),
+    path("<uuid:code>/caretaker/back/", views.take_seat_back, name="take_seat_back"),
     path("<uuid:code>/orders/unready/", views.unready, name="unready"),
     path("<uuid:code>/map/overlay.json", widget_views.map_overlay, name="map_overlay"),
     path("<uuid:code>/map/history.json", widget_views.map_history, name="map_history"),

@@ -14,6 +14,7 @@ import functools
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -25,7 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from battles.services.records import battles_for_seat
 from campaign.models import PhaseWindow, Seat, WindowStatus
 from campaign.projection import report_lines
-from campaign.services import gameplay
+from campaign.services import caretaker, gameplay
 from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
 from campaign.services.resolution import queue_resolution
 from orders.access import Access, _access, _hexmap, _version, _view, _window
@@ -354,3 +355,17 @@ def no_forced_march(request: HttpRequest, code) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
+
+
+@login_required
+@require_POST
+def take_seat_back(request: HttpRequest, code) -> HttpResponse:
+    """The player takes his seat back from the caretaker, with one tap (issue 35)."""
+    access = _access(request, code, write=True)
+    if not access.own:
+        raise PermissionDenied
+    if caretaker.take_back(
+        access.seat, request.user, now=timezone.now(), why=": its player took it back"
+    ):
+        messages.success(request, "Your seat is yours again: the caretaker gives no more orders.")
+    return redirect(reverse("orders:dashboard", args=[code]))

@@ -42,6 +42,12 @@ urlpatterns = [
         views.replace,
         name="replace_player",
     ),
+    path("campaigns/<uuid:code>/organiser/missed/", views.missed_policy, name="missed_policy"),
+    path(
+        "campaigns/<uuid:code>/organiser/caretaker/<uuid:seat_code>/",
+        views.caretaker_seat,
+        name="caretaker_seat",
+    ),
     path("seats/<uuid:code>/settings/", views.seat_settings, name="seat_settings"),
     path("seats/<uuid:code>/leaders/", views.pick_leaders, name="pick_leaders"),
     # Tokens are secrets.token_urlsafe(32): anything else (a NUL byte, say, which PostgreSQL

@@ -5,6 +5,9 @@ Access is checked in the private helpers ``organiser_campaign``, ``member_campai
 open them: ``orders.access``).
 """
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -30,7 +33,16 @@ from campaign.models import (
     Seat,
     is_organiser,
 )
-from campaign.services import drifting, gameplay, openings, organiser, outgoing, reopen, setup
+from campaign.services import (
+    caretaker,
+    drifting,
+    gameplay,
+    openings,
+    organiser,
+    outgoing,
+    reopen,
+    setup,
+)
 from campaign.services.actionlog import OrganiserError
 from letters.services import press
 from organiser.forms import (
@@ -306,8 +318,55 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
             "may_reopen": reopen.may_reopen(campaign, now=timezone.now()),
             "battles": battle_service.waiting(campaign),
             "outbox": outgoing.outbox_enabled(),
+            "missed": caretaker.policy(campaign),
+            "missed_policies": list(caretaker.POLICIES.items()),
+            "caretaker_styles": list(caretaker.STYLES.items()),
         },
     )
+
+
+@login_required
+@require_POST
+def missed_policy(request: HttpRequest, code) -> HttpResponse:
+    """What a missed deadline does in this campaign (issue 35), changed on the board."""
+    campaign = organiser_campaign(request, code)
+    data = {k: request.POST.get(k, "") for k in ("policy", "grace_hours", "excused", "style")}
+    data["absent"] = request.POST.get("absent") == "1"
+    try:
+        caretaker.set_policy(campaign, request.user, data, now=timezone.now())
+    except OrganiserError as exc:
+        messages.error(request, f"Not changed: {exc}")
+    else:
+        messages.success(request, "Saved: every player can read the change in the log.")
+    return redirect(reverse("organiser_board", args=[campaign.code]) + "#missed-policy")
+
+
+@login_required
+@require_POST
+def caretaker_seat(request: HttpRequest, code, seat_code) -> HttpResponse:
+    """Hand a seat to the caretaker, or take it back (issue 35)."""
+    campaign = organiser_campaign(request, code)
+    seat = get_object_or_404(Seat, campaign=campaign, code=seat_code)
+    now = timezone.now()
+    try:
+        if request.POST.get("off") == "1":
+            caretaker.take_back(seat, request.user, now=now, why=" (the organiser took it back)")
+            messages.success(request, f"The {seat.label} is no longer played by the caretaker.")
+        else:
+            until = None
+            if request.POST.get("until"):
+                try:
+                    day = datetime.strptime(request.POST["until"], "%Y-%m-%d")
+                except ValueError:
+                    raise OrganiserError("The last day is a date (YYYY-MM-DD).") from None
+                until = day.replace(hour=23, minute=59, tzinfo=ZoneInfo(campaign.time_zone))
+            caretaker.hand_over(
+                seat, request.user, style=request.POST.get("style", ""), until=until, now=now
+            )
+            messages.success(request, f"The {seat.label} is played by the caretaker.")
+    except OrganiserError as exc:
+        messages.error(request, f"Not done: {exc}")
+    return redirect(reverse("organiser_board", args=[campaign.code]) + f"#board-{seat.code}")
 
 
 @login_required

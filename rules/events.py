@@ -16,6 +16,7 @@ from rules.armies import Army
 class EventKind(Enum):
     # orders and deployment
     ORDER_REJECTED = "order-rejected"
+    CARETAKER = "caretaker"  # a seat's orders given by the site's caretaker (issue 35), not a rule
     DEPLOYED = "deployed"
     DEPLOYMENT_REJECTED = "deployment-rejected"
     # 5 supply

@@ -23,7 +23,7 @@ from campaign.models import (
     StateVersion,
     WindowStatus,
 )
-from campaign.services import deadlines, outgoing
+from campaign.services import caretaker, deadlines, outgoing
 from campaign.services.actionlog import OrganiserError, log
 from campaign.services.resolution import queue_resolution, resolve_due_phase
 from campaign.services.setup import invite
@@ -451,6 +451,7 @@ def replace_player(
     if email and reserve is None:
         invite(seat, email, now=now)
     else:
+        caretaker.take_back(seat, actor, now=now, why=": a new player took the seat")
         outgoing.queue_handover(seat.id)
     log(
         campaign,

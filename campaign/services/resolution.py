@@ -34,7 +34,16 @@ from campaign.models import (
 from campaign.models import (
     Event as EventRow,
 )
-from campaign.services import deadlines, fateclock, gameplay, outgoing, queue, standstill, viewcache
+from campaign.services import (
+    caretaker,
+    deadlines,
+    fateclock,
+    gameplay,
+    outgoing,
+    queue,
+    standstill,
+    viewcache,
+)
 from rules.events import Event, event_from_dict
 from rules.state import Phase, State
 
@@ -338,11 +347,16 @@ def open_next(
 
 def is_due(window: PhaseWindow, seats: list[Seat], ready_ids: set[int], now: datetime) -> bool:
     """Due when the deadline has passed, or when every seat the window waits for (absent
-    players excepted) is ready."""
+    players and seats on the caretaker excepted) is ready; a window owed only by seats on the
+    caretaker (or away) is due at once when one of them is on the caretaker: it answers now."""
     if window.deadline is not None and window.deadline <= now:
         return True
-    awaited = [s for s in seats if window.owes(s) and not s.is_absent(now)]
-    return bool(awaited) and all(s.id in ready_ids for s in awaited)
+    owed = [s for s in seats if window.owes(s)]
+    handed = [s for s in owed if caretaker.on_caretaker(s, now)]
+    awaited = [s for s in owed if not s.is_absent(now) and s not in handed]
+    if not awaited:
+        return bool(handed)
+    return all(s.id in ready_ids for s in awaited)
 
 
 def resolve_due_phase(
@@ -400,6 +414,8 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
     ready_ids = {seat_id for seat_id, sheet in sheets.items() if sheet.ready}
     if not force and not is_due(window, seats, ready_ids, now):
         return None, None
+    if not force and caretaker.give_grace(window, seats, ready_ids, now):
+        return None, None  # the grace policy moved the deadline once (issue 35)
     # Claimed as resolved at once: the whole resolution is this transaction, so no one sees the
     # window between the claim and the end (a failure rolls the claim back with the rest); the
     # condition on its status is what makes it exactly once where rows are not locked (SQLite).
@@ -445,10 +461,26 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
             if standing:
                 used[seat.power] = {"orders": orders, "from_draft": True}
         else:
-            extra_events.append(standstill.missing_event(seat, phase, absent=absent, early=early))
-        if (sheet is None or not sheet.ready) and by_deadline and not absent:
+            style = caretaker.style_for(
+                seat, campaign, now=now, by_deadline=by_deadline, early=early, absent=absent
+            )
+            if style:  # the caretaker gives the orders, through the page's checks (issue 35)
+                draft = caretaker.orders_for(seat, phase, state, hexmap, style)
+                orders, rejections = gameplay.seat_orders(
+                    seat, draft, chosen.get(seat.power), phase=phase, state=state, hexmap=hexmap
+                )
+                per_seat.append(orders)
+                extra_events += [caretaker.played_event(seat, phase, style), *rejections]
+                used[seat.power] = {"orders": orders, "caretaker": style}
+            else:
+                extra_events.append(
+                    standstill.missing_event(seat, phase, absent=absent, early=early)
+                )
+        handed = caretaker.on_caretaker(seat, now)
+        if (sheet is None or not sheet.ready) and by_deadline and not absent and not handed:
             seat.missed_in_a_row += 1
             Seat.objects.filter(id=seat.id).update(missed_in_a_row=seat.missed_in_a_row)
+            caretaker.count_miss(seat)
             if seat.missed_in_a_row == int(campaign.reminders.get("flag_after_missed", 2)):
                 outgoing.queue_organiser_flag(seat.id)
 
@@ -516,8 +548,10 @@ def due_window_ids(now: datetime) -> list[int]:
         campaign__paused=False,
     )
     due = set(live.filter(deadline__lte=now).values_list("id", flat=True))
-    with_absent = set(
-        Seat.objects.filter(absent_until__gt=now).values_list("campaign_id", flat=True)
+    with_absent = set(  # (and seats on the caretaker: neither is waited for)
+        Seat.objects.filter(Q(absent_until__gt=now) | ~Q(caretaker_style="")).values_list(
+            "campaign_id", flat=True
+        )
     )
     maybe = set(
         live.filter(Q(deadline__isnull=True) | Q(deadline__gt=now))
@@ -525,7 +559,7 @@ def due_window_ids(now: datetime) -> list[int]:
             ready_n=Count("order_sheets", filter=Q(order_sheets__ready=True)),
             owed_n=JSONArrayLength("owing"),
         )
-        .filter(ready_n__gt=0)
+        .filter(Q(ready_n__gt=0) | Q(campaign_id__in=with_absent))
         .filter(Q(ready_n__gte=F("owed_n")) | Q(campaign_id__in=with_absent))
         .values_list("id", flat=True)
     )

@@ -24,7 +24,7 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
-from campaign.services import deadlines, gameplay, openings, outgoing
+from campaign.services import caretaker, deadlines, gameplay, openings, outgoing
 from campaign.services.actionlog import log
 from campaign.services.resolution import Notices, open_next, store_events
 from rules import armysize
@@ -228,7 +228,9 @@ def accept_invitation(token: str, user, *, now: datetime) -> Seat:
     seat.joined = now
     seat.save(update_fields=["user", "joined"])
     if seat.campaign.status == CampaignStatus.RUNNING and not seat.reserve:
-        # A late joiner: welcomed with everything the seat knows and what is due.
+        # A late joiner: welcomed with everything the seat knows and what is due; a seat the
+        # caretaker played is his now.
+        caretaker.take_back(seat, user, now=now, why=": a new player took the seat")
         outgoing.queue_handover(seat.id)
     return seat
 

@@ -19,11 +19,12 @@ from battles.services import records as battle_service
 from battles.services import results as battle_results
 from campaign.models import Campaign, StateVersion
 from campaign.services import gameplay, setup, viewcache
+from campaign.services.caretaker import own_orders
 from campaign.services.resolution import resolve_due_phase
 from maps.core.loader import load_map
 from orders.models import OrderSheet
 from rules.autoplay import battle_decisions, deployment_orders, march_orders
-from rules.orders import Orders, orders_to_dict, unit_army
+from rules.orders import Orders, orders_to_dict
 
 SEED = "crawl-7a3f91c2e5d80b64"  # the same season every run
 
@@ -44,22 +45,6 @@ def automatic_orders(phase: str, state, hexmap, sample: Orders | None = None) ->
     return Orders()
 
 
-def own_orders(orders: Orders, armies: set[str]) -> dict:
-    """The part of the automatic players' orders that one seat gives (its own armies')."""
-
-    def mine(unit: str) -> bool:
-        army = unit_army(unit)
-        return army is not None and army.value in armies
-
-    return orders_to_dict(
-        Orders(
-            march=tuple(o for o in orders.march if mine(o.unit)),
-            transfers=tuple(t for t in orders.transfers if mine(t.source) or mine(t.target)),
-            battle=tuple(d for d in orders.battle if d.army.value in armies),
-        )
-    )
-
-
 def play_season(
     organiser,
     capture: Callable[..., AbstractContextManager] = _no_capture,
@@ -69,11 +54,14 @@ def play_season(
     name: str = "Real crawl",
     prefix: str = "real",
     step: Callable[[str, object], None] | None = None,
+    plays: Callable[[object], bool] | None = None,
     **create,
 ) -> tuple[Campaign, int]:
     """Play ``turns`` turns; returns the campaign and the number of battles fought.
     ``step(what, subject)`` follows each resolution ("phase", the window resolved) and each
-    quick battle ("battle", the battle), each inside its own on-commit capture. ``create``: more
+    quick battle ("battle", the battle), each inside its own on-commit capture. ``plays(seat)``:
+    whether that seat writes its orders (default every seat; the others leave them to what a
+    missed deadline does, the caretaker for one). ``create``: more
     arguments of ``setup.create_campaign`` (rule settings, options...)."""
     hexmap = load_map()
     rules = gameplay.rule_settings(Campaign(rule_settings={}))
@@ -108,6 +96,8 @@ def play_season(
         for s in campaign.seats.filter(reserve=False):
             if not window.owes(s) or s.is_absent(window.deadline or now):
                 continue  # (an absent player gives no orders: his forces stand still)
+            if plays is not None and not plays(s):
+                continue
             draft = (
                 orders_to_dict(Orders(deployment=tuple(by_army[a] for a in s.armies)))
                 if window.phase == "deployment"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 
+from campaign.services.caretaker import own_orders
 from seasons.services import autoseason
-from seasons.services.autoseason import own_orders
 from tests.standing import make_user
 
 __all__ = ["own_orders", "play_real_season"]

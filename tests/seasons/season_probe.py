@@ -40,11 +40,12 @@ from battles.services import records as battle_service
 from battles.services import results as battle_results
 from campaign.models import Campaign, StateVersion, organisers_group
 from campaign.services import viewcache
+from campaign.services.caretaker import own_orders
 from campaign.services.resolution import resolve_due_phase
 from maps.core.loader import load_map
 from orders.models import OrderSheet
 from seasons.services import seasonfile
-from seasons.services.autoseason import automatic_orders, own_orders
+from seasons.services.autoseason import automatic_orders
 
 # What differs from one rendering to the next and says nothing of the season.
 _NOISE = [
