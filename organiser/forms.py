@@ -10,7 +10,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 from campaign.forms import PlainTextField
 from campaign.models import LeaderSelection
-from campaign.services import deadlines, gameplay, openings, setup
+from campaign.services import caretaker, deadlines, gameplay, openings, setup
 from mail.forms import EmailChoiceForm
 from rules.armies import LABELS, SEAT_MAPS, Army, Seat, armies_of, seat_map, seats_in_play
 from rules.rulesettings import settings_from_dict
@@ -106,6 +106,39 @@ class CampaignForm(forms.Form):
     )
     reminder_hours = forms.CharField(initial="24, 2", help_text="Hours before each deadline.")
     flag_after_missed = forms.IntegerField(min_value=1, max_value=18, initial=2)
+    missed_policy = forms.ChoiceField(
+        choices=list(caretaker.POLICIES.items()),
+        initial="stand-still",
+        required=False,
+        widget=forms.RadioSelect,
+        label="When a seat has no orders at a deadline",
+        help_text="Changeable later on the board. The caretaker is the site's automatic player.",
+    )
+    grace_hours = forms.IntegerField(
+        min_value=1,
+        max_value=168,
+        initial=12,
+        required=False,
+        label="Grace, hours (the grace policy)",
+    )
+    excused_misses = forms.IntegerField(
+        min_value=0,
+        max_value=18,
+        initial=1,
+        required=False,
+        label="Excused misses a season, per seat",
+        help_text="Missed deadlines a seat may have before the policy applies to it: until "
+        "then its forces stand still.",
+    )
+    caretaker_style = forms.ChoiceField(
+        choices=list(caretaker.STYLES.items()),
+        initial="defensive",
+        required=False,
+        label="The caretaker plays",
+    )
+    caretaker_absent = forms.BooleanField(
+        required=False, label="The caretaker also plays seats whose player is away"
+    )
     allies_share = forms.BooleanField(required=False, label="Allies share what they know")
     press = forms.ChoiceField(
         choices=PRESS_CHOICES,

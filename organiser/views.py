@@ -134,6 +134,19 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
                     "fate": openings.fate_option(
                         data["fate"], data["fate_from_year"], data["fate_less_extreme"]
                     ),
+                    "missed": caretaker.check_policy(
+                        {
+                            key: value
+                            for key, value in (
+                                ("policy", data["missed_policy"]),
+                                ("grace_hours", data["grace_hours"]),
+                                ("excused", data["excused_misses"]),
+                                ("style", data["caretaker_style"]),
+                                ("absent", data["caretaker_absent"]),
+                            )
+                            if value not in (None, "")
+                        }
+                    ),
                 },
                 deadline_policy=form.deadline_policy(),
                 time_zone=data["time_zone"],

@@ -240,3 +240,29 @@ def test_a_season_ends_with_four_seats_of_five_on_the_caretaker(
         if set(e.armies or []) & caretaken and not (e.data or {}).get("missing")
     ]
     assert rejected == []
+
+
+def test_the_new_campaign_form_chooses_the_policy(client, organiser):
+    from django.urls import reverse
+
+    from campaign.models import Campaign
+    from tests.organiser.test_campaign_setup import FORM
+
+    client.force_login(organiser)
+    page = client.get(reverse("new_campaign")).content.decode()
+    assert "When a seat has no orders at a deadline" in page
+    r = client.post(
+        reverse("new_campaign"),
+        {
+            **FORM,
+            "missed_policy": "caretaker",
+            "excused_misses": "2",
+            "caretaker_style": "plays-on",
+        },
+    )
+    assert r.status_code == 302
+    made = Campaign.objects.get(name=FORM["name"])
+    assert caretaker.policy(made) | {} == {**caretaker.DEFAULT, "policy": "caretaker",
+                                          "excused": 2, "style": "plays-on"}  # fmt: skip
+    client.post(reverse("new_campaign"), {**FORM, "name": "Plain 1758"})
+    assert caretaker.policy(Campaign.objects.get(name="Plain 1758"))["policy"] == "stand-still"
