@@ -53,14 +53,12 @@ class SeatContext:
     access: Access
     version: StateVersion | None
     window: PhaseWindow | None
+    seat: Seat = field(init=False)  # the access's, at hand
+    campaign: Campaign = field(init=False)
 
-    @property
-    def seat(self) -> Seat:
-        return self.access.seat
-
-    @property
-    def campaign(self) -> Campaign:
-        return self.access.campaign
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seat", self.access.seat)
+        object.__setattr__(self, "campaign", self.access.campaign)
 
     @cached_property
     def view(self) -> View | None:
