@@ -383,6 +383,8 @@ def resolve_due_phase(
                 # In the resolution's transaction: its emails are in the outbox if it commits.
                 email.queue_after_resolution(version.campaign_id, notices)
                 queue_pictures(version.campaign, latest=notices.latest, seats=notices.seats)
+                # The seats' views of the new version, made before the first player asks.
+                queue.on_commit(queue.WARM_SEAT_PAGES, notices.latest.id, robust=True)
     except IntegrityError as exc:
         # Another resolution inserted the same version number first: nothing to do.
         logger.info("window %s was resolved by another worker (%s)", window_id, exc)
