@@ -1,6 +1,6 @@
 """Bench: the places one march order touches, from the orders view to the engine and the emails.
 
-    .venv/bin/python bench/march_walk.py [--root DIR]
+    .venv/bin/python bench/march_walk.py [--root DIR] [--stays]
 
 ``--root`` is a checkout of the project to walk (default: this one), so a former version can be
 measured with this script, e.g. ``git archive <commit> | tar -x -C /tmp/before``.
@@ -22,6 +22,14 @@ Only those two requests are traced (``sys.setprofile``). It prints:
 - **imports up the layers**: the import lines of the modules touched that point up the layers or
   into a view (what that test refuses), functions' own imports included (grimp);
 - **modules in an import cycle** among those touched.
+
+``--stays`` traces instead one save of a march order at a time, as a request travels through
+the project's modules: a march saved (a first step Frederick may take) and one refused (a line
+of march that is no direction code), each sent plainly and as htmx sends it. For each it prints
+the **modules entered** (distinct), the **stays** (the module the request is in, taken as the
+innermost frame of a project module, each run of one module counted once: time spent in Django
+or a library between two stays in one module does not split it) and the **returns** to a
+module already left (stays less modules), then the modules by their number of stays.
 """
 
 from __future__ import annotations
@@ -53,6 +61,7 @@ def project(name: str | None) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=str(HERE))
+    parser.add_argument("--stays", action="store_true", help="the stays of one save, by module")
     args = parser.parse_args()
     table = layer_table()  # before the project is on the path
     layer_of, layers = table.layer_of, table.LAYERS
@@ -96,6 +105,10 @@ def main() -> None:
     path = next(  # a first step Frederick may take (not traced; the traced save replaces it)
         step for step in "123456" if client.post(march, {**order, "path": step}).status_code == 302
     )
+
+    if args.stays:
+        stays(client, march, order, path, root)
+        return
 
     modules: set[str] = set()
     functions: set[tuple[str, str]] = set()
@@ -149,6 +162,76 @@ def main() -> None:
     print("modules touched:")
     for name in sorted(modules):
         print(f"  {name}")
+
+
+class Stays:
+    """The modules a request stays in, in order (``sys.setprofile``): the innermost frame of a
+    project module says where it is; a new stay begins when that module changes."""
+
+    def __init__(self, counted=project) -> None:
+        self.counted = counted
+        self.stack: list[tuple[int, str]] = []  # (frame id, module) of the project's frames
+        self.path: list[str] = []
+
+    def __call__(self, frame, event, _arg) -> None:
+        if event not in ("call", "return"):
+            return
+        module = frame.f_globals.get("__name__")
+        if not self.counted(module) or frame.f_code.co_name == "<module>":
+            return
+        if event == "call":
+            self.stack.append((id(frame), module))
+        elif self.stack and self.stack[-1][0] == id(frame):
+            self.stack.pop()
+        else:
+            return  # (a frame entered before the trace began)
+        here = self.stack[-1][1] if self.stack else None
+        if here is not None and (not self.path or self.path[-1] != here):
+            self.path.append(here)
+
+
+LIBRARIES = ("rules", "maps.core")  # pure code called as a library (docs/architecture.md)
+
+
+def route(name: str | None) -> bool:
+    """A module of the site's own layers: the pure engine and map core called from one count
+    as part of the caller's stay, as Django's code does."""
+    return project(name) and not any(name == lib or name.startswith(lib + ".") for lib in LIBRARIES)
+
+
+def stays(client, march: str, order: dict, path: str, root: Path) -> None:
+    """One save of each kind, traced: its stays by module."""
+    print(f"root: {root}")
+    cases = (
+        ("saved", path, {}),
+        ("refused", "9", {}),
+        ("saved, htmx", path, {"HTTP_HX_REQUEST": "true"}),
+        ("refused, htmx", "9", {"HTTP_HX_REQUEST": "true"}),
+    )
+    for name, line, headers in cases:
+        client.post(march, {**order, "path": line}, **headers)  # the same request, warm
+        every, own = Stays(), Stays(route)
+
+        def both(frame, event, arg, every=every, own=own) -> None:
+            every(frame, event, arg)
+            own(frame, event, arg)
+
+        sys.setprofile(both)
+        try:
+            response = client.post(march, {**order, "path": line}, **headers)
+        finally:
+            sys.setprofile(None)
+        print(f"{name}: HTTP {response.status_code}, {len(response.content)} bytes")
+        for label, trace in (("every project module", every), ("the site's layers", own)):
+            counts: dict[str, int] = {}
+            for module in trace.path:
+                counts[module] = counts.get(module, 0) + 1
+            print(
+                f"  {label}: modules entered {len(counts)}, stays {len(trace.path)}, "
+                f"returns to a module already left {len(trace.path) - len(counts)}"
+            )
+            if trace is own:
+                print("    " + ", ".join(f"{m} {n}" for m, n in sorted(counts.items())))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/page_cost_bench.py [--rounds 40] [--warmups 5] [--turns 3]
         [--database sqlite|postgres://postgres@127.0.0.1:5432/postgres] [--profile orders]
+        [--profile-first orders]
 
 A throw-away site (a temporary SQLite file by default, or a scratch PostgreSQL database; DEBUG
 off; the view cache in local memory, as ``./bin/run`` without Redis) with a five-seat campaign
@@ -11,14 +12,24 @@ dashboard and the history page, and, signed out, the sign-in page and the bench'
 (``base.html`` alone, ``bench/urls.py``): ``--warmups`` rounds first (the view cache warm, the
 templates compiled), then ``--rounds`` rounds, the pages taken in turn within each round so
 the machine's load weighs on all alike. Prints each page's median and its ratio to the sign-in
-page's median (issue 25's aim: orders and dashboard <= 3x).
+page's median (issue 25's aim: orders and dashboard <= 3x): the **warm** loads.
+
+The **first loads**: while the season is played (``--seasons`` times, the same season), after
+each phase that resolves, one of the three player pages (in turn) is requested once, first: the
+page as the first player to open it after the resolution finds it. Before that request this
+process forgets the views, derived values and decoded states it keeps for itself
+(``viewcache.forget``) but not Django's cache: the resolution ran in this process (eager
+tasks) but in production it runs in the worker, which shares only Django's cache (Redis) with
+the web processes. Each first load's ratio is to the warm sign-in page's median (issue 34's
+aim: <= 4x).
 
 No server and one client: this is the page's own cost. Under load the ratio of two pages' p95
 measures the queue instead (docs/performance.md, "Page cost"); ``bench/page_ratio_bench.py``
 measures that side.
 
 ``--profile PAGE`` runs pyinstrument (if installed) over ``--rounds`` warm requests of that page
-and prints its tree instead.
+and prints its tree instead; ``--profile-first PAGE`` profiles that page's first loads (every
+one after a resolution, not in turn) with cProfile.
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 WORK = tempfile.mkdtemp(prefix="dgk-cost-")  # the SQLite file and the collected static files
 PAGES = ("orders", "dashboard", "history", "sign-in", "bare")
+PLAYER_PAGES = ("orders", "dashboard", "history")
 BASE = "sign-in"
 
 
@@ -68,31 +80,81 @@ def configure(database: str) -> str | None:
     return scratch
 
 
-def season(turn: int):
-    """A campaign played by the automatic players to the march of ``turn``."""
+def season(
+    turn: int, firsts: dict[str, list[float]], profiled: str | None = None, seasons: int = 1
+):
+    """``seasons`` campaigns played by the automatic players to the march of ``turn`` (the
+    same season each time: their dice are named); the last one is returned. After each phase
+    that resolves, one page's first load is timed into ``firsts`` (ms, wall clock and CPU:
+    ``firsts[page]``, ``firsts[page + " cpu"]``), the pages in turn."""
     from django.test import TestCase
 
     from campaign.models import organisers_group
+    from campaign.services import viewcache
     from tests.seasons.real_season import play_real_season
     from tests.standing import make_user
 
     organiser = make_user("cost-organiser")
     organiser.groups.add(organisers_group())
     found = []
+    resolved = []
+    profiler = None
+    if profiled:
+        import cProfile
+
+        profiler = cProfile.Profile()
+
+    clients: dict[int, dict] = {}  # one client per page and campaign, as a browser keeps one
+
+    def first_load(campaign) -> None:
+        pages = clients[campaign.id]
+        name = profiled or PLAYER_PAGES[len(resolved) % len(PLAYER_PAGES)]
+        resolved.append(name)
+        viewcache.forget()  # the web process did not resolve it (the worker did)
+        client, url = pages[name]
+        if profiler is not None:
+            profiler.enable()
+        t0, c0 = time.perf_counter(), time.process_time()
+        response = client.get(url)
+        elapsed, used = time.perf_counter() - t0, time.process_time() - c0
+        if profiler is not None:
+            profiler.disable()
+        assert response.status_code == 200, (name, response.status_code)
+        firsts.setdefault(name, []).append(elapsed * 1000)
+        firsts.setdefault(name + " cpu", []).append(used * 1000)
+        read_all(pages)  # the others, as the players read them
+
+    def read_all(pages) -> None:
+        for name in PLAYER_PAGES:
+            client, url = pages[name]
+            client.get(url)
 
     def stop_at_march(what, subject) -> None:
         campaign = subject if what == "start" else subject.campaign
         window = campaign.open_window()
+        if what == "start":
+            # The clients' middleware loaded (WhiteNoise scans the static files as it starts)
+            # and the templates compiled before the first timing.
+            clients[campaign.id] = requests(campaign)
+            read_all(clients[campaign.id])
+        elif what == "phase" and window is not None:
+            first_load(campaign)
         if window is not None and window.phase == "march" and window.turn == turn:
             found.append(campaign)
             raise Reached
 
-    with contextlib.suppress(Reached):
-        play_real_season(
-            organiser, TestCase.captureOnCommitCallbacks, turns=turn, name="Cost season",
-            prefix="cost", step=stop_at_march,
-        )  # fmt: skip
-    return found[0]
+    for number in range(1, seasons + 1):
+        with contextlib.suppress(Reached):
+            play_real_season(
+                organiser, TestCase.captureOnCommitCallbacks, turns=turn,
+                name=f"Cost season {number}", prefix=f"cost{number}", step=stop_at_march,
+            )  # fmt: skip
+    if profiler is not None:
+        import pstats
+
+        stats = pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
+        stats.print_stats(50)
+    return found[-1]
 
 
 def requests(campaign) -> dict[str, tuple[object, str]]:
@@ -174,6 +236,8 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3, help="the march of this turn")
     parser.add_argument("--database", default="sqlite")
     parser.add_argument("--profile", choices=PAGES)
+    parser.add_argument("--profile-first", choices=PLAYER_PAGES)
+    parser.add_argument("--seasons", type=int, default=3, help="seasons played (first loads)")
     parser.add_argument("--sql", action="store_true", help="print each page's queries")
     args = parser.parse_args()
     scratch = configure(args.database)
@@ -192,11 +256,15 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         call_command("rendertiles", verbosity=0)  # once: var/tiles, as ./bin/run draws them
         t0 = time.perf_counter()
-        campaign = season(args.turns)
+        firsts: dict[str, list[float]] = {}
+        campaign = season(args.turns, firsts, args.profile_first, args.seasons)
+        if args.profile_first:
+            return
         window = campaign.open_window()
         pages = requests(campaign)
         print(
-            f"{campaign.name}: the {window.phase} of turn {window.turn}, played in "
+            f"{args.seasons} x {campaign.name[:-2]}: the {window.phase} of turn {window.turn}, "
+            f"played in "
             f"{time.perf_counter() - t0:.0f} s; {settings.DATABASES['default']['ENGINE']}, "
             f"cache {settings.CACHES['default']['BACKEND'].rsplit('.', 1)[-1]}, "
             f"load average {os.getloadavg()[0]:.1f}"
@@ -210,7 +278,7 @@ def main() -> None:
             for name, lines in sql.items():
                 print(f"{name}:", *(f"  {line[:160]}" for line in lines), sep="\n")
         print(
-            f"one process, Django's test client, medians of {args.rounds} after "
+            f"warm loads: one process, Django's test client, medians of {args.rounds} after "
             f"{args.warmups} warm-ups (view cache warm); wall clock, then CPU time:"
         )
         base, base_cpu = statistics.median(wall[BASE]), statistics.median(cpu[BASE])
@@ -221,6 +289,21 @@ def main() -> None:
                 f"  {name:10} {median:6.2f} ms = {median / base:5.2f}x sign-in;  CPU "
                 f"{median_cpu:6.2f} ms = {median_cpu / base_cpu:5.2f}x;  "
                 f"{len(sql[name])} queries{aim}"
+            )
+        print(
+            "first loads: the first request of a page after a phase resolves (the process's "
+            "own kept views forgotten, Django's cache as the worker left it), against the warm "
+            "sign-in page; median of each page's first loads:"
+        )
+        for name in PLAYER_PAGES:
+            times, times_cpu = firsts.get(name, []), firsts.get(name + " cpu", [])
+            if not times:
+                continue
+            median, median_cpu = statistics.median(times), statistics.median(times_cpu)
+            print(
+                f"  {name:10} {median:6.2f} ms = {median / base:5.2f}x sign-in;  CPU "
+                f"{median_cpu:6.2f} ms = {median_cpu / base_cpu:5.2f}x;  "
+                f"{len(times)} first loads (aim <= 4x)"
             )
     finally:
         shutil.rmtree(WORK, ignore_errors=True)

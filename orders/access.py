@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
@@ -27,6 +28,7 @@ from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, not_you
 from orders.models import OrderSheet
 from rules.armies import Army
 from rules.rulesettings import RuleSettings, settings_from_dict
+from rules.state import State
 
 
 @dataclass
@@ -37,6 +39,57 @@ class Access:
     views: dict = field(default_factory=dict)  # the views made in this request
     behalf: bool = False  # the organiser entering the orders on the player's behalf
     user: object = None
+
+
+@dataclass(frozen=True)
+class SeatContext:
+    """What one request of a seat's page reads, read once and handed down to the sheets, the
+    checks and the pages: who asks (``access``: the seat, its campaign, whether it may write),
+    the latest state version and the open window (read when the request begins), and, when
+    first asked, the seat's view of the version, its decoded state, the map and the rule
+    settings. Nothing here is read a second time in the request, and nothing here changes:
+    the draft, which does, is the sheet's (passed beside it)."""
+
+    access: Access
+    version: StateVersion | None
+    window: PhaseWindow | None
+    seat: Seat = field(init=False)  # the access's, at hand
+    campaign: Campaign = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seat", self.access.seat)
+        object.__setattr__(self, "campaign", self.access.campaign)
+
+    @cached_property
+    def view(self) -> View | None:
+        """The seat's view of the version (None before the campaign starts)."""
+        return _view(self.access, self.version) if self.version is not None else None
+
+    @cached_property
+    def state(self) -> State:
+        """The engine's state of the version, decoded once per process (``viewcache``)."""
+        return viewcache.version_state(self.version)
+
+    @cached_property
+    def hexmap(self):
+        return _hexmap(self.campaign)
+
+    @cached_property
+    def settings(self) -> RuleSettings:
+        return _settings(self.campaign)
+
+
+def seat_context(request: HttpRequest, code, *, write: bool = False) -> SeatContext:
+    """``_access`` (403 unless the seat may be opened, or written with ``write``), then the
+    latest version and the open window: the request's ``SeatContext``."""
+    access = _access(request, code, write=write)
+    return context_of(access, _version(access.campaign))
+
+
+def context_of(access: Access, version: StateVersion | None) -> SeatContext:
+    """The ``SeatContext`` of ``access`` for ``version`` (an earlier one for a report of it;
+    None before the campaign starts), with the window open now."""
+    return SeatContext(access, version, _window(access.campaign))
 
 
 def on_behalf(request: HttpRequest, seat: Seat) -> bool:

@@ -23,7 +23,7 @@ from maps.core.hexgrid import (
 )
 from maps.overlay import ARMY_COLOURS
 from maps.tapmap import map_svg
-from orders.access import Access, _hexmap, _settings, _version
+from orders.access import Access, _hexmap, _settings, _version, context_of
 from orders.models import OrderSheet
 from orders.pages import page_context
 from rules.armies import Army, siege_train_name, siege_train_short
@@ -42,7 +42,7 @@ def deployment_context(request: HttpRequest, access: Access, **extra) -> dict:
     version = _version(access.campaign)
     if version is None:
         raise PermissionDenied("The campaign has not started.")
-    ctx = page_context(access, version)
+    ctx = page_context(context_of(access, version))
     sheet: OrderSheet | None = ctx["sheet"]
     draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
     dep = draft.get("deployment") if isinstance(draft.get("deployment"), dict) else {}

@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from campaign.services import viewcache
-from orders.access import Access, _access, _hexmap, _settings, _version
+from orders.access import Access, _access, _hexmap, _settings, _version, seat_context
 from orders.deploy_pages import deployment_context
 from orders.deploy_shortcuts import SHORTCUTS, apply_shortcut
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
@@ -35,11 +35,12 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
         return render(request, template, deployment_context(request, access))
     if request.method != "POST":
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
-    access = _access(request, code, write=True)
+    seat_ctx = seat_context(request, code, write=True)
+    access = seat_ctx.access
     url = reverse("orders:deploy", args=[code])
     errors: list[str] = []
     with transaction.atomic():
-        sheet = writable_sheet(access, ("deployment",), posted_phase(request))
+        sheet = writable_sheet(seat_ctx, ("deployment",), posted_phase(request))
         if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             action = request.POST.get("action", "")

@@ -109,12 +109,7 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
     settings = _settings(access.campaign)
     marching = phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value)
     units = own_units(view, leaders_only=forced) if marching else {}
-    # What the view alone decides (and the units the phase lets the seat order), once per
-    # (version, seat): the orders and the reach below depend on the draft and the request.
-    seen = viewcache.derived(
-        access.seat, version, f"layer:{map_stamp(hexmap)}:{kind if marching else ''}",
-        lambda: _seen(view, hexmap, grid, units),
-    )  # fmt: skip
+    seen = seen_layer(access.seat, version, view, hexmap, phase)
     draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
     orders = [
         {**o, "name": units.get(str(o.get("unit")), o.get("unit"))}
@@ -143,8 +138,8 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
         "supply": seen["supply"],
         "orders": overlay.drawn_orders(orders, positions, previews, grid),
         "focus": seen["focus"],
+        "names": seen["names"],
     }
-    data["names"] = overlay.names_near(data["counters"], hexmap, grid)
     if marching and units:
         data["focus"] = _march_focus(view, grid, units, orders, pooled=not forced)
         data["frame"] = True
@@ -188,14 +183,32 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
     return data
 
 
+def seen_layer(seat, version: StateVersion, view, hexmap, phase: str) -> dict:
+    """What the view alone decides of the layer (and the units ``phase`` lets the seat order:
+    "" when it orders nothing), once per (version, seat) beside the view (``viewcache``): the
+    orders and the reach depend on the draft and the request. The worker makes it for every
+    seat when a phase resolves (``orders.warmup``)."""
+    forced = phase == Phase.FORCED_MARCH.value
+    marching = phase in (Phase.MARCH.value, Phase.FORCED_MARCH.value)
+    units = own_units(view, leaders_only=forced) if marching else {}
+    kind = ("forced_march" if forced else "march") if marching else ""
+    grid = grid_of(hexmap)
+    return viewcache.derived(
+        seat, version, f"layer:{map_stamp(hexmap)}:{kind}", lambda: _seen(view, hexmap, grid, units)
+    )
+
+
 def _seen(view, hexmap, grid, units: dict[str, str]) -> dict:
-    """The layer's counters, supply sources and focus: the view's alone."""
+    """The layer's counters, supply sources, focus and the names of the places near them: the
+    view's alone."""
     # the seat's forces, the strongest first: the widget opens on all of them or on the first
     own = sorted((f for f in view.forces if f.relation is Relation.OWNER), key=strength)
+    counters = overlay.counters(view, hexmap, grid, units)
     return {
-        "counters": overlay.counters(view, hexmap, grid, units),
+        "counters": counters,
         "supply": overlay.supply_sources(view, hexmap, grid),
         "focus": [overlay.hex_xy(grid, f.hex) for f in own],
+        "names": overlay.names_near(counters, hexmap, grid),
     }
 
 

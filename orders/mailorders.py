@@ -34,7 +34,7 @@ from campaign.models import Campaign, OrganiserAction, PhaseWindow, Seat, Window
 from campaign.services import actionlog, gameplay
 from campaign.services.resolution import queue_resolution
 from orders import replyaddress
-from orders.access import Access, _hexmap, _version, _view
+from orders.access import Access, SeatContext, _hexmap, _version, _view
 from orders.forms import enemy_hexes
 from orders.mailbody import reply_text
 from orders.models import OrderSheet
@@ -204,7 +204,11 @@ def _apply(
             save_draft(sheet, draft, access)
         sheet.mailed_at = now
         sheet.save(update_fields=["mailed_at"])
-        problems = ready_problems(access, window, sheet) if window.phase in MAIL_KINDS else []
+        problems = (
+            ready_problems(SeatContext(access, window.version, window), sheet)
+            if window.phase in MAIL_KINDS
+            else []
+        )
         made_ready = False
         if reading.ready and not sheet.ready and not problems and not refused:
             made_ready = bool(

@@ -15,7 +15,7 @@ from campaign.projection import Relation, View
 from campaign.services import gameplay, viewcache
 from maps.core.tiles import map_stamp
 from maps.tapmap import map_svg
-from orders.access import Access, _hexmap, _settings, _sheet, _version, _view, _window
+from orders.access import Access, SeatContext, _sheet, _view
 from orders.checks import TRANSFERS, order_problems, problem_lines
 from orders.deploy_checks import deployment_problems
 from orders.forms import BattleDecisionForm, march_preview, next_steps
@@ -138,23 +138,26 @@ def drafted_deployment(seat, sheet: OrderSheet | None, window: PhaseWindow | Non
     return out
 
 
-def page_context(access: Access, version: StateVersion | None) -> dict:
-    window = _window(access.campaign)
-    sheet = _sheet(access, window) if version is not None else None
-    view = _view(access, version) if version is not None else None
+def page_context(ctx: SeatContext, sheet: OrderSheet | None = None) -> dict:
+    """What every seat page shows, from the request's ``SeatContext``; ``sheet``: the seat's
+    sheet when the request has it already (a save), else read (made for its own player)."""
+    window, version = ctx.window, ctx.version
+    if sheet is None and version is not None:
+        sheet = _sheet(ctx.access, window)
+    view = ctx.view
     owed = ""
-    if window is not None and window.owes(access.seat):
+    if window is not None and window.owes(ctx.seat):
         owed = "ready" if sheet is not None and sheet.ready else window.phase
     return {
-        "access": access,
-        "seat": access.seat,
-        "campaign": access.campaign,
+        "access": ctx.access,
+        "seat": ctx.seat,
+        "campaign": ctx.campaign,
         "version": version,
         "view": view,
         "window": window,
         "sheet": sheet,
         "owed": owed,
-        "drafted": drafted_deployment(access.seat, sheet, window),
+        "drafted": drafted_deployment(ctx.seat, sheet, window),
         "allied_forces": [
             f
             for f in (view.forces if view else ())
@@ -162,7 +165,7 @@ def page_context(access: Access, version: StateVersion | None) -> dict:
         ],
         "marches_named": march_counts(
             view,
-            _settings(access.campaign),
+            ctx.settings,
             draft_items(sheet.draft, "march")
             if sheet is not None and window is not None and window.phase == Phase.MARCH.value
             else None,
@@ -172,19 +175,16 @@ def page_context(access: Access, version: StateVersion | None) -> dict:
     }
 
 
-def ready_problems(access: Access, window: PhaseWindow, sheet: OrderSheet) -> list[str]:
-    """What keeps the seat's orders from Ready, without building the whole orders page."""
-    version = window.version
+def ready_problems(ctx: SeatContext, sheet: OrderSheet) -> list[str]:
+    """What keeps the seat's orders from Ready in the window ``ctx.window`` (checked against
+    the version it was opened from), without building the whole orders page."""
+    window = ctx.window
     draft = sheet.draft if isinstance(sheet.draft, dict) else {}
     if window.phase == Phase.DEPLOYMENT.value:
-        state = viewcache.version_state(version)
-        return deployment_problems(
-            access.seat.armies, draft, state, _hexmap(access.campaign), _settings(access.campaign)
-        )
-    view = _view(access, version)
-    problems = march_problems(
-        version, view, _hexmap(access.campaign), _settings(access.campaign), draft, window.phase
-    )
+        state = viewcache.version_state(window.version)
+        return deployment_problems(ctx.seat.armies, draft, state, ctx.hexmap, ctx.settings)
+    view = _view(ctx.access, window.version)
+    problems = march_problems(window.version, view, ctx.hexmap, ctx.settings, draft, window.phase)
     forced = window.phase == Phase.FORCED_MARCH.value
     return problem_lines(problems, own_units(view, leaders_only=forced))
 
@@ -200,45 +200,25 @@ def march_problems(
     return order_problems(state, view, hexmap, settings, draft, kind, unit_position)
 
 
-def orders_context(request: HttpRequest, access: Access, **extra) -> dict:
-    version = _version(access.campaign)
-    if version is None:
+def sheet_context(ctx: SeatContext, sheet: OrderSheet | None = None, **extra) -> dict:
+    """What the orders page's sheet shows (the partial ``orders.html#sheet``: the orders
+    given, their problems, the decisions of a battle or a siege, Ready), from the request's
+    ``SeatContext``; ``sheet`` when the request has it already. No map, no march preview: a
+    refused save answers with this part alone (``orders.views``)."""
+    if ctx.version is None:
         raise PermissionDenied("The campaign has not started.")
-    ctx = page_context(access, version)
-    view: View = ctx["view"]
-    hexmap = _hexmap(access.campaign)
-    settings = _settings(access.campaign)
-    sheet: OrderSheet | None = ctx["sheet"]
+    page = page_context(ctx, sheet)
+    view: View = page["view"]
+    sheet = page["sheet"]
     draft = sheet.draft if sheet is not None and isinstance(sheet.draft, dict) else {}
-    phase = ctx["window"].phase if ctx["window"] is not None else ""
+    phase = ctx.window.phase if ctx.window is not None else ""
     phase = phase if phase in ORDER_PHASES and sheet is not None else ""
     forced = phase == Phase.FORCED_MARCH.value
     units = own_units(view, leaders_only=forced)
     kind = "forced_march" if forced else "march"
-    unit = extra.pop("unit", None) or request.GET.get("unit", "")
-    path = extra.pop("path", None)
-    if path is None:
-        path = request.GET.get("path", "")
-        if not path and unit:
-            path = next(
-                (o.get("path", "") for o in draft_items(draft, kind) if o.get("unit") == unit), ""
-            )
-    marches = 1
-    for o in draft_items(draft, kind):
-        if o.get("unit") == unit and isinstance(o.get("marches"), int):
-            marches = o["marches"]
-    problems = march_problems(version, view, hexmap, settings, draft, phase)
-    preview = steps = None
-    position = unit_position(view, unit) if unit in units else None
-    if position is not None and hexmap is not None:
-        start, supplied, _inside = position
-        preview = march_preview(
-            view, hexmap, settings, start, str(path), marches=marches, supplied=supplied,
-            forced=forced,
-        )  # fmt: skip
-        steps = next_steps(hexmap, preview.end)
+    problems = march_problems(ctx.version, view, ctx.hexmap, ctx.settings, draft, phase)
     decided = {(o.get("hex"), o.get("army")): o.get("choice") for o in draft_items(draft, "battle")}
-    ctx.update(
+    page.update(
         {
             "battles": [
                 {
@@ -247,7 +227,7 @@ def orders_context(request: HttpRequest, access: Access, **extra) -> dict:
                         (
                             a,
                             decided.get((b["hex"], a), ""),
-                            gameplay.retire_refusal(access.campaign, version, b["hex"], a),
+                            gameplay.retire_refusal(ctx.campaign, ctx.version, b["hex"], a),
                         )
                         for a in b["armies"]
                     ],
@@ -255,7 +235,7 @@ def orders_context(request: HttpRequest, access: Access, **extra) -> dict:
                 for b in (battle_hexes(view) if phase == Phase.BATTLE.value else [])
             ],
             "choices": BattleDecisionForm.base_fields["choice"].choices,
-            "honors": honors_roles(view, hexmap) if phase == Phase.SIEGE.value else {},
+            "honors": honors_roles(view, ctx.hexmap) if phase == Phase.SIEGE.value else {},
             "honors_given": {
                 o.get("city"): o.get("besieger") or o.get("garrison")
                 for o in draft_items(draft, "honors")
@@ -273,27 +253,65 @@ def orders_context(request: HttpRequest, access: Access, **extra) -> dict:
             ],
             "problems": problem_lines(problems, units),
             "transfer_problems": problems.get(TRANSFERS, []),
-            "marches_chosen": marches,
-            "marches_allowed": unit_marches_allowed(view, unit, settings),
-            "marches_given": march_counts(view, settings, draft_items(draft, "march")),
+            "marches_given": march_counts(view, ctx.settings, draft_items(draft, "march")),
             "transfers": draft_items(draft, "transfers"),
             "units": units,
-            "unit": unit if unit in units else "",
-            "path": path,
-            "preview": preview,
-            "steps": steps,
             "marches": view.marches,
-            "locked": sheet is None or sheet.ready or not access.own,
-            # Drawn only if the page shows it (the tap map is shown with a unit chosen).
-            "map_svg": SimpleLazyObject(
-                lambda: tap_map(access, version, view, hexmap, preview, steps)
-            ),
+            "locked": sheet is None or sheet.ready or not ctx.access.own,
             "form": extra.pop("form", None),
             "transfer_form": extra.pop("transfer_form", None),
             **extra,
         }
     )
-    return ctx
+    return page
+
+
+def orders_context(
+    request: HttpRequest, ctx: SeatContext, sheet: OrderSheet | None = None, **extra
+) -> dict:
+    """The whole orders page: its sheet (``sheet_context``) and the builder of an order (the
+    unit chosen, its line of march and preview, the tap map)."""
+    unit = extra.pop("unit", None) or request.GET.get("unit", "")
+    path = extra.pop("path", None)
+    page = sheet_context(ctx, sheet, **extra)
+    view: View = page["view"]
+    units, kind, draft = page["units"], page["kind"], page["draft"]
+    if path is None:
+        path = request.GET.get("path", "")
+        if not path and unit:
+            path = next(
+                (o.get("path", "") for o in draft_items(draft, kind) if o.get("unit") == unit), ""
+            )
+    marches = 1
+    for o in draft_items(draft, kind):
+        if o.get("unit") == unit and isinstance(o.get("marches"), int):
+            marches = o["marches"]
+    hexmap, settings = ctx.hexmap, ctx.settings
+    preview = steps = None
+    position = unit_position(view, unit) if unit in units else None
+    if position is not None and hexmap is not None:
+        start, supplied, _inside = position
+        preview = march_preview(
+            view, hexmap, settings, start, str(path), marches=marches, supplied=supplied,
+            forced=kind == "forced_march",
+        )  # fmt: skip
+        steps = next_steps(hexmap, preview.end)
+    version = ctx.version
+    page.update(
+        {
+            "marches_chosen": marches,
+            "marches_allowed": unit_marches_allowed(view, unit, settings),
+            "unit": unit if unit in units else "",
+            "path": path,
+            "preview": preview,
+            "steps": steps,
+            # Drawn only if the page shows it (the tap map is shown with a unit chosen).
+            "map_svg": SimpleLazyObject(
+                lambda: tap_map(ctx.access, version, view, hexmap, preview, steps)
+            ),
+        }
+    )
+    return page
 
 
 def tap_map(access: Access, version: StateVersion, view: View, hexmap, preview, steps):

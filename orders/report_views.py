@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from campaign.models import StateVersion
 from campaign.projection import view_to_dict
-from orders.access import _access, _version, _view
+from orders.access import _access, _version, _view, context_of
 from orders.pages import page_context
 
 
@@ -22,8 +22,10 @@ def report(request: HttpRequest, code, number: int | None = None) -> HttpRespons
     access = _access(request, code)
     version = _version(access.campaign, number)
     if version is None:
-        return render(request, "play/report.html", page_context(access, None), status=404)
-    ctx = page_context(access, version)
+        return render(
+            request, "play/report.html", page_context(context_of(access, None)), status=404
+        )
+    ctx = page_context(context_of(access, version))
     view = ctx["view"]
     ctx["turns"] = [
         (
@@ -81,7 +83,7 @@ def handover(request: HttpRequest, code) -> HttpResponse:
     so that the page costs the same in the last turn as in the first."""
     access = _access(request, code)
     version = _version(access.campaign)
-    ctx = page_context(access, version)
+    ctx = page_context(context_of(access, version))
     if version is not None:
         latest = ctx["view"].turn
         turn = _turn_asked(request, latest)

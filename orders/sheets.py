@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.models import Seat, WindowStatus
 from campaign.services.organiser import mark_entered
-from orders.access import Access, _window
+from orders.access import Access, SeatContext
 from orders.models import OrderSheet
 from orders.pages import ORDER_PHASES
 
@@ -49,11 +49,13 @@ def posted_phase(request: HttpRequest) -> str:
     return request.POST.get("phase", "")[:20]
 
 
-def writable_sheet(access: Access, kinds: tuple[str, ...], phase: str) -> OrderSheet:
-    """The seat's open sheet for this phase, locked for update; ``Closed`` otherwise.
+def writable_sheet(ctx: SeatContext, kinds: tuple[str, ...], phase: str) -> OrderSheet:
+    """The seat's open sheet for this phase (the request's window), locked for update;
+    ``Closed`` otherwise (``sheet_locked`` then tells whether the window is still open as the
+    locked row says).
 
     ``phase`` is the phase the form was written for (``check_phase``)."""
-    window = _window(access.campaign)
+    window, access = ctx.window, ctx.access
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
     check_phase(window, phase)

@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from battles.services.records import battles_for_seat
 from campaign.models import PhaseWindow, Seat, WindowStatus
@@ -29,7 +29,7 @@ from campaign.projection import report_lines
 from campaign.services import caretaker, gameplay
 from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
 from campaign.services.resolution import queue_resolution
-from orders.access import Access, _access, _hexmap, _version, _view, _window
+from orders.access import SeatContext, _access, _window, seat_context
 from orders.forms import BattleDecisionForm, ForcedMarchForm, HonorsForm, MarchForm, TransferForm
 from orders.models import OrderSheet
 from orders.pages import (
@@ -40,6 +40,7 @@ from orders.pages import (
     own_units,
     page_context,
     ready_problems,
+    sheet_context,
 )
 from orders.sheets import (
     Closed,
@@ -64,10 +65,10 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def dashboard(request: HttpRequest, code) -> HttpResponse:
-    access = _access(request, code)
-    version = _version(access.campaign)
-    ctx = page_context(access, version)
-    ctx["battles"] = battles_for_seat(access.seat, version) if version is not None else []
+    seat_ctx = seat_context(request, code)
+    version = seat_ctx.version
+    ctx = page_context(seat_ctx)
+    ctx["battles"] = battles_for_seat(seat_ctx.seat, version) if version is not None else []
     if version is not None:
         # Called by the template only when it draws the reports (they are kept rendered).
         ctx["reports"] = functools.partial(dashboard_reports, ctx["view"])
@@ -86,16 +87,40 @@ def dashboard_reports(view) -> list[tuple[int, list[str]]]:
 @login_required
 @require_GET
 def orders(request: HttpRequest, code) -> HttpResponse:
-    access = _access(request, code)
-    ctx = orders_context(request, access)
+    ctx = orders_context(request, seat_context(request, code))
     if request.htmx:
         return render(request, "orders/orders.html#play", ctx)
     return render(request, "orders/orders.html", ctx)
 
 
-def _respond(request: HttpRequest, access: Access, ctx: dict, name: str, url: str) -> HttpResponse:
+def _saved(request: HttpRequest, seat_ctx: SeatContext, sheet: OrderSheet, url: str, **extra):
+    """After a change of the draft: under htmx the page's play area as it now is (its sheet
+    and the builder), else back to the page (nothing is built for a redirect)."""
     if request.htmx:
-        return render(request, f"orders/{name}.html#play", ctx)
+        ctx = orders_context(request, seat_ctx, sheet, **extra)
+        return render(request, "orders/orders.html#play", ctx)
+    return redirect(url)
+
+
+def _refused(request: HttpRequest, seat_ctx: SeatContext, sheet: OrderSheet, **extra):
+    """A form refused: nothing was saved, the draft is as it was. Under htmx only the sheet
+    (the orders list, the problems and the form's errors) is sent, in place of the sheet: the
+    builder, with what the player typed, stays on the page as it is. Without htmx the whole
+    page again, the typed order in its fields (400)."""
+    if request.htmx:
+        response = render(
+            request, "orders/orders.html#sheet", sheet_context(seat_ctx, sheet, **extra)
+        )
+        return reswap(retarget(response, "#sheet"), "outerHTML")
+    ctx = orders_context(request, seat_ctx, sheet, **extra)
+    return render(request, "orders/orders.html", ctx, status=400)
+
+
+def _locked(request: HttpRequest, seat_ctx: SeatContext, sheet: OrderSheet, url: str):
+    """The sheet is submitted (or its window no longer open): said, nothing changed."""
+    if request.htmx:
+        response = render(request, "orders/orders.html#sheet", sheet_context(seat_ctx, sheet))
+        return reswap(retarget(response, "#sheet"), "outerHTML")
     return redirect(url)
 
 
@@ -104,47 +129,45 @@ def _respond(request: HttpRequest, access: Access, ctx: dict, name: str, url: st
 @writes_orders
 def save_march(request: HttpRequest, code) -> HttpResponse:
     """Save (or replace) one march or forced march order in the draft."""
-    access = _access(request, code, write=True)
+    seat_ctx = seat_context(request, code, write=True)
     url = reverse("orders:orders", args=[code])
     with transaction.atomic():
-        sheet = writable_sheet(access, ("march", "forced_march"), posted_phase(request))
+        sheet = writable_sheet(seat_ctx, ("march", "forced_march"), posted_phase(request))
         if sheet_locked(request, sheet):
-            return _respond(request, access, orders_context(request, access), "orders", url)
+            return _locked(request, seat_ctx, sheet, url)
         kind = "forced_march" if sheet.window.phase == Phase.FORCED_MARCH.value else "march"
-        version = _version(access.campaign)
-        units = own_units(_view(access, version), leaders_only=kind == "forced_march")
+        units = own_units(seat_ctx.view, leaders_only=kind == "forced_march")
         form_class = ForcedMarchForm if kind == "forced_march" else MarchForm
         form = form_class(request.POST, units=units)
         if not form.is_valid():
-            ctx = orders_context(
-                request, access, form=form, unit=request.POST.get("unit", "")[:40],
+            return _refused(
+                request, seat_ctx, sheet, form=form, unit=request.POST.get("unit", "")[:40],
                 path=request.POST.get("path", "")[:200],
             )  # fmt: skip
-            if request.htmx:
-                return render(request, "orders/orders.html#play", ctx)
-            return render(request, "orders/orders.html", ctx, status=400)
         order = form.order()
         draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
         items = [o for o in draft_items(draft, kind) if o.get("unit") != order["unit"]]
         draft[kind] = [*items, order]
-        save_draft(sheet, draft, access)
+        save_draft(sheet, draft, seat_ctx.access)
     messages.success(request, f"Order saved: {units[order['unit']]} {order['path'] or 'stands'}.")
-    ctx = orders_context(request, access, unit=order["unit"], path=order["path"])
-    return _respond(request, access, ctx, "orders", f"{url}?unit={order['unit']}")
+    return _saved(
+        request, seat_ctx, sheet, f"{url}?unit={order['unit']}", unit=order["unit"],
+        path=order["path"],
+    )  # fmt: skip
 
 
 @login_required
 @require_POST
 @writes_orders
 def remove_order(request: HttpRequest, code) -> HttpResponse:
-    access = _access(request, code, write=True)
+    seat_ctx = seat_context(request, code, write=True)
     url = reverse("orders:orders", args=[code])
     kind = request.POST.get("kind", "march")
     if kind not in ("march", "forced_march", "transfers"):
         messages.error(request, "Unknown kind of order.")
         return redirect(url)
     with transaction.atomic():
-        sheet = writable_sheet(access, (kind,), posted_phase(request))
+        sheet = writable_sheet(seat_ctx, (kind,), posted_phase(request))
         if not sheet_locked(request, sheet):
             draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
             items = draft_items(draft, kind)
@@ -160,9 +183,9 @@ def remove_order(request: HttpRequest, code) -> HttpResponse:
             ]
             if kept != items:
                 draft[kind] = kept
-                save_draft(sheet, draft, access)
+                save_draft(sheet, draft, seat_ctx.access)
                 messages.success(request, "Order removed.")
-    return _respond(request, access, orders_context(request, access), "orders", url)
+    return _saved(request, seat_ctx, sheet, url)
 
 
 @login_required
@@ -170,24 +193,20 @@ def remove_order(request: HttpRequest, code) -> HttpResponse:
 @writes_orders
 def save_transfer(request: HttpRequest, code) -> HttpResponse:
     """Points handed over at the start of the turn (6.4.2, 6.4.3)."""
-    access = _access(request, code, write=True)
+    seat_ctx = seat_context(request, code, write=True)
     url = reverse("orders:orders", args=[code])
     with transaction.atomic():
-        sheet = writable_sheet(access, ("transfers",), posted_phase(request))
+        sheet = writable_sheet(seat_ctx, ("transfers",), posted_phase(request))
         if sheet_locked(request, sheet):
-            return _respond(request, access, orders_context(request, access), "orders", url)
-        units = own_units(_view(access, _version(access.campaign)))
-        form = TransferForm(request.POST, units=units)
+            return _locked(request, seat_ctx, sheet, url)
+        form = TransferForm(request.POST, units=own_units(seat_ctx.view))
         if not form.is_valid():
-            ctx = orders_context(request, access, transfer_form=form)
-            if request.htmx:
-                return render(request, "orders/orders.html#play", ctx)
-            return render(request, "orders/orders.html", ctx, status=400)
+            return _refused(request, seat_ctx, sheet, transfer_form=form)
         draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
         draft["transfers"] = [*draft_items(draft, "transfers"), form.order()]
-        save_draft(sheet, draft, access)
+        save_draft(sheet, draft, seat_ctx.access)
     messages.success(request, "Transfer saved.")
-    return _respond(request, access, orders_context(request, access), "orders", url)
+    return _saved(request, seat_ctx, sheet, url)
 
 
 @login_required
@@ -195,44 +214,38 @@ def save_transfer(request: HttpRequest, code) -> HttpResponse:
 @writes_orders
 def decide(request: HttpRequest, code) -> HttpResponse:
     """Fight / do not fight / retire (9, 10.1), or an answer on honors of war (11.6)."""
-    access = _access(request, code, write=True)
+    seat_ctx = seat_context(request, code, write=True)
     url = reverse("orders:orders", args=[code])
     kind = request.POST.get("kind", "")
     if kind not in ("battle", "honors"):
         messages.error(request, "Unknown kind of decision.")
         return redirect(url)
     with transaction.atomic():
-        sheet = writable_sheet(access, (kind,), posted_phase(request))
+        sheet = writable_sheet(seat_ctx, (kind,), posted_phase(request))
         if sheet_locked(request, sheet):
-            return _respond(request, access, orders_context(request, access), "orders", url)
-        view = _view(access, _version(access.campaign))
+            return _locked(request, seat_ctx, sheet, url)
+        view = seat_ctx.view
         if kind == "battle":
             allowed = {(b["hex"], a) for b in battle_hexes(view) for a in b["armies"]}
             form = BattleDecisionForm(request.POST, allowed=allowed)
             key = ("hex", "army")
         else:
-            roles = honors_roles(view, _hexmap(access.campaign))
+            roles = honors_roles(view, seat_ctx.hexmap)
             form = HonorsForm(request.POST, roles=roles)
             key = ("city",)
         if not form.is_valid():
-            ctx = orders_context(request, access, form=form)
-            if request.htmx:
-                return render(request, "orders/orders.html#play", ctx)
-            return render(request, "orders/orders.html", ctx, status=400)
+            return _refused(request, seat_ctx, sheet, form=form)
         order = form.order()
         refused = (
             gameplay.retire_refusal(
-                access.campaign, _version(access.campaign), order["hex"], order["army"]
+                seat_ctx.campaign, seat_ctx.version, order["hex"], order["army"]
             )
             if kind == "battle" and order["choice"] == "retire"
             else None
         )
         if refused:
             form.add_error("choice", f"The {order['army']} force may not retire: {refused}.")
-            ctx = orders_context(request, access, form=form)
-            if request.htmx:
-                return render(request, "orders/orders.html#play", ctx)
-            return render(request, "orders/orders.html", ctx, status=400)
+            return _refused(request, seat_ctx, sheet, form=form)
         draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
         items = [
             o
@@ -240,9 +253,9 @@ def decide(request: HttpRequest, code) -> HttpResponse:
             if [o.get(k) for k in key] != [order[k] for k in key]
         ]
         draft[kind] = [*items, order]
-        save_draft(sheet, draft, access)
+        save_draft(sheet, draft, seat_ctx.access)
     messages.success(request, "Decision saved.")
-    return _respond(request, access, orders_context(request, access), "orders", url)
+    return _saved(request, seat_ctx, sheet, url)
 
 
 @login_required
@@ -250,8 +263,8 @@ def decide(request: HttpRequest, code) -> HttpResponse:
 @writes_orders
 def ready(request: HttpRequest, code) -> HttpResponse:
     """The player is done: the sheet is submitted and locks (the phase may then resolve)."""
-    access = _access(request, code, write=True)
-    window = _window(access.campaign)
+    seat_ctx = seat_context(request, code, write=True)
+    access, window = seat_ctx.access, seat_ctx.window
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
     check_phase(window, posted_phase(request))
@@ -260,7 +273,7 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     )
     checked = (Phase.DEPLOYMENT.value, Phase.MARCH.value, Phase.FORCED_MARCH.value)
     if window.phase in checked:
-        wrong = ready_problems(access, window, sheet)
+        wrong = ready_problems(seat_ctx, sheet)
         if wrong:
             messages.error(
                 request,

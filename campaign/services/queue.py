@@ -17,6 +17,7 @@ SEND_EMAIL = "mail.tasks.send_email"
 SEND_EMAILS = "mail.tasks.send_emails"
 DRAW_MAP_PICTURE = "maps.tasks.draw_map_picture"
 PRINT_SEASON_BOOK = "seasons.tasks.print_season_book"
+WARM_SEAT_PAGES = "orders.tasks.warm_seat_pages"
 
 
 def on_commit(task: str, *args, robust: bool = False, **kwargs) -> None:

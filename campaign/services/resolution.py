@@ -389,6 +389,8 @@ def resolve_due_phase(
                 signals.version_stored.send(
                     Campaign, campaign=version.campaign, latest=notices.latest, seats=notices.seats
                 )
+                # The seats' views of the new version, made before the first player asks.
+                queue.on_commit(queue.WARM_SEAT_PAGES, notices.latest.id, robust=True)
     except IntegrityError as exc:
         # Another resolution inserted the same version number first: nothing to do.
         logger.info("window %s was resolved by another worker (%s)", window_id, exc)

@@ -415,7 +415,7 @@ def march_one_step(campaign, power: str) -> tuple[str, str]:
     would then refuse the sheet); (from hex, to hex)."""
     from campaign.services import gameplay
     from maps.core.hexgrid import hex_id, parse_hex_id
-    from orders.access import Access
+    from orders.access import Access, SeatContext
     from orders.pages import ready_problems
 
     s = campaign.seats.get(power=power)
@@ -434,7 +434,8 @@ def march_one_step(campaign, power: str) -> tuple[str, str]:
         )
         assert r.status_code in (200, 302), r.content.decode()[:500]
         sheet = OrderSheet.objects.get(window=window, seat=s)
-        wrong = ready_problems(Access(s, campaign, own=True, user=s.user), window, sheet)
+        access = Access(s, campaign, own=True, user=s.user)
+        wrong = ready_problems(SeatContext(access, window.version, window), sheet)
         if not wrong:
             return x.hex, hex_id(to)
         tried.append((hex_id(to), wrong))

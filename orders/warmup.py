@@ -1,0 +1,54 @@
+"""The seats' pages of a new state version, prepared by the worker when a phase resolves.
+
+The worker that resolved the phase knows the new version first: it makes every playing seat's
+view of it (``viewcache.seat_view``) and what the map widget draws from that view alone
+(``layers.seen_layer``) and leaves them in Django's cache, which the web processes share
+(Redis in production). The first player to open a page after the resolution then finds them
+made, as every later one does, instead of paying for the projection and the layer. Each value
+is kept under its own seat's key (the view's key names the seat, its armies, whether allies
+share and the version's own row): a seat's view is made from that seat alone, as a page
+would make it, and no seat is served another's.
+
+Queued by name on the resolution's commit (``campaign.services.queue.WARM_SEAT_PAGES``); with
+no broker it runs in the resolving process after the commit. A version that is no longer the
+latest when the task runs is left alone.
+"""
+
+from __future__ import annotations
+
+from campaign.models import StateVersion
+from campaign.services import viewcache
+from orders.access import _hexmap, _window
+from orders.layers import seen_layer
+from orders.pages import ORDER_PHASES
+
+
+def warm_pages(version_id: int) -> int:
+    """Make and keep each playing seat's view of the version and its map layer; how many
+    seats were prepared (0 when the version is gone or no longer the latest)."""
+    version = (
+        StateVersion.objects.defer("state", "orders")
+        .select_related("campaign")
+        .filter(id=version_id)
+        .first()
+    )
+    if version is None:
+        return 0
+    campaign = version.campaign
+    latest = campaign.versions.order_by("-number").values_list("id", flat=True).first()
+    if latest != version.id:
+        return 0
+    window = _window(campaign)
+    hexmap = _hexmap(campaign)
+    done = 0
+    for seat in campaign.seats.all():
+        if not seat.armies or seat.reserve:
+            continue
+        seat.campaign = campaign
+        view = viewcache.seat_view(seat, version)
+        if hexmap is not None:
+            # The phase the seat's pages show: the open window's, if it waits for this seat.
+            owed = window is not None and window.owes(seat) and window.phase in ORDER_PHASES
+            seen_layer(seat, version, view, hexmap, window.phase if owed else "")
+        done += 1
+    return done

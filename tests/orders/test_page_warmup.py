@@ -1,0 +1,79 @@
+# ruff: noqa: F401, F811 (pytest fixtures imported from test_play_fixtures)
+"""Issue 34: a refused save answers with the orders list alone (htmx) and keeps the draft; the
+worker makes every seat's view of a new version when the phase resolves, each its own."""
+
+import pytest
+from django.core.cache import cache
+
+from campaign.models import StateVersion
+from campaign.projection import Relation
+from campaign.services import knowledge, viewcache
+from orders.access import _version
+from orders.models import OrderSheet
+from tests.orders.test_play_fixtures import (
+    FREDERICK_POINTS,
+    MARKERS,
+    client_for,
+    in_phase,
+    marching,
+    play_map,
+    rules_campaign,
+    seat,
+    url,
+)
+
+pytestmark = pytest.mark.django_db
+
+ORDER = {"unit": "frederick", "path": "4", "marches": "1", "meeting": "hold"}
+
+
+def test_a_refused_save_under_htmx_answers_with_the_sheet_and_keeps_the_draft(marching, player):
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    assert c.post(url("save_march", prussia), in_phase(prussia, ORDER)).status_code == 302
+    r = c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {**ORDER, "path": "4-9"}),  # 9 is no direction code
+        HTTP_HX_REQUEST="true",
+    )
+    assert r.status_code == 200
+    assert r["HX-Retarget"] == "#sheet" and r["HX-Reswap"] == "outerHTML"
+    body = r.content.decode()
+    assert body.lstrip().startswith('<div id="sheet">')
+    assert "<html" not in body and 'id="builder"' not in body and 'id="play"' not in body
+    assert "That order could not be saved; your other orders are kept." in body
+    assert "Frederick" in body and "<code>4</code>" in body  # the order saved before, listed
+    sheet = OrderSheet.objects.get(seat=prussia, window=marching.open_window())
+    assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
+
+
+def test_a_refused_save_without_htmx_is_the_whole_page_with_the_typed_order(marching, player):
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    r = c.post(url("save_march", prussia), in_phase(prussia, {**ORDER, "path": "4-9"}))
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert "<html" in body and 'value="4-9"' in body
+    assert "That order could not be saved" in body
+    sheet = OrderSheet.objects.get(seat=prussia, window=marching.open_window())
+    assert not sheet.draft.get("march")
+
+
+def test_after_resolution_every_seat_s_view_is_cached_and_its_own(marching):
+    # ``marching``: every seat deployed and ready, the deployment resolved, the tasks run.
+    version = _version(marching)
+    seats = [s for s in marching.seats.filter(reserve=False) if s.armies]
+    assert len(seats) >= 2
+    for s in seats:
+        kept = cache.get(viewcache.view_key(s, version))
+        assert kept is not None, s.power  # made by the worker, before any page asked
+        assert kept == knowledge.seat_view(s, version)  # this seat's own view
+        own = {f.army.value for f in kept.forces if f.relation is Relation.OWNER}
+        assert own <= set(s.armies)
+        if "prussia" not in s.armies:  # Frederick's secret strength stays Prussia's
+            assert all(str(f.points) not in MARKERS for f in kept.forces)
+            assert str(FREDERICK_POINTS) not in repr(kept)
+    prussia = seat(marching, "prussia")
+    assert str(FREDERICK_POINTS) in repr(cache.get(viewcache.view_key(prussia, version)))
+    layers = [k for k in cache._cache if ":layer:" in k]  # (local memory in the tests)
+    assert len(layers) == len(seats)
