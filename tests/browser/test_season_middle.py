@@ -176,7 +176,7 @@ def test_one_silent_seat_never_stalls_the_others(browser, live_server, tiles, po
         browser.get(live_server.url + f"/campaigns/{campaign.code}/organiser/")
         click(wait, By.CSS_SELECTOR, f"#board-{france.code} > summary")
         click(wait, By.CSS_SELECTOR, f"#caretaker-{france.code} > summary")
-        click(wait, By.XPATH, "//button[contains(., 'to the caretaker')]")
+        click(wait, By.CSS_SELECTOR, f"#caretaker-{france.code} button[type=submit]")
         wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "main"), "caretaker (defensive)"))
         france.refresh_from_db()
         assert france.caretaker_style == "defensive"
