@@ -9,9 +9,10 @@ import zoneinfo
 from datetime import datetime, timedelta
 
 from battles.models import Battle, BattleStatus
-from battles.services.records import BattleError, log_action, may_settle
-from battles.services.results import continue_turn, notify, notify_organiser
+from battles.services.records import BattleError, log_action, may_settle, side_of_seat, sync
+from battles.services.results import continue_turn, notify, notify_organiser, quick_resolve
 from campaign.models import Campaign, CampaignStatus
+from campaign.services import caretaker
 
 REMIND_BEFORE = timedelta(hours=24)
 
@@ -92,4 +93,34 @@ def apply_waiting(*, now: datetime) -> int:
 def sweep(*, now: datetime) -> dict[str, int]:
     """The periodic work of the battles: reminders, and results waiting to be applied. Run it
     from the periodic sweep (Celery beat or ``manage.py runperiodic``)."""
-    return {"reminders": send_reminders(now=now), "applied": apply_waiting(now=now)}
+    return {
+        "reminders": send_reminders(now=now),
+        "applied": apply_waiting(now=now),
+        "caretaker": caretaker_battles(now=now),
+    }
+
+
+def caretaker_battles(*, now: datetime) -> int:
+    """A battle waiting for the table in which a seat on the caretaker fights is settled by
+    the quick resolution (issue 35; docs/quick-resolution.md), in the organiser's name and
+    logged: nobody would bring that seat's miniatures to the table. How many it settled."""
+    settled = 0
+    campaigns = Campaign.objects.filter(
+        status=CampaignStatus.RUNNING, paused=False, seats__caretaker_style__gt=""
+    ).distinct()
+    for campaign in campaigns:
+        seats = [s for s in campaign.seats.filter(reserve=False) if caretaker.on_caretaker(s, now)]
+        if not seats:
+            continue
+        sync(campaign)
+        for battle in campaign.battles.filter(status=BattleStatus.PENDING):
+            played = [s for s in seats if side_of_seat(battle, s) is not None]
+            if not played:
+                continue
+            names = ", ".join(s.label for s in played)
+            quick_resolve(
+                battle, campaign.organiser, attacker=None, now=now,
+                why=f"the caretaker plays the {names}",
+            )  # fmt: skip
+            settled += 1
+    return settled

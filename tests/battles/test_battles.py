@@ -27,7 +27,7 @@ from battles.services import printing as battle_print
 from battles.services import records as service
 from battles.services import results as battle_results
 from campaign.models import Campaign, StateVersion
-from campaign.services import resolution, setup
+from campaign.services import caretaker, resolution, setup
 from maps.core.compact import compact_map
 from maps.core.loader import map_to_dict
 from orders.models import OrderSheet
@@ -755,3 +755,18 @@ def test_the_battle_page_is_headed_by_its_place_and_date(battle, player):
     # the hex's town, as the chronicle names it, and the half month kept on one line
     assert heading.startswith(("The battle of ", "Battle near ", "Battle in hex "))
     assert heading.endswith(", April\xa0I")
+
+
+def test_a_battle_of_a_seat_on_the_caretaker_goes_to_the_quick_resolution(battle, organiser):
+    """Issue 35: nobody brings the caretaker's miniatures to the table; the battles' sweep
+    settles its battles with SPI's tables, in the organiser's name, logged."""
+    now = timezone.now()
+    assert battle_dates.caretaker_battles(now=now) == 0  # no seat on the caretaker: the table waits
+    battle.refresh_from_db()
+    assert battle.status == "pending"
+    austria = seat(battle.campaign, "austria")
+    caretaker.hand_over(austria, organiser, style="defensive", until=None, now=now)
+    assert battle_dates.caretaker_battles(now=now) == 1
+    battle.refresh_from_db()
+    assert battle.status != "pending" and battle.quick
+    assert battle_dates.caretaker_battles(now=now) == 0  # once

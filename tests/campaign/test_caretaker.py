@@ -266,3 +266,21 @@ def test_the_new_campaign_form_chooses_the_policy(client, organiser):
                                           "excused": 2, "style": "plays-on"}  # fmt: skip
     client.post(reverse("new_campaign"), {**FORM, "name": "Plain 1758"})
     assert caretaker.policy(Campaign.objects.get(name="Plain 1758"))["policy"] == "stand-still"
+
+
+def test_the_phase_email_tells_every_seat_of_the_caretaker_never_its_orders(
+    marching, organiser, player, mailoutbox, django_capture_on_commit_callbacks
+):
+    austria = seat(marching, "austria")
+    caretaker.hand_over(austria, organiser, style="plays-on", until=None, now=timezone.now())
+    mailoutbox.clear()
+    for s in marching.seats.filter(reserve=False).exclude(id=austria.id):
+        ready(s, client_for(s.user), django_capture_on_commit_callbacks)
+    to_prussia = [m for m in mailoutbox if player.email in m.to]
+    assert to_prussia
+    body = to_prussia[-1].body
+    assert "The Austrian player's march orders were given by the caretaker (plays-on)." in body
+    orders = marching.latest_version().orders
+    marched = [o["path"] for o in orders["austria"]["orders"].get("march", []) if o.get("path")]
+    for path in marched:
+        assert path not in body  # the orders themselves stay secret
