@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from maps.core.hexgrid import DIRECTIONS, Hex, format_path, hex_id, neighbour, parse_hex_id
 from maps.core.model import HexMap
@@ -110,6 +110,7 @@ _CODES = re.compile(r"^[1-6]+$")
 MAX_BODY_LINES = 100  # lines of the new text read; the rest is cut and the answer says so
 MAX_LINE_CHARS = 500  # a longer line is refused unread
 MAX_WAYPOINTS = 12  # 'via' hexes in one march: each costs a least-cost path search
+MAX_ROUTE_LEGS = 24  # least-cost path searches for one mail (~30 ms each across the map)
 
 
 def norm(text: str) -> str:
@@ -184,6 +185,7 @@ def read_orders(text: str, vocab: Vocabulary) -> Reading:
     """Every non-empty line of ``text`` read as one order, a problem, or READY / NOT READY."""
     lines: list[Line] = []
     ready: bool | None = None
+    vocab = replace(vocab, route=_budgeted(vocab.route))
     every = text.splitlines()
     for number, raw in enumerate(every[:MAX_BODY_LINES], 1):
         if len(raw) > MAX_LINE_CHARS:
@@ -213,6 +215,23 @@ def read_orders(text: str, vocab: Vocabulary) -> Reading:
             continue
         lines.append(Line(number, raw.strip(), kind, order, said=said))
     return Reading(tuple(lines), ready, cut=max(0, len(every) - MAX_BODY_LINES))
+
+
+def _budgeted(route: Route) -> Route:
+    """``route`` that refuses once MAX_ROUTE_LEGS legs have been searched for one mail."""
+    spent = 0
+
+    def budgeted(start: str, ways: list[str]) -> tuple[str, int]:
+        nonlocal spent
+        if spent + len(ways) > MAX_ROUTE_LEGS:
+            raise OrderTextError(
+                f"One mail may ask for at most {MAX_ROUTE_LEGS} ways by 'to' and 'via': "
+                "write this march in direction codes, or send it in another mail."
+            )
+        spent += len(ways)
+        return route(start, ways)
+
+    return budgeted
 
 
 def _read_line(words: list[str], vocab: Vocabulary) -> tuple[str, dict, str]:

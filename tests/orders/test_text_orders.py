@@ -13,6 +13,7 @@ from orders.textorders import (
     MARCH,
     MAX_BODY_LINES,
     MAX_LINE_CHARS,
+    MAX_ROUTE_LEGS,
     MAX_WAYPOINTS,
     TRANSFERS,
     Vocabulary,
@@ -124,6 +125,14 @@ def test_a_line_of_2000_waypoints_is_refused_unread():
     line = one("Frederick to 0104" + " via 0401 via 0104" * 1000)
     assert line.order is None and f"longer than {MAX_LINE_CHARS} characters" in line.problem
     assert len(line.text) < 100
+
+
+def test_one_mail_asks_for_at_most_max_route_legs():
+    line = "Frederick to 0104" + " via 0401" * (MAX_WAYPOINTS - 1)  # MAX_WAYPOINTS legs
+    reading = read_orders("\n".join([line] * 4), vocab())
+    read = [x for x in reading.lines if x.order is not None]
+    assert len(read) == MAX_ROUTE_LEGS // MAX_WAYPOINTS
+    assert f"at most {MAX_ROUTE_LEGS} ways" in reading.lines[-1].problem
 
 
 def test_only_the_first_max_body_lines_are_read():
