@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import unquote, urlparse
 
-from orders.mailorders import receive
+from django.db import DatabaseError
+
+from orders.mailorders import Outcome, receive
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +52,13 @@ def poll(url: str, *, cafile: str = "", now: datetime | None = None) -> Polled:
             raw = next((d[1] for d in data if isinstance(d, tuple)), None)
             if raw is None:
                 continue
-            outcome = receive(raw, now=now)
+            try:
+                outcome = receive(raw, now=now)
+            except DatabaseError:
+                raise  # left unread for the next poll
+            except Exception:  # noqa: BLE001 - one unreadable mail must not block the rest
+                log.exception("orders mailbox: mail %s could not be read and is dropped", uid)
+                outcome = Outcome("dropped", "unreadable")
             conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
             counts.seen += 1
             setattr(counts, outcome.status, getattr(counts, outcome.status) + 1)

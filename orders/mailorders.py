@@ -17,6 +17,7 @@ answered "this phase has resolved", and nothing changes.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import message_from_bytes, policy
@@ -45,6 +46,7 @@ from orders.textorders import (
     FORCED_MARCH,
     HONORS,
     MARCH,
+    MAX_BODY_LINES,
     TRANSFERS,
     Line,
     Reading,
@@ -58,6 +60,12 @@ log = logging.getLogger(__name__)
 MAIL_KINDS = {"march": (MARCH, TRANSFERS), "forced-march": (FORCED_MARCH,),
               "battle": (BATTLE,), "honors": (HONORS,)}  # fmt: skip
 _TOKEN_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+
+# Limits on one mail (issue 36, docs/email-orders.md); MAX_BODY_LINES is orders.textorders'.
+MAX_MIME_DEPTH = 10  # multiparts inside multiparts: deeper is dropped unread
+MAX_MIME_PARTS = 100  # parts in all
+MAX_ANSWER_CHARS = 20_000  # the answer's text; what is over is cut, with a line saying so
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]+")
 
 
 @dataclass
@@ -74,12 +82,50 @@ class Outcome:
     units: dict[str, str] = field(default_factory=dict)  # the seat's units, key -> name
 
 
+def clean(value: object, limit: int = 300) -> str:
+    """A header value fit to be written back into a header: no CR, LF or other control
+    character (each run one space), at most ``limit`` characters."""
+    return _CONTROLS.sub(" ", str(value or "")).strip()[:limit]
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    """One header, decoded and cleaned; ``""`` when it is missing or cannot be decoded."""
+    try:
+        return clean(msg.get(name, ""))
+    except (ValueError, TypeError, LookupError, IndexError, AttributeError):
+        return ""
+
+
+def too_nested(msg: EmailMessage) -> str:
+    """Why the MIME tree of ``msg`` is too deep or too wide to read, or ``""`` (walked without
+    recursion: a tree 1,200 deep must not raise RecursionError)."""
+    stack, parts = [(msg, 0)], 0
+    while stack:
+        part, depth = stack.pop()
+        parts += 1
+        if depth > MAX_MIME_DEPTH:
+            return f"MIME parts nested over {MAX_MIME_DEPTH} deep"
+        if parts > MAX_MIME_PARTS:
+            return f"over {MAX_MIME_PARTS} MIME parts"
+        if part.is_multipart():
+            stack.extend((p, depth + 1) for p in part.get_payload() or [])
+    return ""
+
+
 def receive(raw: bytes, *, now: datetime | None = None) -> Outcome:
     """Read one mail as it came from the mail server (bytes, headers and all)."""
     now = now or timezone.now()
     if len(raw) > settings.ORDERS_MAIL_MAX_BYTES:
         return _drop(f"oversized: {len(raw)} bytes > {settings.ORDERS_MAIL_MAX_BYTES}")
-    msg = message_from_bytes(raw, policy=policy.default)
+    if raw.lower().count(b"multipart/") > MAX_MIME_PARTS:
+        return _drop(f"over {MAX_MIME_PARTS} multipart headers")
+    try:
+        msg = message_from_bytes(raw, policy=policy.default)
+    except RecursionError:
+        return _drop("MIME parts nested too deep to parse")
+    nested = too_nested(msg)
+    if nested:
+        return _drop(nested, msg)
     robot = automatic(msg)
     if robot:
         return _drop(f"automatic mail ({robot})", msg)
@@ -90,10 +136,10 @@ def receive(raw: bytes, *, now: datetime | None = None) -> Outcome:
     window = PhaseWindow.objects.filter(id=found.window_id).first()
     if seat is None or window is None or window.campaign_id != seat.campaign_id:
         return _drop("the token's seat or window is gone", msg)
-    sender = parseaddr(str(msg.get("From", "")))[1].lower()
+    sender = parseaddr(_header(msg, "From"))[1].lower()
     if not seat.user or not seat.user.email or sender != seat.user.email.lower():
         return _drop(f"sender {sender!r} is not the player of seat {seat.id}", msg)
-    message_id = str(msg.get("Message-ID", "")).strip()[:300]
+    message_id = _header(msg, "Message-ID")
     if message_id and _already_read(seat.campaign, message_id):
         return _drop(f"replayed {message_id}", msg)
     open_now = seat.campaign.open_window()
@@ -111,29 +157,35 @@ def receive(raw: bytes, *, now: datetime | None = None) -> Outcome:
 
 def automatic(msg: EmailMessage) -> str:
     """Why ``msg`` was sent by a robot (an auto-reply, a bounce, a list, this site), or ``""``."""
-    auto = str(msg.get("Auto-Submitted", "")).strip().lower()
+    auto = _header(msg, "Auto-Submitted").lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    precedence = str(msg.get("Precedence", "")).strip().lower()
+    precedence = _header(msg, "Precedence").lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
     for header in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress-Reply", "X-DGK-Kind"):
         if msg.get(header) is not None:
             return header
-    if msg.get("Return-Path") is not None and parseaddr(str(msg["Return-Path"]))[1] == "":
+    if msg.get("Return-Path") is not None and parseaddr(_header(msg, "Return-Path"))[1] == "":
         return "empty return path"
-    sender = parseaddr(str(msg.get("From", "")))[1].lower()
+    sender = parseaddr(_header(msg, "From"))[1].lower()
     if sender.startswith(("mailer-daemon@", "postmaster@")) or not sender:
         return f"sender {sender or 'missing'}"
     return ""
 
 
 def _all(msg: EmailMessage, headers) -> list[str]:
-    return [str(v) for h in headers for v in (msg.get_all(h) or [])]
+    found = []
+    for h in headers:
+        try:
+            found += [clean(v, 2000) for v in (msg.get_all(h) or [])]
+        except (ValueError, TypeError, LookupError, IndexError, AttributeError):
+            continue
+    return found
 
 
 def _drop(reason: str, msg: EmailMessage | None = None) -> Outcome:
-    mid = str(msg.get("Message-ID", "")) if msg is not None else ""
+    mid = _header(msg, "Message-ID") if msg is not None else ""
     log.warning("orders by mail: dropped %s (%s)", mid or "a mail", reason)
     return Outcome("dropped", reason)
 
@@ -269,6 +321,7 @@ def _confirmation(seat: Seat, window: PhaseWindow, outcome: Outcome) -> dict:
         "held": held,
         "problems": outcome.problems,
         "ready": sheet.ready,
+        "max_lines": MAX_BODY_LINES,
     }
 
 
@@ -295,7 +348,7 @@ def _answer(msg: EmailMessage, seat: Seat, window: PhaseWindow, template: str, c
     """The one answer to a player's mail, threaded under it, with the same reply address."""
     campaign = seat.campaign
     reply_to = replyaddress.address(window.id, seat.id)
-    subject = str(msg.get("Subject", "")).strip() or f"{campaign.name}: your orders"
+    subject = _header(msg, "Subject") or clean(f"{campaign.name}: your orders")
     if not subject.lower().startswith("re:"):
         subject = f"Re: {subject}"
     ctx = {
@@ -307,9 +360,15 @@ def _answer(msg: EmailMessage, seat: Seat, window: PhaseWindow, template: str, c
         "open_now": campaign.open_window(),
     }
     text = render_to_string(template, ctx)
+    if len(text) > MAX_ANSWER_CHARS:
+        text = (
+            text[:MAX_ANSWER_CHARS]
+            + f"\n\n[This answer was cut at {MAX_ANSWER_CHARS} characters; "
+            + f"the orders page shows all: {ctx['link']}]\n"
+        )
     headers = {"X-DGK-Kind": "orders-by-mail", "Auto-Submitted": "auto-replied",
                "Message-ID": make_msgid(domain="dgk.invalid")}  # fmt: skip
-    original = str(msg.get("Message-ID", "")).strip()
+    original = _header(msg, "Message-ID")
     if original:
         headers["In-Reply-To"] = original
         headers["References"] = original

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from maps.core.hexgrid import DIRECTIONS, Hex, format_path, hex_id, neighbour, parse_hex_id
 from maps.core.model import HexMap
@@ -106,6 +106,12 @@ _HEX = re.compile(r"^\d{4}$")
 _ASIDE = re.compile(r"\([^)]*\)")  # a remark in brackets is the writer's, not an order
 _CODES = re.compile(r"^[1-6]+$")
 
+# Limits on what one mail may ask of the reader (issue 36, docs/email-orders.md).
+MAX_BODY_LINES = 100  # lines of the new text read; the rest is cut and the answer says so
+MAX_LINE_CHARS = 500  # a longer line is refused unread
+MAX_WAYPOINTS = 12  # 'via' hexes in one march: each costs a least-cost path search
+MAX_ROUTE_LEGS = 24  # least-cost path searches for one mail (~30 ms each across the map)
+
 
 def norm(text: str) -> str:
     """Lower case, accents gone, every run of other characters one space: ``"D'Estrées"`` reads
@@ -164,6 +170,7 @@ class Line:
 class Reading:
     lines: tuple[Line, ...]
     ready: bool | None  # READY: True, NOT READY: False, neither: None
+    cut: int = 0  # lines past MAX_BODY_LINES, not read
 
     @property
     def orders(self) -> list[Line]:
@@ -178,7 +185,18 @@ def read_orders(text: str, vocab: Vocabulary) -> Reading:
     """Every non-empty line of ``text`` read as one order, a problem, or READY / NOT READY."""
     lines: list[Line] = []
     ready: bool | None = None
-    for number, raw in enumerate(text.splitlines(), 1):
+    vocab = replace(vocab, route=_budgeted(vocab.route))
+    every = text.splitlines()
+    for number, raw in enumerate(every[:MAX_BODY_LINES], 1):
+        if len(raw) > MAX_LINE_CHARS:
+            lines.append(
+                Line(
+                    number,
+                    raw.strip()[:80] + "…",
+                    problem=f"The line is longer than {MAX_LINE_CHARS} characters: not read.",
+                )
+            )
+            continue
         words = norm(_ASIDE.sub(" ", raw))
         if not words:
             continue
@@ -196,7 +214,24 @@ def read_orders(text: str, vocab: Vocabulary) -> Reading:
             lines.append(Line(number, raw.strip(), problem=str(exc)))
             continue
         lines.append(Line(number, raw.strip(), kind, order, said=said))
-    return Reading(tuple(lines), ready)
+    return Reading(tuple(lines), ready, cut=max(0, len(every) - MAX_BODY_LINES))
+
+
+def _budgeted(route: Route) -> Route:
+    """``route`` that refuses once MAX_ROUTE_LEGS legs have been searched for one mail."""
+    spent = 0
+
+    def budgeted(start: str, ways: list[str]) -> tuple[str, int]:
+        nonlocal spent
+        if spent + len(ways) > MAX_ROUTE_LEGS:
+            raise OrderTextError(
+                f"One mail may ask for at most {MAX_ROUTE_LEGS} ways by 'to' and 'via': "
+                "write this march in direction codes, or send it in another mail."
+            )
+        spent += len(ways)
+        return route(start, ways)
+
+    return budgeted
 
 
 def _read_line(words: list[str], vocab: Vocabulary) -> tuple[str, dict, str]:
@@ -305,6 +340,8 @@ def _march(key: str, words: list[str], vocab: Vocabulary) -> tuple[str, dict, st
 def _march_words(key: str, words: list[str], vocab: Vocabulary, *, forced: bool):
     """The words after the unit's name: (order flags, codes, destination, waypoints, drops by
     leader as (hex named or "", how many codes were written before 'drop'))."""
+    if sum(w in ("via", "through") for w in words) > MAX_WAYPOINTS:
+        raise OrderTextError(f"A march may name at most {MAX_WAYPOINTS} hexes after 'via'.")
     order: dict = {"unit": key}
     codes: list[str] = []
     dest, vias = "", []

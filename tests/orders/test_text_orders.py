@@ -11,6 +11,10 @@ from orders.textorders import (
     BATTLE,
     FORCED_MARCH,
     MARCH,
+    MAX_BODY_LINES,
+    MAX_LINE_CHARS,
+    MAX_ROUTE_LEGS,
+    MAX_WAYPOINTS,
     TRANSFERS,
     Vocabulary,
     map_route,
@@ -108,6 +112,33 @@ def test_a_march_to_a_hex_through_waypoints():
     line = one("Frederick to 0104 via 0401")
     hexes = hexes_of("0101", line.order["path"])
     assert hexes[-1] == "0104" and "0401" in hexes
+
+
+def test_a_march_names_at_most_max_waypoints():
+    within = "Frederick to 0104" + " via 0401 via 0104" * (MAX_WAYPOINTS // 2)
+    assert one(within).order is not None
+    over = one("Frederick to 0104" + " via 0401" * (MAX_WAYPOINTS + 1))
+    assert over.order is None and f"at most {MAX_WAYPOINTS} hexes" in over.problem
+
+
+def test_a_line_of_2000_waypoints_is_refused_unread():
+    line = one("Frederick to 0104" + " via 0401 via 0104" * 1000)
+    assert line.order is None and f"longer than {MAX_LINE_CHARS} characters" in line.problem
+    assert len(line.text) < 100
+
+
+def test_one_mail_asks_for_at_most_max_route_legs():
+    line = "Frederick to 0104" + " via 0401" * (MAX_WAYPOINTS - 1)  # MAX_WAYPOINTS legs
+    reading = read_orders("\n".join([line] * 4), vocab())
+    read = [x for x in reading.lines if x.order is not None]
+    assert len(read) == MAX_ROUTE_LEGS // MAX_WAYPOINTS
+    assert f"at most {MAX_ROUTE_LEGS} ways" in reading.lines[-1].problem
+
+
+def test_only_the_first_max_body_lines_are_read():
+    reading = read_orders("Frederick 4\n" + "junk\n" * 10_000, vocab())
+    assert len(reading.lines) == MAX_BODY_LINES and reading.cut == 10_001 - MAX_BODY_LINES
+    assert reading.lines[0].order == {"unit": "frederick", "path": "4"}
 
 
 def test_the_way_goes_round_a_known_enemy_rather_than_through_it():

@@ -8,6 +8,7 @@ take it now (the database is down), so that the mail server keeps it and tries a
 
 from __future__ import annotations
 
+import logging
 import sys
 
 from django.core.management.base import BaseCommand
@@ -16,6 +17,7 @@ from django.db import DatabaseError
 from orders.mailorders import receive
 
 EX_TEMPFAIL = 75
+log = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -28,6 +30,10 @@ class Command(BaseCommand):
         except DatabaseError as exc:
             self.stderr.write(f"receivemail: the database is not reachable, try later: {exc}")
             sys.exit(EX_TEMPFAIL)
+        except Exception as exc:  # noqa: BLE001 - the last guard: a mail must never bounce
+            log.exception("receivemail: a mail could not be read and is dropped")
+            self.stdout.write(f"receivemail: dropped (unreadable: {type(exc).__name__})")
+            return
         self.stdout.write(
             f"receivemail: {outcome.status}" + (f" ({outcome.reason})" if outcome.reason else "")
         )

@@ -1,0 +1,99 @@
+# ruff: noqa: F811 (the fixtures are imported)
+"""Mail that must not stop `receivemail` (issue 36): every message, however malformed, ends in
+exit 0 (read, answered or dropped), never a traceback; answers carry sanitised headers."""
+
+import io
+import sys
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+
+from orders import replyaddress
+from orders.mailorders import MAX_BODY_LINES, MAX_MIME_DEPTH, receive
+from tests.orders.test_mail_orders import a_mail, draft_of, orders_domain  # noqa: F401
+from tests.orders.test_play_fixtures import (  # noqa: F401
+    marching,
+    play_map,
+    rules_campaign,
+    seat,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def run_receivemail(raw: bytes, monkeypatch) -> str:
+    """``manage.py receivemail`` with ``raw`` on standard input: its output (SystemExit fails)."""
+
+    class Stdin:
+        buffer = io.BytesIO(raw)
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    out = io.StringIO()
+    call_command("receivemail", stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def nested(depth: int, to: str, sender: str = "someone@example.com") -> bytes:
+    head = f"From: {sender}\r\nTo: {to}\r\nSubject: deep\r\nMessage-ID: <deep@x>\r\n"
+    body = "Frederick 4 4\r\n"
+    for i in range(depth):
+        b = f"b{i}"
+        body = (
+            f'Content-Type: multipart/mixed; boundary="{b}"\r\n\r\n--{b}\r\n{body}\r\n--{b}--\r\n'
+        )
+    return (head + "MIME-Version: 1.0\r\n" + body).encode()
+
+
+def test_a_mime_message_nested_1200_deep_is_dropped(marching, monkeypatch):
+    out = run_receivemail(nested(1200, "orders@dgk.example.org"), monkeypatch)
+    assert "dropped" in out
+
+
+def test_deep_nesting_with_a_genuine_token_is_dropped_unread(marching):
+    w = marching.open_window()
+    s = seat(marching, "prussia")
+    raw = nested(MAX_MIME_DEPTH + 5, replyaddress.address(w.id, s.id), s.user.email)
+    mail.outbox.clear()
+    out = receive(raw)
+    assert out.status == "dropped" and "nested" in out.reason
+    assert draft_of(s, w) == {} and mail.outbox == []
+
+
+def test_an_encoded_crlf_in_from_is_dropped(marching, monkeypatch):
+    raw = (
+        b"From: =?utf-8?q?Evil=0D=0ABcc=3A_x=40y.z?= <evil@example.com>\r\n"
+        b"To: orders@dgk.example.org\r\nSubject: hi\r\n\r\nFrederick 4 4\r\n"
+    )
+    assert "dropped" in run_receivemail(raw, monkeypatch)
+
+
+def test_an_encoded_crlf_in_the_subject_is_answered_with_a_clean_subject(marching, monkeypatch):
+    w = marching.open_window()
+    s = seat(marching, "prussia")
+    raw = a_mail(s, w, "Frederick 4 4", message_id="<crlf@mail.example.com>")
+    raw = raw.replace(
+        b"Subject: Re: Silesia 1757: your march orders",
+        b"Subject: =?utf-8?q?orders=0D=0ABcc=3A_victim=40example.com?=",
+    )
+    mail.outbox.clear()
+    assert "read" in run_receivemail(raw, monkeypatch)
+    (answer,) = mail.outbox
+    assert "\r" not in answer.subject and "\n" not in answer.subject
+    assert answer.subject.startswith("Re: orders") and answer.bcc == []
+    msg = answer.message()
+    assert msg["Bcc"] is None
+    assert draft_of(s, w)["march"] == [{"unit": "frederick", "path": "4-4"}]
+
+
+def test_ten_thousand_junk_lines_get_a_short_answer_saying_what_was_cut(marching):
+    w = marching.open_window()
+    s = seat(marching, "prussia")
+    body = "Frederick 4 4\n" + "\n".join(f"z{i}" for i in range(10_000))  # 58 KB
+    mail.outbox.clear()
+    out = receive(a_mail(s, w, body))
+    assert out.status == "read"
+    (answer,) = mail.outbox
+    assert len(answer.body) < 40_000
+    assert f"only the first {MAX_BODY_LINES} lines were read" in answer.body
+    assert "Frederick: 4-4" in answer.body
