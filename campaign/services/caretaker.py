@@ -263,8 +263,3 @@ def give_grace(window: PhaseWindow, seats: list[Seat], ready_ids: set[int], now:
     for seat in missing:
         outgoing.queue_reminder(seat.id, window.id, hours)
     return True
-
-
-def armies_on_caretaker(seats: list[Seat], now: datetime) -> list[str]:
-    """The labels of the seats the caretaker plays now (what every player may know)."""
-    return [s.label for s in seats if on_caretaker(s, now)]
