@@ -16,8 +16,15 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.models import OutboxEmail, Seat
+from campaign import signals
+from campaign.models import Campaign, OutboxEmail, Seat
 from campaign.services import queue
+
+
+def _tell(notices: list[tuple[str, dict]], campaign_id: int | None = None) -> None:
+    """Tell the other channels (``campaign.signals.told``) what the emails tell."""
+    if notices:
+        signals.told.send(Campaign, notices=notices, campaign_id=campaign_id)
 
 
 def outbox_enabled() -> bool:
@@ -27,11 +34,13 @@ def outbox_enabled() -> bool:
 
 def _queue(kind: str, **ids) -> None:
     queue.on_commit(queue.SEND_EMAIL, kind, **ids)
+    _tell([(kind, ids)])
 
 
-def _queue_batch(batch: list[tuple[str, dict]]) -> None:
+def _queue_batch(batch: list[tuple[str, dict]], campaign_id: int | None = None) -> None:
     if batch:
         queue.on_commit(queue.SEND_EMAILS, [[k, ids] for k, ids in batch])
+        _tell(batch, campaign_id)
 
 
 def queue_after_resolution(campaign_id: int, notices) -> None:
@@ -76,8 +85,9 @@ def queue_after_resolution(campaign_id: int, notices) -> None:
             outbox=[row.id for row in rows],
             robust=True,
         )
+        _tell(batch, campaign_id)
     else:
-        _queue_batch(batch)
+        _queue_batch(batch, campaign_id)
 
 
 # --- the outbox (issue 27): a resolution's emails, written with it, each sent once -----------

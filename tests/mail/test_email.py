@@ -99,7 +99,7 @@ def test_a_resolved_phase_tells_seats_that_owe_nothing(campaign, prussia, austri
     monkeypatch.setattr(
         outgoing,
         "_queue_batch",
-        lambda batch: queued.extend((k, ids["seat_id"]) for k, ids in batch),
+        lambda batch, campaign_id=None: queued.extend((k, ids["seat_id"]) for k, ids in batch),
     )
     outgoing.queue_after_resolution(campaign.id, notices)
     assert queued == [("phase-opened", prussia.id), ("phase-resolved", austria.id)]
