@@ -38,3 +38,16 @@ class OrderSheet(models.Model):
     @property
     def locked(self) -> bool:
         return self.window.status != "open"
+
+
+class SeatVisit(models.Model):
+    """The last time the seat's player opened its dashboard: what "since you last looked"
+    (``orders.services.catchup``) counts from. Written by the dashboard after it has drawn the
+    list, one statement a visit (an upsert)."""
+
+    seat = models.OneToOneField("campaign.Seat", models.CASCADE, related_name="visit")
+    seen_at = models.DateTimeField()
+    seen_version = models.PositiveIntegerField()  # the campaign's latest version number then
+
+    def __str__(self) -> str:
+        return f"{self.seat_id} saw v{self.seen_version} at {self.seen_at:%Y-%m-%d %H:%M}"

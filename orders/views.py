@@ -32,6 +32,7 @@ from campaign.services.resolution import queue_resolution
 from orders.access import SeatContext, _access, _window, seat_context
 from orders.forms import BattleDecisionForm, ForcedMarchForm, HonorsForm, MarchForm, TransferForm
 from orders.models import OrderSheet
+from orders.services import catchup
 from orders.pages import (
     battle_hexes,
     draft_items,
@@ -69,6 +70,14 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
     version = seat_ctx.version
     ctx = page_context(seat_ctx)
     ctx["battles"] = battles_for_seat(seat_ctx.seat, version) if version is not None else []
+    access = seat_ctx.access
+    if version is not None and access.own and not access.behalf:
+        # "Since you last looked": drawn from the last visit, then this visit is the last.
+        since = catchup.last_visit(seat_ctx.seat)
+        ctx["catch_up"] = catchup.catch_up(
+            seat_ctx.seat, since, latest=version, window=seat_ctx.window
+        )
+        catchup.record_visit(seat_ctx.seat, version, now=timezone.now())
     if version is not None:
         # Called by the template only when it draws the reports (they are kept rendered).
         ctx["reports"] = functools.partial(dashboard_reports, ctx["view"])

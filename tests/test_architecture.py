@@ -60,6 +60,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "seasons.services",
             "accounts.services",
             "orders.replyaddress",
+            "orders.services",
             "maps.overlay",
             "maps.tapmap",
             "maps.seat_picture",

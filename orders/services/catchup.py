@@ -1,0 +1,307 @@
+""" "Since you last looked": what changed for a seat since its player's last visit, in at most
+ten lines, each a link to the page where it is told. The dashboard opens with it and the
+daily digest begins with it (docs/catch-up.md).
+
+Only what the seat may know, read from what it already reads: the phases resolved (every seat
+sees the list of versions on its history page), the events of the campaign's log that concern
+its own armies, passed through the seat's projection (``campaign.projection.news_lines``, the
+same filter as its reports and emails: an event another seat alone may read never reaches it,
+and a public one is masked as the projection masks it), the battles its armies are in, the
+letters addressed to it, and the organiser's log, which every player reads. Never the state.
+
+Worked example: a Prussian player away for two turns comes back to::
+
+    Turn 1 resolved: deployment to retreats and rallies (10 phases)      -> that version's report
+    Frederick's force loses 160 points: 5% siege + 10% winter (7.1)       -> the same report
+    Turn 2: the march phase resolved                                      -> its report
+    A letter from the Hanoverian seat                                     -> the letters page
+    Extended the march deadline of turn 2 by 24 hours.                    -> the organiser's log
+
+and, with more than ten, the least important (his forces' events) give way to one last line,
+"and 7 more in the history", linking to the history page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.timezone import localtime
+
+from battles.models import Battle
+from battles.services.records import side_of_seat
+from campaign.models import (
+    Event,
+    OrganiserAction,
+    OrganiserActionKind,
+    PhaseWindow,
+    Seat,
+    StateVersion,
+)
+from campaign.projection import news_lines
+from campaign.services import viewcache
+from campaign.services.knowledge import seat_viewer
+from letters.models import Letter
+from orders.models import SeatVisit
+from rules.events import Event as EngineEvent
+from rules.events import EventKind
+from rules.state import State
+
+MAX_LINES = 10
+
+# What the engine tells that changes a seat's forces (losses and gains, captures, orders
+# refused): the kinds worth a line of their own. Marches, supply and reconnaissance stay in the
+# reports the phase lines link to.
+FORCE_KINDS = frozenset(
+    k.value
+    for k in (
+        EventKind.ORDER_REJECTED,
+        EventKind.CARETAKER,
+        EventKind.DEPLOYMENT_REJECTED,
+        EventKind.UNSUPPLIED,
+        EventKind.FORCED_MARCH_FAILED,
+        EventKind.CITY_CONTROL,
+        EventKind.ATTRITION,
+        EventKind.BATTLE,
+        EventKind.RETIRED,
+        EventKind.ROUTED,
+        EventKind.RETREAT,
+        EventKind.DEMORALIZED,
+        EventKind.RALLIED,
+        EventKind.RALLY_FAILED,
+        EventKind.BREACH,
+        EventKind.HONORS_OF_WAR,
+        EventKind.SURRENDER,
+        EventKind.FORTRESS_CAPTURED,
+        EventKind.LEADER_CAPTURED,
+        EventKind.LEADER_KILLED,
+        EventKind.SIEGE_TRAIN_CAPTURED,
+        EventKind.PRISONERS,
+        EventKind.VICTORY_POINTS,
+        EventKind.ARMY_SURRENDERS,
+        EventKind.FATE,
+    )
+)
+# The organiser's acts that change a player's game (the log has them all).
+TOLD_ACTIONS = frozenset(
+    {
+        OrganiserActionKind.PAUSED,
+        OrganiserActionKind.RESUMED,
+        OrganiserActionKind.EXTENDED,
+        OrganiserActionKind.ROLLED_BACK,
+        OrganiserActionKind.REPLACED,
+        OrganiserActionKind.ENDED,
+        OrganiserActionKind.RESOLVED_NOW,
+        OrganiserActionKind.OPTIONS,
+        OrganiserActionKind.RESEEDED,
+        OrganiserActionKind.REOPENED,
+        OrganiserActionKind.BATTLE,
+        OrganiserActionKind.NEXT_YEAR,
+        OrganiserActionKind.CARETAKER,
+        OrganiserActionKind.POLICY,
+    }
+)
+# The army named in a public event's numbers (``data``): the event is about that army.
+ARMY_KEYS = ("army", "from", "by", "loser", "winner")
+
+# Priority of a line when more than ten compete: the phases, letters, battles and the
+# organiser's acts first, then the forces' events (which the phase's report repeats).
+FIRST, SECOND = 0, 1
+
+
+@dataclass(frozen=True)
+class Since:
+    """The seat's last visit: the campaign's latest version number then and the moment.
+    ``version`` None: never (everything counts)."""
+
+    version: int | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    url: str
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    since: Since
+    lines: tuple[Line, ...]  # at most MAX_LINES, the last one "and N more" when cut
+    more: int = 0  # how many lines gave way to the last
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+
+def last_visit(seat: Seat) -> Since:
+    """The seat's last visit of its dashboard (one query)."""
+    row = SeatVisit.objects.filter(seat_id=seat.id).values("seen_version", "seen_at").first()
+    return Since(row["seen_version"], row["seen_at"]) if row else Since()
+
+
+def record_visit(seat: Seat, latest: StateVersion | None, *, now: datetime) -> None:
+    """The seat's player has seen the dashboard at ``now``: one statement (an upsert)."""
+    number = latest.number if latest is not None else 0
+    SeatVisit.objects.bulk_create(
+        [SeatVisit(seat_id=seat.id, seen_at=now, seen_version=number)],
+        update_conflicts=True,
+        unique_fields=["seat"],
+        update_fields=["seen_at", "seen_version"],
+    )
+
+
+def catch_up(
+    seat: Seat,
+    since: Since,
+    *,
+    latest: StateVersion | None,
+    window: PhaseWindow | None = None,
+    state: State | None = None,
+) -> CatchUp:
+    """What changed for ``seat`` after ``since``, as the seat may know it: ``latest`` is the
+    campaign's latest version (read already), ``window`` its open window (for a deadline moved
+    by grace), ``state`` the latest version's decoded state when the caller has it."""
+    if latest is None:
+        return CatchUp(since, ())
+    code = seat.code
+    ranked: list[tuple[int, Line]] = []
+    if since.version is None or latest.number > since.version:
+        ranked += _phases(seat, since, latest, state)
+    battles = [
+        b
+        for b in Battle.objects.filter(campaign_id=seat.campaign_id).order_by("created", "id")
+        if side_of_seat(b, seat) is not None
+    ]
+    ranked += _battles(seat, since, battles)
+    ranked += [
+        (FIRST, Line(f"A letter from the {letter.sender.label}", reverse("letters", args=[code])))
+        for letter in _letters(seat, since, latest.number)
+    ]
+    ranked += _actions(seat, since, {str(b.code) for b in battles})
+    if window is not None and window.graced_from and _after(window.graced_from, since):
+        when = "later"
+        if window.deadline is not None:
+            zone = ZoneInfo(seat.campaign.time_zone)
+            when = localtime(window.deadline, zone).strftime("%a %-d %b, %H:%M %Z")
+        text = f"The {window.phase} deadline moved to {when}: grace for the seats missing"
+        ranked.append((FIRST, Line(text, reverse("orders:dashboard", args=[code]))))
+    return _cut(since, ranked, reverse("orders:history", args=[code]))
+
+
+def _cut(since: Since, ranked: list[tuple[int, Line]], history: str) -> CatchUp:
+    """At most ``MAX_LINES``: the first by priority, in their order, and one line for the rest."""
+    if len(ranked) <= MAX_LINES:
+        return CatchUp(since, tuple(line for _, line in ranked))
+    keep = MAX_LINES - 1
+    chosen = sorted(range(len(ranked)), key=lambda i: (ranked[i][0], i))[:keep]
+    more = len(ranked) - keep
+    lines = [ranked[i][1] for i in sorted(chosen)]
+    lines.append(Line(f"and {more} more in the history", history))
+    return CatchUp(since, tuple(lines), more)
+
+
+def _after(moment: datetime | None, since: Since) -> bool:
+    return moment is not None and (since.at is None or moment > since.at)
+
+
+def _phases(
+    seat: Seat, since: Since, latest: StateVersion, state: State | None
+) -> list[tuple[int, Line]]:
+    """A line per turn with phases resolved since, each followed by the seat's own forces'
+    events of that turn, as its projection tells them."""
+    versions = StateVersion.objects.filter(campaign_id=seat.campaign_id).exclude(resolved_phase="")
+    if since.version is not None:
+        versions = versions.filter(number__gt=since.version)
+    by_turn: dict[int, list[tuple[int, str]]] = {}
+    for number, turn, phase in versions.order_by("number").values_list(
+        "number", "turn", "resolved_phase"
+    ):
+        by_turn.setdefault(turn, []).append((number, phase))
+    if not by_turn:
+        return []
+    events = _own_events(seat, since)
+    viewer = seat_viewer(seat)
+    state = state if state is not None or not events else viewcache.version_state(latest)
+    code = seat.code
+    out: list[tuple[int, Line]] = []
+    for turn, resolved in by_turn.items():
+        last = resolved[-1][0]
+        words = [phase.replace("-", " ") for _, phase in resolved]
+        if len(words) == 1:
+            text = f"Turn {turn}: the {words[0]} phase resolved"
+        else:
+            text = f"Turn {turn} resolved: {words[0]} to {words[-1]} ({len(words)} phases)"
+        out.append((FIRST, Line(text, reverse("orders:report_version", args=[code, last]))))
+        numbers = {n for n, _ in resolved}
+        for number, event in events:
+            if number not in numbers:
+                continue
+            for told in news_lines(state, viewer, events=[(turn, event)]):
+                url = reverse("orders:report_version", args=[code, number])
+                out.append((SECOND, Line(told, url)))
+    return out
+
+
+def _own_events(seat: Seat, since: Since) -> list[tuple[int, EngineEvent]]:
+    """The events since the visit that concern the seat's armies, by version number: those
+    addressed to them, and the public ones whose numbers name one. The projection still decides
+    what of them the seat reads (``news_lines``)."""
+    rows = Event.objects.filter(campaign_id=seat.campaign_id, kind__in=FORCE_KINDS)
+    if since.version is not None:
+        rows = rows.filter(version__campaign_id=seat.campaign_id, version__number__gt=since.version)
+    armies = set(seat.armies)
+    out = []
+    for e in rows.order_by("version__number", "seq").values(
+        "rule", "kind", "text", "data", "public", "armies", "version__number"
+    ):
+        data = e["data"] if isinstance(e["data"], dict) else {}
+        named = {str(data.get(k)) for k in ARMY_KEYS if data.get(k)}
+        if not (armies & set(e["armies"] or ()) or (e["public"] and armies & named)):
+            continue
+        audience = None if e["public"] else frozenset(e["armies"] or ())
+        event = EngineEvent(e["rule"], EventKind(e["kind"]), e["text"], data, audience)
+        out.append((e["version__number"], event))
+    return out
+
+
+def _battles(seat: Seat, since: Since, battles: list[Battle]) -> list[tuple[int, Line]]:
+    """The battles of the seat's armies set up or decided since (their dates are the
+    organiser's acts, ``_actions``)."""
+    out = []
+    for b in battles:
+        url = reverse("battles:battle", args=[seat.campaign.code, b.code])
+        if b.applied_at is not None and _after(b.applied_at, since):
+            out.append((FIRST, Line(f"The battle at {b.hex} (turn {b.turn}) is decided", url)))
+        elif _after(b.created, since):
+            out.append((FIRST, Line(f"A battle at {b.hex} to fight on the tabletop", url)))
+    return out
+
+
+def _letters(seat: Seat, since: Since, latest: int) -> list[Letter]:
+    """The letters that reached the seat since: arrived by a phase resolved since, or written
+    since and delivered at once."""
+    rows = Letter.objects.filter(recipients=seat, arrives_version__lte=latest)
+    if since.version is not None:
+        rows = rows.filter(Q(arrives_version__gt=since.version) | Q(sent__gt=since.at))
+    return list(rows.select_related("sender").order_by("sent", "id"))
+
+
+def _actions(seat: Seat, since: Since, mine: set[str]) -> list[tuple[int, Line]]:
+    """The organiser's acts since, from the log every player reads; an act on a battle links
+    to the battle when the seat's armies are in it (``mine``: those battles' codes)."""
+    rows = OrganiserAction.objects.filter(campaign_id=seat.campaign_id, kind__in=TOLD_ACTIONS)
+    if since.at is not None:
+        rows = rows.filter(created__gt=since.at)
+    log = reverse("action_log", args=[seat.campaign.code])
+    out = []
+    for action in rows.order_by("created", "id"):
+        battle = str((action.data or {}).get("battle", ""))
+        url = log
+        if battle in mine:
+            url = reverse("battles:battle", args=[seat.campaign.code, battle])
+        out.append((FIRST, Line(action.text, url)))
+    return out
