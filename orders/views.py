@@ -32,7 +32,6 @@ from campaign.services.resolution import queue_resolution
 from orders.access import SeatContext, _access, _window, seat_context
 from orders.forms import BattleDecisionForm, ForcedMarchForm, HonorsForm, MarchForm, TransferForm
 from orders.models import OrderSheet
-from orders.services import catchup
 from orders.pages import (
     battle_hexes,
     draft_items,
@@ -43,6 +42,7 @@ from orders.pages import (
     ready_problems,
     sheet_context,
 )
+from orders.services import catchup
 from orders.sheets import (
     Closed,
     check_phase,

@@ -32,6 +32,7 @@ from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, outgoing, queue, viewcache
 from letters.services import press
 from mail.services import emailmodes, mailcall
+from orders.services import catchup
 from rules.armies import Army
 from rules.events import Event, EventKind
 from seasons.services import war
@@ -341,6 +342,12 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
                 ctx["map_link"] = _url("orders:map", seat.code, latest.number)
         if kind == "handover":
             ctx["link"] = _url("orders:handover", seat.code)
+        if kind == "digest":  # it begins with the dashboard's "Since you last looked"
+            told = catchup.catch_up(
+                seat, catchup.last_visit(seat), latest=latest, window=shared.window(seat.campaign)
+            )
+            ctx["catch_up"] = told
+            ctx["catch_up_lines"] = [(x.text, settings.SITE_URL + x.url) for x in told.lines]
         ctx["dice_link"] = _url("campaign_dice", seat.campaign.code)
         if kind == "campaign-over" and war.war_shown(seat.campaign):
             ctx["war_link"] = _url("war", seat.campaign.code)  # the fog lifts (issue 28)

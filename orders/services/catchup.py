@@ -46,6 +46,7 @@ from campaign.services import viewcache
 from campaign.services.knowledge import seat_viewer
 from letters.models import Letter
 from orders.models import SeatVisit
+from rules.armies import Army
 from rules.events import Event as EngineEvent
 from rules.events import EventKind
 from rules.state import State
@@ -106,6 +107,8 @@ TOLD_ACTIONS = frozenset(
 )
 # The army named in a public event's numbers (``data``): the event is about that army.
 ARMY_KEYS = ("army", "from", "by", "loser", "winner")
+
+PHASE_WORDS = {"march-allocation": "march allocation", "retreat-rally": "retreat and rally"}
 
 # Priority of a line when more than ten compete: the phases, letters, battles and the
 # organiser's acts first, then the forces' events (which the phase's report repeats).
@@ -213,14 +216,19 @@ def _phases(
 ) -> list[tuple[int, Line]]:
     """A line per turn with phases resolved since, each followed by the seat's own forces'
     events of that turn, as its projection tells them."""
-    versions = StateVersion.objects.filter(campaign_id=seat.campaign_id).exclude(resolved_phase="")
+    versions = StateVersion.objects.filter(campaign_id=seat.campaign_id)
     if since.version is not None:
-        versions = versions.filter(number__gt=since.version)
+        versions = versions.filter(number__gte=since.version)  # the seen one for its turn alone
+    # Each phase resolved, under the turn it was played in: the turn of the version it was
+    # resolved from (the retreats and rallies of turn 1 make a version of turn 2).
     by_turn: dict[int, list[tuple[int, str]]] = {}
+    played_in = None
     for number, turn, phase in versions.order_by("number").values_list(
         "number", "turn", "resolved_phase"
     ):
-        by_turn.setdefault(turn, []).append((number, phase))
+        if played_in is not None and phase and (since.version is None or number > since.version):
+            by_turn.setdefault(played_in, []).append((number, phase))
+        played_in = turn
     if not by_turn:
         return []
     events = _own_events(seat, since)
@@ -230,11 +238,11 @@ def _phases(
     out: list[tuple[int, Line]] = []
     for turn, resolved in by_turn.items():
         last = resolved[-1][0]
-        words = [phase.replace("-", " ") for _, phase in resolved]
+        words = [PHASE_WORDS.get(phase, phase.replace("-", " ")) for _, phase in resolved]
         if len(words) == 1:
             text = f"Turn {turn}: the {words[0]} phase resolved"
         else:
-            text = f"Turn {turn} resolved: {words[0]} to {words[-1]} ({len(words)} phases)"
+            text = f"Turn {turn}: {len(words)} phases resolved, {words[0]} to {words[-1]}"
         out.append((FIRST, Line(text, reverse("orders:report_version", args=[code, last]))))
         numbers = {n for n, _ in resolved}
         for number, event in events:
@@ -262,7 +270,7 @@ def _own_events(seat: Seat, since: Since) -> list[tuple[int, EngineEvent]]:
         named = {str(data.get(k)) for k in ARMY_KEYS if data.get(k)}
         if not (armies & set(e["armies"] or ()) or (e["public"] and armies & named)):
             continue
-        audience = None if e["public"] else frozenset(e["armies"] or ())
+        audience = None if e["public"] else frozenset(Army(a) for a in e["armies"] or ())
         event = EngineEvent(e["rule"], EventKind(e["kind"]), e["text"], data, audience)
         out.append((e["version__number"], event))
     return out

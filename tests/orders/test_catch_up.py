@@ -1,0 +1,204 @@
+"""The dashboard opens with "Since you last looked" (``orders.services.catchup``): the phases
+resolved, the seat's forces' losses and gains, its battles, letters to it and the organiser's
+acts since its last visit, at most ten lines, each a link; only what the seat may know."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.models import EmailMode, Event
+from campaign.services import organiser as organiser_tools
+from campaign.services.resolution import resolve_due_phase
+from letters.services import press
+from mail.services.digest import send_digests
+from orders.models import SeatVisit
+from orders.services import catchup
+from tests.orders.test_play_fixtures import client_for, url
+
+pytestmark = pytest.mark.django_db
+
+PRUSSIA_LOSS = "Frederick loses 160 points: 5% siege + 10% winter"
+AUSTRIA_LOSS = "Daun loses 240 points to attrition at 0507"
+AUSTRIA_REFUSED = "The march of Daun to Kolin is refused: 7 marches given, 5 allowed"
+
+
+def resolve(campaign) -> None:
+    """The open phase resolved at its deadline, and those that follow it without players."""
+    window = campaign.open_window()
+    assert resolve_due_phase(window.id, now=window.deadline) is not None
+
+
+def told(version, kind: str, text: str, *, armies=(), public=False, data=None) -> Event:
+    """An event of the campaign's log, as the engine's would be stored for that version."""
+    seq = 100 + Event.objects.filter(version=version).count()
+    return Event.objects.create(
+        campaign=version.campaign, version=version, seq=seq, rule="7.1", kind=kind, text=text,
+        public=public, armies=list(armies), data=data or {},
+    )  # fmt: skip
+
+
+def lines_of(page: str) -> str:
+    """The catch-up block of a dashboard page."""
+    start = page.index('class="catch-up"')
+    return page[start : page.index("</section>", start)]
+
+
+def two_turns_away(campaign):
+    """Deployment and turn 1 resolved while Prussia's player stays away: each with a loss for
+    Prussia and, secret from it, one for Austria and an order of Austria's refused."""
+    resolve(campaign)
+    turn1 = campaign.latest_version()
+    told(turn1, "attrition", PRUSSIA_LOSS, armies=["prussia"])
+    told(turn1, "attrition", AUSTRIA_LOSS, armies=["austria"])
+    resolve(campaign)
+    turn2 = campaign.latest_version()
+    told(turn2, "order-rejected", AUSTRIA_REFUSED, armies=["austria"])
+    told(turn2, "leader-killed", "Schwerin is killed leading the charge", armies=["prussia"])
+    return turn1, turn2
+
+
+def test_it_shows_two_turns_away_then_nothing_new(campaign, prussia, player):
+    c = client_for(player)
+    first = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert "Your first visit" in first
+    assert SeatVisit.objects.get(seat=prussia).seen_version == campaign.latest_version().number
+
+    turn1, turn2 = two_turns_away(campaign)
+    page = c.get(url("dashboard", prussia)).content.decode()
+    block = lines_of(page)
+    assert "Your last visit" in block
+    assert "Turn 1: 10 phases resolved, deployment to retreat and rally" in block
+    assert "Turn 2" in block
+    assert PRUSSIA_LOSS in block and "Schwerin is killed" in block
+    # each line a link to the report of the version that told it
+    assert f'href="{url("report_version", prussia, turn1.number)}">{PRUSSIA_LOSS}' in block
+    assert url("report_version", prussia, turn2.number) in block
+    assert block.count("<li>") <= catchup.MAX_LINES
+    # the block comes first, before the phase
+    assert page.index('class="catch-up"') < page.index('class="phase"')
+
+    again = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert "Nothing new." in again
+    assert "Turn 1" not in again and PRUSSIA_LOSS not in again
+
+
+def test_nothing_of_another_seats_secrets_appears(campaign, prussia, austria, player, other):
+    client_for(player).get(url("dashboard", prussia))
+    client_for(other).get(url("dashboard", austria))
+    two_turns_away(campaign)
+    prussian = lines_of(client_for(player).get(url("dashboard", prussia)).content.decode())
+    assert PRUSSIA_LOSS in prussian
+    assert AUSTRIA_LOSS not in prussian and AUSTRIA_REFUSED not in prussian
+    assert "Daun" not in prussian
+    # and the other way round: Austria reads its own, never Prussia's
+    austrian = lines_of(client_for(other).get(url("dashboard", austria)).content.decode())
+    assert AUSTRIA_LOSS in austrian and AUSTRIA_REFUSED in austrian
+    assert PRUSSIA_LOSS not in austrian and "Schwerin" not in austrian
+
+
+def test_a_public_event_counts_when_it_names_his_army(campaign, prussia, player):
+    """Public news is in the reports; the catch-up keeps the public events about his forces."""
+    c = client_for(player)
+    c.get(url("dashboard", prussia))
+    resolve(campaign)
+    version = campaign.latest_version()
+    told(
+        version, "prisoners", "Austria takes 120 points of Prussia prisoner at Kolin (9).",
+        public=True, data={"army": "prussia", "by": "austria", "points": 120},
+    )  # fmt: skip
+    told(
+        version, "prisoners", "Hanover takes 80 points of France prisoner at Minden (9).",
+        public=True, data={"army": "france", "by": "hanover", "points": 80},
+    )  # fmt: skip
+    block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert "120 points of Prussia prisoner" in block
+    assert "Minden" not in block
+
+
+def test_letters_to_him_appear_and_letters_between_others_do_not(
+    campaign, prussia, austria, hanover, player
+):
+    c = client_for(player)
+    c.get(url("dashboard", prussia))
+    later = timezone.now() + timedelta(seconds=1)
+    press.send(hanover, [prussia.id], "Meet me at Minden.", now=later)
+    press.send(austria, [hanover.id], "A separate peace, Hanover?", now=later)
+    block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert f"A letter from the {hanover.label}" in block
+    assert reverse("letters", args=[prussia.code]) in block
+    assert f"A letter from the {austria.label}" not in block
+    assert "separate peace" not in block and "Minden" not in block  # named, never quoted
+
+
+def test_the_organisers_acts_and_a_moved_deadline_appear(campaign, prussia, player, organiser):
+    c = client_for(player)
+    c.get(url("dashboard", prussia))
+    organiser_tools.extend_deadline(campaign, organiser, 24, now=timezone.now())
+    block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert "Extended the deployment deadline of turn 1 by 24 hours." in block
+    assert reverse("action_log", args=[campaign.code]) in block
+
+
+def test_more_than_ten_lines_end_with_a_link_to_the_history(campaign, prussia, player):
+    c = client_for(player)
+    c.get(url("dashboard", prussia))
+    resolve(campaign)
+    version = campaign.latest_version()
+    for i in range(14):
+        told(version, "attrition", f"Loss number {i} of Frederick", armies=["prussia"])
+    block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert block.count("<li>") == catchup.MAX_LINES
+    assert "Turn 1: " in block  # a phase outranks the forces' events
+    # 16 lines (the turn, Prussia not deployed, 14 losses): 9 shown, 7 more
+    assert "and 7 more in the history" in block
+    assert f'href="{url("history", prussia)}">and 7 more' in block
+
+
+def test_the_umpire_sees_no_catch_up_and_records_no_visit(campaign, prussia, organiser):
+    page = client_for(organiser).get(url("dashboard", prussia)).content.decode()
+    assert 'class="catch-up"' not in page
+    assert not SeatVisit.objects.filter(seat=prussia).exists()
+
+
+def test_the_visit_is_one_statement(campaign, prussia, django_assert_num_queries):
+    latest = campaign.latest_version()
+    catchup.record_visit(prussia, latest, now=timezone.now())
+    with django_assert_num_queries(1):
+        catchup.record_visit(prussia, latest, now=timezone.now())
+    assert SeatVisit.objects.filter(seat=prussia).count() == 1
+
+
+def test_the_digest_begins_with_the_same_lines(
+    campaign, prussia, player, django_capture_on_commit_callbacks
+):
+    c = client_for(player)
+    c.get(url("dashboard", prussia))
+    prussia.email_mode = EmailMode.DIGEST
+    prussia.save(update_fields=["email_mode"])
+    two_turns_away(campaign)
+    prussia.refresh_from_db()
+    expected = catchup.catch_up(
+        prussia,
+        catchup.last_visit(prussia),
+        latest=campaign.latest_version(),
+        window=campaign.open_window(),
+    )
+    assert expected.lines
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send_digests(now=timezone.now()) >= 1
+    (digest,) = [m for m in mail.outbox if player.email in m.to]
+    body = digest.body
+    head = body[: body.index("Your daily digest")]
+    assert "Since you last looked" in head
+    for line in expected.lines:
+        assert f"- {line.text}: " in head and line.url in head
+    assert PRUSSIA_LOSS in head and AUSTRIA_LOSS not in body and AUSTRIA_REFUSED not in body
+    # the digest does not count as a visit: the dashboard still shows the same lines
+    block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert PRUSSIA_LOSS in block
