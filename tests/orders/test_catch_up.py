@@ -4,8 +4,6 @@ acts since its last visit, at most ten lines, each a link; only what the seat ma
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.core import mail
 from django.urls import reverse
@@ -125,7 +123,7 @@ def test_letters_to_him_appear_and_letters_between_others_do_not(
 ):
     c = client_for(player)
     c.get(url("dashboard", prussia))
-    later = timezone.now() + timedelta(seconds=1)
+    later = timezone.now()  # after the visit
     press.send(hanover, [prussia.id], "Meet me at Minden.", now=later)
     press.send(austria, [hanover.id], "A separate peace, Hanover?", now=later)
     block = lines_of(c.get(url("dashboard", prussia)).content.decode())
