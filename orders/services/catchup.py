@@ -141,9 +141,13 @@ class CatchUp:
 
 
 def last_visit(seat: Seat) -> Since:
-    """The seat's last visit of its dashboard (one query)."""
-    row = SeatVisit.objects.filter(seat_id=seat.id).values("seen_version", "seen_at").first()
-    return Since(row["seen_version"], row["seen_at"]) if row else Since()
+    """The seat's last visit of its dashboard: read with the seat by ``orders.access``
+    (``select_related("visit")``), else one query."""
+    try:
+        visit = seat.visit
+    except SeatVisit.DoesNotExist:
+        return Since()
+    return Since(visit.seen_version, visit.seen_at)
 
 
 def record_visit(seat: Seat, latest: StateVersion | None, *, now: datetime) -> None:
@@ -174,17 +178,15 @@ def catch_up(
     ranked: list[tuple[int, Line]] = []
     if since.version is None or latest.number > since.version:
         ranked += _phases(seat, since, latest, state)
-    battles = [
-        b
-        for b in Battle.objects.filter(campaign_id=seat.campaign_id).order_by("created", "id")
-        if side_of_seat(b, seat) is not None
-    ]
-    ranked += _battles(seat, since, battles)
+    # A battle is set up, and decided, by a phase resolved: none is new without a version.
+    moved = since.version is None or latest.number > since.version
+    battles = _seat_battles(seat) if moved else None
+    ranked += _battles(seat, since, battles or [])
     ranked += [
         (FIRST, Line(f"A letter from the {letter.sender.label}", reverse("letters", args=[code])))
         for letter in _letters(seat, since, latest.number)
     ]
-    ranked += _actions(seat, since, {str(b.code) for b in battles})
+    ranked += _actions(seat, since, battles)
     if window is not None and window.graced_from and _after(window.graced_from, since):
         when = "later"
         if window.deadline is not None:
@@ -298,18 +300,31 @@ def _letters(seat: Seat, since: Since, latest: int) -> list[Letter]:
     return list(rows.select_related("sender").order_by("sent", "id"))
 
 
-def _actions(seat: Seat, since: Since, mine: set[str]) -> list[tuple[int, Line]]:
+def _actions(seat: Seat, since: Since, battles: list[Battle] | None) -> list[tuple[int, Line]]:
     """The organiser's acts since, from the log every player reads; an act on a battle links
-    to the battle when the seat's armies are in it (``mine``: those battles' codes)."""
+    to the battle when the seat's armies are in it (``battles``: the seat's, None: not read)."""
     rows = OrganiserAction.objects.filter(campaign_id=seat.campaign_id, kind__in=TOLD_ACTIONS)
     if since.at is not None:
         rows = rows.filter(created__gt=since.at)
+    actions = list(rows.order_by("created", "id"))
+    if battles is None and any(a.kind == OrganiserActionKind.BATTLE for a in actions):
+        battles = _seat_battles(seat)
+    mine = {str(b.code) for b in battles or ()}
     log = reverse("action_log", args=[seat.campaign.code])
     out = []
-    for action in rows.order_by("created", "id"):
+    for action in actions:
         battle = str((action.data or {}).get("battle", ""))
         url = log
         if battle in mine:
             url = reverse("battles:battle", args=[seat.campaign.code, battle])
         out.append((FIRST, Line(action.text, url)))
     return out
+
+
+def _seat_battles(seat: Seat) -> list[Battle]:
+    """The campaign's battles the seat's armies are in (a few a season)."""
+    return [
+        b
+        for b in Battle.objects.filter(campaign_id=seat.campaign_id).order_by("created", "id")
+        if side_of_seat(b, seat) is not None
+    ]
