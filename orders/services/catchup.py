@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.timezone import localtime
@@ -151,14 +152,20 @@ def last_visit(seat: Seat) -> Since:
 
 
 def record_visit(seat: Seat, latest: StateVersion | None, *, now: datetime) -> None:
-    """The seat's player has seen the dashboard at ``now``: one statement (an upsert)."""
-    number = latest.number if latest is not None else 0
-    SeatVisit.objects.bulk_create(
-        [SeatVisit(seat_id=seat.id, seen_at=now, seen_version=number)],
-        update_conflicts=True,
-        unique_fields=["seat"],
-        update_fields=["seen_at", "seen_version"],
-    )
+    """The seat's player has seen the dashboard at ``now``: one statement, an upsert that
+    SQLite and PostgreSQL both speak (``bulk_create``'s would add a transaction around it)."""
+    table = connection.ops.quote_name(SeatVisit._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (seat_id, seen_at, seen_version) VALUES (%s, %s, %s) "
+            "ON CONFLICT (seat_id) DO UPDATE "
+            "SET seen_at = excluded.seen_at, seen_version = excluded.seen_version",
+            [
+                seat.id,
+                connection.ops.adapt_datetimefield_value(now),
+                latest.number if latest is not None else 0,
+            ],
+        )
 
 
 def catch_up(
@@ -183,8 +190,8 @@ def catch_up(
     battles = _seat_battles(seat) if moved else None
     ranked += _battles(seat, since, battles or [])
     ranked += [
-        (FIRST, Line(f"A letter from the {letter.sender.label}", reverse("letters", args=[code])))
-        for letter in _letters(seat, since, latest.number)
+        (FIRST, Line(f"A letter from the {sender}", reverse("letters", args=[code])))
+        for sender in _letters(seat, since, latest.number)
     ]
     ranked += _actions(seat, since, battles)
     if window is not None and window.graced_from and _after(window.graced_from, since):
@@ -194,13 +201,15 @@ def catch_up(
             when = localtime(window.deadline, zone).strftime("%a %-d %b, %H:%M %Z")
         text = f"The {window.phase} deadline moved to {when}: grace for the seats missing"
         ranked.append((FIRST, Line(text, reverse("orders:dashboard", args=[code]))))
-    return _cut(since, ranked, reverse("orders:history", args=[code]))
+    return _cut(since, ranked, code)
 
 
-def _cut(since: Since, ranked: list[tuple[int, Line]], history: str) -> CatchUp:
-    """At most ``MAX_LINES``: the first by priority, in their order, and one line for the rest."""
+def _cut(since: Since, ranked: list[tuple[int, Line]], code) -> CatchUp:
+    """At most ``MAX_LINES``: the first by priority, in their order, and one line for the rest,
+    linking to the seat's (``code``) history."""
     if len(ranked) <= MAX_LINES:
         return CatchUp(since, tuple(line for _, line in ranked))
+    history = reverse("orders:history", args=[code])
     keep = MAX_LINES - 1
     chosen = sorted(range(len(ranked)), key=lambda i: (ranked[i][0], i))[:keep]
     more = len(ranked) - keep
@@ -291,13 +300,13 @@ def _battles(seat: Seat, since: Since, battles: list[Battle]) -> list[tuple[int,
     return out
 
 
-def _letters(seat: Seat, since: Since, latest: int) -> list[Letter]:
-    """The letters that reached the seat since: arrived by a phase resolved since, or written
-    since and delivered at once."""
+def _letters(seat: Seat, since: Since, latest: int) -> list[str]:
+    """The senders of the letters that reached the seat since: arrived by a phase resolved
+    since, or written since and delivered at once. Their words stay on the letters page."""
     rows = Letter.objects.filter(recipients=seat, arrives_version__lte=latest)
     if since.version is not None:
         rows = rows.filter(Q(arrives_version__gt=since.version) | Q(sent__gt=since.at))
-    return list(rows.select_related("sender").order_by("sent", "id"))
+    return list(rows.order_by("sent", "id").values_list("sender__label", flat=True))
 
 
 def _actions(seat: Seat, since: Since, battles: list[Battle] | None) -> list[tuple[int, Line]]:
@@ -306,18 +315,20 @@ def _actions(seat: Seat, since: Since, battles: list[Battle] | None) -> list[tup
     rows = OrganiserAction.objects.filter(campaign_id=seat.campaign_id, kind__in=TOLD_ACTIONS)
     if since.at is not None:
         rows = rows.filter(created__gt=since.at)
-    actions = list(rows.order_by("created", "id"))
-    if battles is None and any(a.kind == OrganiserActionKind.BATTLE for a in actions):
+    actions = list(rows.order_by("created", "id").values_list("kind", "text", "data"))
+    if not actions:
+        return []
+    if battles is None and any(kind == OrganiserActionKind.BATTLE for kind, _, _ in actions):
         battles = _seat_battles(seat)
     mine = {str(b.code) for b in battles or ()}
     log = reverse("action_log", args=[seat.campaign.code])
     out = []
-    for action in actions:
-        battle = str((action.data or {}).get("battle", ""))
+    for _kind, text, data in actions:
+        battle = str((data if isinstance(data, dict) else {}).get("battle", ""))
         url = log
         if battle in mine:
             url = reverse("battles:battle", args=[seat.campaign.code, battle])
-        out.append((FIRST, Line(action.text, url)))
+        out.append((FIRST, Line(text, url)))
     return out
 
 
