@@ -1,6 +1,7 @@
 # ruff: noqa: F811 (pytest fixtures imported from other test modules)
 """The dashboard's "Since you last looked" on a 390 px phone (Debian's chromium): after two
-turns away, the list fits the screen (no sideways scrolling, nothing cut off), each line a link;
+turns away, the list fits the screen (no sideways scrolling, nothing cut off, axe-core finds
+nothing against WCAG 2.1 AA), each line a link;
 after the visit it says "Nothing new." ``docs/screenshots/catch-up.png`` with
 ``DGK_SCREENSHOTS=1``."""
 
@@ -32,7 +33,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DOCS_SHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "catch-up.png"
 
 
-def test_the_catch_up_fits_a_phone(browser, live_server, campaign, organiser, player):
+def test_the_catch_up_fits_a_phone(browser, axe, live_server, campaign, organiser, player):
     from selenium.webdriver.common.by import By
 
     prussia, hanover = seat_of(campaign, "prussia"), seat_of(campaign, "hanover")
@@ -68,6 +69,7 @@ def test_the_catch_up_fits_a_phone(browser, live_server, campaign, organiser, pl
     width, screen = fits(browser)
     assert width <= screen, f"the dashboard is {width} px wide on a {screen} px screen"
     assert not browser.execute_script(CUT_OFF)
+    axe.check(browser, "catch-up")
     ARTIFACTS.mkdir(exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / "catch-up.png"))
     if os.getenv("DGK_SCREENSHOTS") == "1":
