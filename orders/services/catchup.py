@@ -183,10 +183,12 @@ def catch_up(
         return CatchUp(since, ())
     code = seat.code
     ranked: list[tuple[int, Line]] = []
-    if since.version is None or latest.number > since.version:
+    # A version newer than the visit: by its number, or by its time after the organiser rolled
+    # a phase back and it was resolved again (the same number, made anew).
+    moved = since.version is None or latest.number > since.version or _after(latest.created, since)
+    if moved:
         ranked += _phases(seat, since, latest, state)
     # A battle is set up, and decided, by a phase resolved: none is new without a version.
-    moved = since.version is None or latest.number > since.version
     battles = _seat_battles(seat) if moved else None
     ranked += _battles(seat, since, battles or [])
     ranked += [
@@ -218,6 +220,13 @@ def _cut(since: Since, ranked: list[tuple[int, Line]], code) -> CatchUp:
     return CatchUp(since, tuple(lines), more)
 
 
+def _newer(since: Since, prefix: str, *, or_number: int | None = None) -> Q:
+    """The versions (``prefix``: the path to them) made after the visit: a later number, or
+    made anew after it (a phase rolled back and resolved again); ``or_number`` and later too."""
+    q = Q(**{f"{prefix}number__gt": since.version}) | Q(**{f"{prefix}created__gt": since.at})
+    return q | Q(**{f"{prefix}number__gte": or_number}) if or_number is not None else q
+
+
 def _after(moment: datetime | None, since: Since) -> bool:
     return moment is not None and (since.at is None or moment > since.at)
 
@@ -229,17 +238,20 @@ def _phases(
     events of that turn, as its projection tells them."""
     versions = StateVersion.objects.filter(campaign_id=seat.campaign_id)
     if since.version is not None:
-        versions = versions.filter(number__gte=since.version)  # the seen one for its turn alone
+        # the seen one too, for the turn of the next
+        versions = versions.filter(_newer(since, "", or_number=since.version))
     # Each phase resolved, under the turn it was played in: the turn of the version it was
     # resolved from (the retreats and rallies of turn 1 make a version of turn 2).
     by_turn: dict[int, list[tuple[int, str]]] = {}
-    played_in = None
-    for number, turn, phase in versions.order_by("number").values_list(
-        "number", "turn", "resolved_phase"
+    before = (None, None)  # the number and turn of the version before
+    for number, turn, phase, created in versions.order_by("number").values_list(
+        "number", "turn", "resolved_phase", "created"
     ):
-        if played_in is not None and phase and (since.version is None or number > since.version):
+        new = since.version is None or number > since.version or _after(created, since)
+        if phase and new:
+            played_in = before[1] if before[0] == number - 1 else turn
             by_turn.setdefault(played_in, []).append((number, phase))
-        played_in = turn
+        before = (number, turn)
     if not by_turn:
         return []
     events = _own_events(seat, since)
@@ -271,7 +283,7 @@ def _own_events(seat: Seat, since: Since) -> list[tuple[int, EngineEvent]]:
     what of them the seat reads (``news_lines``)."""
     rows = Event.objects.filter(campaign_id=seat.campaign_id, kind__in=FORCE_KINDS)
     if since.version is not None:
-        rows = rows.filter(version__campaign_id=seat.campaign_id, version__number__gt=since.version)
+        rows = rows.filter(version__campaign_id=seat.campaign_id).filter(_newer(since, "version__"))
     armies = set(seat.armies)
     out = []
     for e in rows.order_by("version__number", "seq").values(

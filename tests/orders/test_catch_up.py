@@ -200,3 +200,21 @@ def test_the_digest_begins_with_the_same_lines(
     # the digest does not count as a visit: the dashboard still shows the same lines
     block = lines_of(c.get(url("dashboard", prussia)).content.decode())
     assert PRUSSIA_LOSS in block
+
+
+def test_a_phase_rolled_back_and_resolved_again_is_new(campaign, prussia, player, organiser):
+    """The versions made anew after a roll back carry numbers the seat has seen already: they
+    count by the time they were made."""
+    resolve(campaign)
+    c = client_for(player)
+    c.get(url("dashboard", prussia))
+    seen = SeatVisit.objects.get(seat=prussia).seen_version
+    organiser_tools.roll_back(campaign, organiser, now=timezone.now(), reason="a lost order")
+    window = campaign.open_window()
+    assert window.phase == "deployment"
+    assert resolve_due_phase(window.id, now=timezone.now(), force=True) is not None
+    assert campaign.latest_version().number == seen  # the same number, made anew
+    block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert "Rolled back to the deployment phase of turn 1" in block
+    assert "Turn 1: " in block and "phases resolved" in block
+    assert "Nothing new." in lines_of(c.get(url("dashboard", prussia)).content.decode())
