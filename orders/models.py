@@ -48,6 +48,9 @@ class SeatVisit(models.Model):
     seat = models.OneToOneField("campaign.Seat", models.CASCADE, related_name="visit")
     seen_at = models.DateTimeField()
     seen_version = models.PositiveIntegerField()  # the campaign's latest version number then
+    # ... and that version's row id: the versions made after the visit have greater ids, even
+    # those that a roll back made anew under numbers seen before (ids are never reused).
+    seen_version_pk = models.PositiveBigIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"{self.seat_id} saw v{self.seen_version} at {self.seen_at:%Y-%m-%d %H:%M}"

@@ -123,6 +123,7 @@ class Since:
 
     version: int | None = None
     at: datetime | None = None
+    version_pk: int = 0  # that version's row id (``SeatVisit.seen_version_pk``)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def last_visit(seat: Seat) -> Since:
         visit = seat.visit
     except SeatVisit.DoesNotExist:
         return Since()
-    return Since(visit.seen_version, visit.seen_at)
+    return Since(visit.seen_version, visit.seen_at, visit.seen_version_pk)
 
 
 def record_visit(seat: Seat, latest: StateVersion | None, *, now: datetime) -> None:
@@ -157,13 +158,15 @@ def record_visit(seat: Seat, latest: StateVersion | None, *, now: datetime) -> N
     table = connection.ops.quote_name(SeatVisit._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (seat_id, seen_at, seen_version) VALUES (%s, %s, %s) "
-            "ON CONFLICT (seat_id) DO UPDATE "
-            "SET seen_at = excluded.seen_at, seen_version = excluded.seen_version",
+            f"INSERT INTO {table} (seat_id, seen_at, seen_version, seen_version_pk) "
+            "VALUES (%s, %s, %s, %s) ON CONFLICT (seat_id) DO UPDATE SET seen_at = "
+            "excluded.seen_at, seen_version = excluded.seen_version, "
+            "seen_version_pk = excluded.seen_version_pk",
             [
                 seat.id,
                 connection.ops.adapt_datetimefield_value(now),
                 latest.number if latest is not None else 0,
+                latest.id if latest is not None else 0,
             ],
         )
 
@@ -183,9 +186,9 @@ def catch_up(
         return CatchUp(since, ())
     code = seat.code
     ranked: list[tuple[int, Line]] = []
-    # A version newer than the visit: by its number, or by its time after the organiser rolled
-    # a phase back and it was resolved again (the same number, made anew).
-    moved = since.version is None or latest.number > since.version or _after(latest.created, since)
+    # A version made after the visit: by its row id, so that a phase the organiser rolled back
+    # and that was resolved again counts, though its number was seen before.
+    moved = since.version is None or latest.id > since.version_pk
     if moved:
         ranked += _phases(seat, since, latest, state)
     # A battle is set up, and decided, by a phase resolved: none is new without a version.
@@ -220,13 +223,6 @@ def _cut(since: Since, ranked: list[tuple[int, Line]], code) -> CatchUp:
     return CatchUp(since, tuple(lines), more)
 
 
-def _newer(since: Since, prefix: str, *, or_number: int | None = None) -> Q:
-    """The versions (``prefix``: the path to them) made after the visit: a later number, or
-    made anew after it (a phase rolled back and resolved again); ``or_number`` and later too."""
-    q = Q(**{f"{prefix}number__gt": since.version}) | Q(**{f"{prefix}created__gt": since.at})
-    return q | Q(**{f"{prefix}number__gte": or_number}) if or_number is not None else q
-
-
 def _after(moment: datetime | None, since: Since) -> bool:
     return moment is not None and (since.at is None or moment > since.at)
 
@@ -239,15 +235,15 @@ def _phases(
     versions = StateVersion.objects.filter(campaign_id=seat.campaign_id)
     if since.version is not None:
         # the seen one too, for the turn of the next
-        versions = versions.filter(_newer(since, "", or_number=since.version))
+        versions = versions.filter(id__gte=since.version_pk)
     # Each phase resolved, under the turn it was played in: the turn of the version it was
     # resolved from (the retreats and rallies of turn 1 make a version of turn 2).
     by_turn: dict[int, list[tuple[int, str]]] = {}
     before = (None, None)  # the number and turn of the version before
-    for number, turn, phase, created in versions.order_by("number").values_list(
-        "number", "turn", "resolved_phase", "created"
+    for pk, number, turn, phase in versions.order_by("number").values_list(
+        "id", "number", "turn", "resolved_phase"
     ):
-        new = since.version is None or number > since.version or _after(created, since)
+        new = since.version is None or pk > since.version_pk
         if phase and new:
             played_in = before[1] if before[0] == number - 1 else turn
             by_turn.setdefault(played_in, []).append((number, phase))
@@ -283,7 +279,7 @@ def _own_events(seat: Seat, since: Since) -> list[tuple[int, EngineEvent]]:
     what of them the seat reads (``news_lines``)."""
     rows = Event.objects.filter(campaign_id=seat.campaign_id, kind__in=FORCE_KINDS)
     if since.version is not None:
-        rows = rows.filter(version__campaign_id=seat.campaign_id).filter(_newer(since, "version__"))
+        rows = rows.filter(version_id__gt=since.version_pk)
     armies = set(seat.armies)
     out = []
     for e in rows.order_by("version__number", "seq").values(

@@ -204,7 +204,7 @@ def test_the_digest_begins_with_the_same_lines(
 
 def test_a_phase_rolled_back_and_resolved_again_is_new(campaign, prussia, player, organiser):
     """The versions made anew after a roll back carry numbers the seat has seen already: they
-    count by the time they were made."""
+    count by their row ids, which are never reused."""
     resolve(campaign)
     c = client_for(player)
     c.get(url("dashboard", prussia))
