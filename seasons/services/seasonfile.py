@@ -58,7 +58,7 @@ from campaign.models import (
     StateVersion,
 )
 from letters.models import Letter
-from orders.models import OrderSheet
+from orders.models import OrderSheet, SeatVisit
 
 FORMAT = "dgk-season"
 FORMAT_VERSION = 1
@@ -96,6 +96,9 @@ NOT_EXPORTED = {
     # A token is a key to a seat on this site only: the import invites the players it does
     # not find by email with new invitations.
     Invitation: "invitation tokens are secrets of the site that made them",
+    # When a player last opened the dashboard ("Since you last looked", docs/catch-up.md): of
+    # this site's visits, and version ids of this site's rows; an imported seat starts afresh.
+    SeatVisit: "a player's last visit of this site's dashboard",
 }
 
 
