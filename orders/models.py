@@ -46,6 +46,10 @@ class SeatVisit(models.Model):
     list, one statement a visit (an upsert)."""
 
     seat = models.OneToOneField("campaign.Seat", models.CASCADE, related_name="visit")
+    # Who visited: a player who takes the seat over (a reserve, a new invitation) starts afresh.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.CASCADE, null=True, blank=True, related_name="+"
+    )
     seen_at = models.DateTimeField()
     seen_version = models.PositiveIntegerField()  # the campaign's latest version number then
     # ... and that version's row id: the versions made after the visit have greater ids, even

@@ -149,6 +149,8 @@ def last_visit(seat: Seat) -> Since:
         visit = seat.visit
     except SeatVisit.DoesNotExist:
         return Since()
+    if visit.user_id != seat.user_id:  # another player's: the seat changed hands since
+        return Since()
     return Since(visit.seen_version, visit.seen_at, visit.seen_version_pk)
 
 
@@ -158,12 +160,13 @@ def record_visit(seat: Seat, latest: StateVersion | None, *, now: datetime) -> N
     table = connection.ops.quote_name(SeatVisit._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (seat_id, seen_at, seen_version, seen_version_pk) "
-            "VALUES (%s, %s, %s, %s) ON CONFLICT (seat_id) DO UPDATE SET seen_at = "
-            "excluded.seen_at, seen_version = excluded.seen_version, "
-            "seen_version_pk = excluded.seen_version_pk",
+            f"INSERT INTO {table} (seat_id, user_id, seen_at, seen_version, seen_version_pk) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (seat_id) DO UPDATE SET user_id = "
+            "excluded.user_id, seen_at = excluded.seen_at, seen_version = "
+            "excluded.seen_version, seen_version_pk = excluded.seen_version_pk",
             [
                 seat.id,
+                seat.user_id,
                 connection.ops.adapt_datetimefield_value(now),
                 latest.number if latest is not None else 0,
                 latest.id if latest is not None else 0,

@@ -9,7 +9,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import EmailMode, Event
+from campaign.models import EmailMode, Event, Seat
 from campaign.services import organiser as organiser_tools
 from campaign.services.resolution import resolve_due_phase
 from letters.services import press
@@ -218,3 +218,11 @@ def test_a_phase_rolled_back_and_resolved_again_is_new(campaign, prussia, player
     assert "Rolled back to the deployment phase of turn 1" in block
     assert "Turn 1: " in block and "phases resolved" in block
     assert "Nothing new." in lines_of(c.get(url("dashboard", prussia)).content.decode())
+
+
+def test_a_player_who_takes_the_seat_over_starts_afresh(campaign, prussia, player, outsider):
+    client_for(player).get(url("dashboard", prussia))
+    Seat.objects.filter(id=prussia.id).update(user=outsider)  # the seat handed to another
+    block = lines_of(client_for(outsider).get(url("dashboard", prussia)).content.decode())
+    assert "Your first visit" in block
+    assert SeatVisit.objects.get(seat=prussia).user_id == outsider.id
