@@ -1,4 +1,4 @@
-""" "Since you last looked": what changed for a seat since its player's last visit, in at most
+"""Since you last looked: what changed for a seat since its player's last visit, in at most
 ten lines, each a link to the page where it is told. The dashboard opens with it and the
 daily digest begins with it (docs/catch-up.md).
 
@@ -11,11 +11,11 @@ letters addressed to it, and the organiser's log, which every player reads. Neve
 
 Worked example: a Prussian player away for two turns comes back to::
 
-    Turn 1 resolved: deployment to retreats and rallies (10 phases)      -> that version's report
-    Frederick's force loses 160 points: 5% siege + 10% winter (7.1)       -> the same report
-    Turn 2: the march phase resolved                                      -> its report
-    A letter from the Hanoverian seat                                     -> the letters page
-    Extended the march deadline of turn 2 by 24 hours.                    -> the organiser's log
+    Turn 1: 10 phases resolved, deployment to retreat and rally   -> the report of its last
+    Frederick's force loses 160 points: 5% siege + 10% winter (7.1) -> the report that told it
+    Turn 2: the march phase resolved                                -> its report
+    A letter from the Hanoverian player                             -> the letters page
+    Extended the march deadline of turn 2 by 24 hours.              -> the organiser's log
 
 and, with more than ten, the least important (his forces' events) give way to one last line,
 "and 7 more in the history", linking to the history page.
@@ -30,6 +30,7 @@ from zoneinfo import ZoneInfo
 from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.dateformat import format as date_format
 from django.utils.timezone import localtime
 
 from battles.models import Battle
@@ -206,7 +207,7 @@ def catch_up(
         when = "later"
         if window.deadline is not None:
             zone = ZoneInfo(seat.campaign.time_zone)
-            when = localtime(window.deadline, zone).strftime("%a %-d %b, %H:%M %Z")
+            when = date_format(localtime(window.deadline, zone), "D j M, H:i T")
         text = f"The {window.phase} deadline moved to {when}: grace for the seats missing"
         ranked.append((FIRST, Line(text, reverse("orders:dashboard", args=[code]))))
     return _cut(since, ranked, code)

@@ -4,12 +4,14 @@ acts since its last visit, at most ten lines, each a link; only what the seat ma
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import EmailMode, Event, Seat
+from campaign.models import EmailMode, Event, PhaseWindow, Seat
 from campaign.services import organiser as organiser_tools
 from campaign.services.resolution import resolve_due_phase
 from letters.services import press
@@ -226,3 +228,15 @@ def test_a_player_who_takes_the_seat_over_starts_afresh(campaign, prussia, playe
     block = lines_of(client_for(outsider).get(url("dashboard", prussia)).content.decode())
     assert "Your first visit" in block
     assert SeatVisit.objects.get(seat=prussia).user_id == outsider.id
+
+
+def test_a_deadline_moved_by_grace_appears(campaign, prussia, player):
+    c = client_for(player)
+    c.get(url("dashboard", prussia))
+    moment = timezone.now()  # the deadline passed after the visit, and the grace moved it
+    PhaseWindow.objects.filter(id=campaign.open_window().id).update(
+        graced_from=moment, deadline=moment + timedelta(hours=24)
+    )  # as caretaker.give_grace leaves it
+    block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert "The deployment deadline moved to" in block and "grace for the seats missing" in block
+    assert "Nothing new." in lines_of(c.get(url("dashboard", prussia)).content.decode())
