@@ -386,6 +386,9 @@ if CELERY_TASK_ALWAYS_EAGER:
     # its default AMQP server on localhost.
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
+# The queue tasks go to unless told otherwise (Celery's "celery"): the tests' workers each take a
+# queue of their own, and the tasks their tasks queue (the sweep's resolutions) must follow.
+CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_TASK_DEFAULT_QUEUE", "").strip() or "celery"
 
 # The cache: what each seat sees of each state version (campaign/services/viewcache.py).
 # CACHE_URL, else the Redis broker's URL: every web process and the worker share it; with no
@@ -448,6 +451,10 @@ if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
     PERIODIC_TASKS["orders.tasks.poll_orders_mailbox"] = envint(
         "IMAP_POLL_SECONDS", "30", minimum=5
     )
+# A window the sweep queued this long ago and whose task has not ended (lost with the broker's
+# memory, say) is queued again (campaign.services.sweep). Longer than a backlog of resolutions
+# takes to drain (docs/performance.md, "The sweep fans out").
+SWEEP_CLAIM_SECONDS = envint("SWEEP_CLAIM_SECONDS", "900", minimum=60)
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
 }
