@@ -64,9 +64,9 @@ def sync(campaign: Campaign, latest: StateVersion | None = None) -> list[Battle]
     """One record per battle the latest state waits for (made once; safe to run twice); the
     records it made. The state is read decoded (``viewcache.version_state``: no JSON read or
     decoded when this process has it, as after a resolution), and only when a battle it waits
-    for has no record yet (``viewcache.pending_battle_ids``, kept for every process). Its callers (the battle pages,
-    the dashboard, the organiser's board) read the battles they show themselves: no battle row
-    is read when the state waits for none. ``latest``: the campaign's latest version, when the
+    for has no record yet (``viewcache.pending_battle_ids``, kept for every process). Its
+    callers (the battle pages, the dashboard, the organiser's board) read the battles they show
+    themselves: no battle row is read when the state waits for none. ``latest``: the campaign's latest version, when the
     caller has read it already."""
     if latest is None:
         latest = campaign.versions.defer("state", "orders").order_by("-number").first()
