@@ -66,8 +66,8 @@ def sync(campaign: Campaign, latest: StateVersion | None = None) -> list[Battle]
     decoded when this process has it, as after a resolution), and only when a battle it waits
     for has no record yet (``viewcache.pending_battle_ids``, kept for every process). Its
     callers (the battle pages, the dashboard, the organiser's board) read the battles they show
-    themselves: no battle row is read when the state waits for none. ``latest``: the campaign's latest version, when the
-    caller has read it already."""
+    themselves: no battle row is read when the state waits for none. ``latest``: the
+    campaign's latest version, when the caller has read it already."""
     if latest is None:
         latest = campaign.versions.defer("state", "orders").order_by("-number").first()
     if latest is None:
