@@ -119,10 +119,11 @@ def turn_name(turn: int) -> str:
 
 
 def phase_text(name: str, turn: int, resolved: list[str], next_phase: str, caretaker: list[str],
-               *, ended: bool = False) -> str:  # fmt: skip
+               *, ended: bool = False, next_turn: int | None = None) -> str:  # fmt: skip
     """``phase_text("Bohemia 1757", 3, ["march", "forced-march"], "attrition", ["Austria"])``
     is "Bohemia 1757, May I (turn 3): the march and forced march phases are resolved. Next:
-    the attrition phase. Played by the caretaker: Austria." """
+    the attrition phase. Played by the caretaker: Austria." ``next_turn``: the next phase's
+    turn, named when it is another."""
     phases = [_phase(p) for p in resolved if p] or ["a"]
     if len(phases) == 1:
         done = f"the {phases[0]} phase is resolved"
@@ -130,7 +131,8 @@ def phase_text(name: str, turn: int, resolved: list[str], next_phase: str, caret
         done = f"the {', '.join(phases[:-1])} and {phases[-1]} phases are resolved"
     text = f"{name}, {turn_name(turn)}: {done}."
     if not ended:
-        text += f" Next: the {_phase(next_phase)} phase."
+        later = f" of {turn_name(next_turn)}" if next_turn and next_turn != turn else ""
+        text += f" Next: the {_phase(next_phase)} phase{later}."
     if caretaker:
         text += f" Played by the caretaker: {', '.join(caretaker)}."
     return text
@@ -199,10 +201,10 @@ def on_version_stored(sender, *, campaign: Campaign, latest, seats=None, **kwarg
         .first()
     )
     since = -1 if resolved is None else resolved
-    phases = list(
+    made = list(
         StateVersion.objects.filter(campaign=campaign, number__gt=since, number__lte=latest.number)
         .order_by("number")
-        .values_list("resolved_phase", flat=True)
+        .values_list("turn", "resolved_phase")
     )
     labels = _labels(campaign, seats)
     played = Event.objects.filter(
@@ -214,10 +216,11 @@ def on_version_stored(sender, *, campaign: Campaign, latest, seats=None, **kwarg
     caretaker = sorted({labels.get((d or {}).get("seat", ""), "") for d in played} - {""})
     text = phase_text(
         campaign.name,
-        latest.turn,
-        phases,
+        made[0][0] if made else latest.turn,
+        [phase for _turn, phase in made],
         latest.phase,
         caretaker,
+        next_turn=latest.turn,
         ended=Campaign.objects.filter(id=campaign.id, status=CampaignStatus.ENDED).exists(),
     )
     post(campaign, "phase", text)
