@@ -132,7 +132,10 @@ def phase_text(name: str, turn: int, resolved: list[str], next_phase: str, caret
     text = f"{name}, {turn_name(turn)}: {done}."
     if not ended:
         later = f" of {turn_name(next_turn)}" if next_turn and next_turn != turn else ""
-        text += f" Next: the {_phase(next_phase)} phase{later}."
+        if next_phase == "battle" and resolved and resolved[-1] == "battle" and not later:
+            text += " Next: the battles are fought on the table (9)."  # the decisions made
+        else:
+            text += f" Next: the {_phase(next_phase)} phase{later}."
     if caretaker:
         text += f" Played by the caretaker: {', '.join(caretaker)}."
     return text
