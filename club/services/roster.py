@@ -112,7 +112,13 @@ def seat_record(seat: Seat) -> Record:
     """The record of one playing seat, for its present player."""
     campaign = seat.campaign
     code = str(seat.code)
-    windows = PhaseWindow.objects.filter(campaign=campaign, status=WindowStatus.RESOLVED)
+    # A window closed by the organiser's end of the campaign made no version: not a deadline.
+    last = StateVersion.objects.filter(campaign=campaign).order_by("-number").first()
+    windows = PhaseWindow.objects.filter(
+        campaign=campaign,
+        status=WindowStatus.RESOLVED,
+        version__number__lt=last.number if last else 0,
+    )
     if seat.joined is not None:
         windows = windows.filter(opened_at__gte=seat.joined)
     owed = [w for w in windows.only("id", "owing", "version_id") if code in (w.owing or [])]
@@ -125,25 +131,21 @@ def seat_record(seat: Seat) -> Record:
     events = Event.objects.filter(campaign=campaign, kind__in=("caretaker", "order-rejected"))
     if seat.joined is not None:
         events = events.filter(version__created__gte=seat.joined)
-    away, turns = 0, set()
-    for kind, data, audience, turn in events.values_list("kind", "data", "armies", "version__turn"):
+    away, turns = set(), set()  # the versions (one a phase) and the turns
+    for kind, data, audience, turn, version in events.values_list(
+        "kind", "data", "armies", "version__turn", "version_id"
+    ):
         data = data or {}
         if kind == "caretaker" and data.get("seat") == seat.power:
             turns.add(turn)
         elif kind == "order-rejected" and data.get("absent") and armies & set(audience or []):
-            away += 1
+            away.add(version)
     missed = seat.missed_this_season
     vps = standing = None
     seats = campaign.seats.filter(reserve=False).exclude(power="").count()
     if campaign.status == CampaignStatus.ENDED:
-        latest = (
-            StateVersion.objects.filter(campaign=campaign).only("state").order_by("-number").first()
-        )
-        points = {
-            k: int(v) for k, v in ((latest.state if latest else {}) or {}).get(
-                "victory_points", {}
-            ).items()
-        }  # fmt: skip
+        state = (last.state if last else None) or {}
+        points = {k: int(v) for k, v in (state.get("victory_points") or {}).items()}
         vps = points.get(seat.power)
         standing = _standing(points, seat.power)
     return Record(
@@ -154,7 +156,7 @@ def seat_record(seat: Seat) -> Record:
         met=len(ready),
         missed=missed,
         excused=min(missed, caretaker.policy(campaign)["excused"]),
-        away=away,
+        away=len(away),
         caretaker_turns=len(turns),
         vps=vps,
         standing=standing,
