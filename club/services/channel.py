@@ -18,6 +18,7 @@ after ``TRIES`` tries it is dropped with a line in the organiser's log.
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -26,6 +27,7 @@ import requests
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
+from django.db import DatabaseError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -188,6 +190,22 @@ def _labels(campaign: Campaign, seats) -> dict[str, str]:
     return {s.power: s.label for s in seats if s.power}
 
 
+def _safely(receiver):
+    """A receiver runs in the transaction of the change it hears of (a resolution): in a
+    savepoint, and a failure of its own is logged, never the resolution's."""
+
+    @functools.wraps(receiver)
+    def wrapper(*args, **kwargs) -> None:
+        try:
+            with transaction.atomic():
+                receiver(*args, **kwargs)
+        except (DatabaseError, LookupError, ValueError, TypeError, AttributeError):
+            logger.exception("the club's channel could not write its post")
+
+    return wrapper
+
+
+@_safely
 def on_version_stored(sender, *, campaign: Campaign, latest, seats=None, **kwargs) -> None:
     """``campaign.signals.version_stored``: the campaign started, or phases resolved."""
     if not hook(campaign):
@@ -229,6 +247,7 @@ def on_version_stored(sender, *, campaign: Campaign, latest, seats=None, **kwarg
     post(campaign, "phase", text)
 
 
+@_safely
 def on_told(sender, *, notices, campaign_id=None, **kwargs) -> None:
     """``campaign.signals.told``: of the emails, only a battle's date is news for the club."""
     for kind, ids in notices:
@@ -242,6 +261,7 @@ def on_told(sender, *, notices, campaign_id=None, **kwargs) -> None:
             )
 
 
+@_safely
 def on_campaign_ended(sender, *, campaign: Campaign, **kwargs) -> None:
     """``campaign.signals.campaign_ended``: the season is over; its victory points (public,
     12) and the public link of *The war* if the organiser has given one already."""
@@ -257,6 +277,7 @@ def on_campaign_ended(sender, *, campaign: Campaign, **kwargs) -> None:
     post(campaign, "season-end", season_end_text(campaign.name, vps, war_link(campaign)))
 
 
+@_safely
 def on_war_public(sender, *, campaign: Campaign, **kwargs) -> None:
     """``seasons.signals.war_made_public``: the organiser gave *The war* a public link."""
     link = war_link(campaign)

@@ -271,3 +271,18 @@ def test_after_its_tries_a_post_is_dropped_with_a_line_in_the_organisers_log(
     assert (
         OrganiserAction.objects.filter(text__startswith="The club's channel did not").count() == 1
     )
+
+
+def test_a_failure_of_the_channel_itself_never_undoes_the_resolution(
+    campaign, organiser, now, hook_server, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    with_hook(campaign, hook_server.url, organiser, now)
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug in the club's text")
+
+    monkeypatch.setattr(channel, "phase_text", broken)
+    resolve_deployment(campaign, django_capture_on_commit_callbacks)
+    assert campaign.open_window().phase == "march"
+    assert not ClubPost.objects.exists()
+    assert "the club's channel could not write its post" in caplog.text
