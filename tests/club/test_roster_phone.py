@@ -7,8 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from campaign.services import setup
+from club.services import channel
 from tests.browser.test_play_phone import browser, shot, sign_in  # noqa: F401
 from tests.club.test_roster import played  # noqa: F401
 from tests.standing import NO_MAP
@@ -49,3 +51,23 @@ def test_the_roster_fits_a_phone_on_the_invitation_page(
     if os.getenv("DGK_SCREENSHOTS") == "1":
         DOCS_SHOT.parent.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(str(DOCS_SHOT))
+
+
+def test_the_channel_and_the_record_fit_a_phone(browser, live_server, played, organiser, player):
+    from selenium.webdriver.common.by import By
+
+    channel.set_hook(
+        played, organiser, "https://discord.com/api/webhooks/1/" + "x" * 60, now=timezone.now()
+    )
+    channel.post(played, "phase", "Bohemia 1757, April I (turn 1): " + "a long post " * 20)
+    for user, address, part in (
+        (organiser, f"/campaigns/{played.code}/organiser/", "club-hook"),
+        (player, "/club/record/", "content"),
+    ):
+        browser.delete_all_cookies()
+        sign_in(browser, live_server, user)
+        browser.get(live_server.url + address)
+        assert browser.find_elements(By.ID, part) or part == "content"
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, (address, width)
+    assert "Bohemia 1757" in browser.find_element(By.TAG_NAME, "main").text
