@@ -129,6 +129,7 @@ INSTALLED_APPS = [
     "mail",
     "seasons",
     "organiser",
+    "club",
     "front",
 ]
 
@@ -446,7 +447,11 @@ PERIODIC_TASKS = {
     # its first file comes minutes later, beat's first run included) or whose last backup is
     # BACKUP_EVERY_HOURS old. A look that finds nothing due costs a folder listing per campaign.
     "seasons.tasks.backup_campaigns": envint("BACKUP_CHECK_SECONDS", "300", minimum=1),
+    # The club's channel: posts without a broker, and the tries again (docs/club.md).
+    "club.tasks.deliver_due_posts": envint("CLUB_POST_SECONDS", "30", minimum=1),
 }
+# Seconds the club's webhook has to answer a post (to connect, and then to answer).
+CLUB_HOOK_TIMEOUT = envint("CLUB_HOOK_TIMEOUT", "5", minimum=1)
 if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
     PERIODIC_TASKS["orders.tasks.poll_orders_mailbox"] = envint(
         "IMAP_POLL_SECONDS", "30", minimum=5

@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("mail.urls")),
     path("", include("letters.urls")),
     path("", include("battles.urls")),
+    path("", include("club.urls")),
 ]

@@ -34,6 +34,7 @@ APPS: dict[str, str] = {
     "seasons": "the season as a whole: its file, import, backups, the war, the book, next year",
     "accounts": "signing in, its throttling, password reset, the organiser's unlock",
     "organiser": "the organiser's pages: set-up, invitations, the board and its tools",
+    "club": "the club: its channel (a webhook for the public news), its roster of players",
     "front": "the home page, /healthz, the error pages, the demo",
 }
 # Libraries beneath every app: pure Python, no Django (the engine, the map core, the tabletop),

@@ -115,6 +115,10 @@ FILL = {
     "replace_player": "campaign_seat",
     "caretaker_seat": "campaign_seat",
     "missed_policy": "campaign",
+    # The club (docs/club.md): its channel on the board, a player's record, the roster.
+    "club_hook": "campaign",
+    "club:record": "none",
+    "club:roster": "campaign",
     "seat_settings": "seat",
     "letters": "seat",
     "all_letters": "campaign",
