@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 # One include per app (docs/architecture.md, "The apps"); every name is global but the
-# battles', the orders' and the maps' (their namespaces).
+# battles', the orders', the maps' and the pushes' (their namespaces).
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("play/", include("orders.urls")),
@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("mail.urls")),
     path("", include("letters.urls")),
     path("", include("battles.urls")),
+    path("", include("push.urls")),
 ]

@@ -35,6 +35,7 @@ APPS: dict[str, str] = {
     "accounts": "signing in, its throttling, password reset, the organiser's unlock",
     "organiser": "the organiser's pages: set-up, invitations, the board and its tools",
     "front": "the home page, /healthz, the error pages, the demo",
+    "push": "web push notifications: a player's devices, what each seat wants pushed",
 }
 # Libraries beneath every app: pure Python, no Django (the engine, the map core, the tabletop),
 # and the project's settings package.

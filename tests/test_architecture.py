@@ -48,6 +48,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "letters.migrations",
             "orders.migrations",
             "maps.migrations",
+            "push.models",
+            "push.migrations",
         ),
     ),
     (
@@ -67,6 +69,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "maps.pictures",
             "maps.picture_queue",
             "maps.tiles",
+            "push.services",
         ),
     ),
     # Everything else of the apps: views, forms, the pages' helpers (access, pages, sheets,
