@@ -370,6 +370,14 @@ VAPID_KEY_FILE = Path(os.getenv("VAPID_KEY_FILE", "").strip() or BASE_DIR / "var
 # Who runs the site, for the push services (a mailto: or https: address).
 VAPID_SUBJECT = envurl("VAPID_SUBJECT", "", ("mailto", "https"))
 PUSH_TIMEOUT_SECONDS = envint("PUSH_TIMEOUT_SECONDS", "10", minimum=1)
+# The push services a browser's subscription may name (its host, or a host ending in "."
+# and one of these): the browsers' own. The worker posts to it, so no other host is taken.
+PUSH_SERVICE_HOSTS = envlist(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,push.apple.com,"
+    "notify.windows.com",
+)
+PUSH_DEVICES_PER_USER = envint("PUSH_DEVICES_PER_USER", "20", minimum=1)
 
 # Orders by email (docs/email-orders.md): calls for orders carry a reply address per seat and
 # phase, orders+<token>@ORDERS_MAIL_DOMAIN, or ORDERS_MAILBOX with the token after its "+"

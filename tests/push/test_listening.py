@@ -12,6 +12,7 @@ from django.db import transaction
 from campaign.services.drifting import send_reminders
 from campaign.services.resolution import resolve_due_phase
 from letters.services import press
+from push import forms
 from push.models import PushSetting
 from push.services import listening, messages
 from tests.push.conftest import device_for
@@ -45,7 +46,7 @@ def resolve(campaign, capture):
 
 
 def test_the_docstrings_examples_hold():
-    for module in (listening, messages):
+    for module in (listening, messages, forms):
         assert doctest.testmod(module).failed == 0
 
 

@@ -22,7 +22,7 @@ from tests.browser.test_play_phone import sign_in, start_chromium
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-ENDPOINT = "https://push.example.org/send/headless-chromium"
+ENDPOINT = "https://fcm.googleapis.com/fcm/send/headless-chromium"
 
 REGISTERED = """
 const done = arguments[arguments.length - 1];

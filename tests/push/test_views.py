@@ -62,7 +62,9 @@ def test_it_requires_the_csrf_token(player, prussia, subscriber):
 @pytest.mark.parametrize(
     "field, value",
     [
-        ("endpoint", "http://push.example.org/plain"),
+        ("endpoint", "http://fcm.googleapis.com/fcm/send/plain"),
+        ("endpoint", "https://10.0.0.1/internal"),  # the worker would post there
+        ("endpoint", "https://fcm.googleapis.com.example.org/send/x"),
         ("endpoint", "javascript:alert(1)"),
         ("p256dh", "not a key"),
         ("auth", ""),
@@ -74,6 +76,18 @@ def test_it_refuses_a_subscription_that_is_not_one(player, prussia, subscriber, 
     assert response.status_code == 400
     assert field in response.json()["errors"]
     assert not PushDevice.objects.exists()
+
+
+def test_it_keeps_at_most_so_many_devices_of_a_player(player, prussia, subscriber, settings):
+    settings.PUSH_DEVICES_PER_USER = 2
+    device_for(player, subscriber, ENDPOINT + "-1")
+    device_for(player, subscriber, ENDPOINT + "-2")
+    client, target = client_for(player), reverse("push:subscribe", args=[prussia.code])
+    response = client.post(target, subscription(subscriber, ENDPOINT + "-3"))
+    assert response.status_code == 400 and "remove one first" in response.content.decode()
+    # One of the two again (subscribed anew): still taken.
+    assert client.post(target, subscription(subscriber, ENDPOINT + "-2")).status_code == 201
+    assert PushDevice.objects.count() == 2
 
 
 def test_it_rejects_get_on_subscribe(player, prussia):
