@@ -69,6 +69,8 @@ def queue_pushes(pushes: list[dict]) -> None:
 
 def on_told(sender, *, notices, campaign_id=None, **kwargs) -> None:
     """``campaign.signals.told``: the notices the campaign queued as emails."""
+    if not PushDevice.objects.exists():  # no one to push to: read no battle
+        return
     queue_pushes([push for kind, ids in notices for push in pushes_of(kind, ids)])
 
 
@@ -83,7 +85,7 @@ def on_letter_addressed(sender, *, instance, action, pk_set, reverse, **kwargs) 
 
 def on_version_stored(sender, *, campaign, latest, seats=None, **kwargs) -> None:
     """A new state version: the couriers' letters that arrive with it are pushed."""
-    if latest is None:
+    if latest is None or not PushDevice.objects.exists():
         return
     arrived = Letter.recipients.through.objects.filter(
         letter__campaign=campaign,
