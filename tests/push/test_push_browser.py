@@ -77,6 +77,7 @@ def test_the_service_worker_registers_and_the_device_is_stored(
     assert scope == origin + "/" and script == origin + "/sw.js"
     state = browser.find_element("css selector", "[data-push-state]")
     WebDriverWait(browser, 20).until(lambda d: "This device is not notified" in state.text)
+    assert fits(browser)[0] <= 390  # the dashboard with its notifications section
 
     # The real thing, where the browser has a push service; headless chromium has none.
     key = browser.find_element("css selector", "[data-push]").get_attribute("data-key")
