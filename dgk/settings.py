@@ -131,6 +131,7 @@ INSTALLED_APPS = [
     "organiser",
     "club",
     "front",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -358,6 +359,26 @@ else:
 EMAIL_FILE_PATH = Path(os.getenv("EMAIL_FILE_PATH", "") or BASE_DIR / "var" / "outbox")
 if EMAIL_BACKEND.endswith("smtp.EmailBackend") and EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("Choose one of STARTTLS (EMAIL_USE_TLS) and SSL (EMAIL_USE_SSL).")
+
+# Web push notifications (docs/push.md): the VAPID key pair that signs every push. Give
+# VAPID_PRIVATE_KEY (a PEM, or the raw key in base64url as `vapid --gen` prints it) or leave it
+# empty: the key is then made once, at the first start, in VAPID_KEY_FILE (beside the database
+# in development; the container keeps it in its secrets volume) and read from there.
+# VAPID_PUBLIC_KEY, if given, must be the private key's; it is derived from it otherwise.
+VAPID_PRIVATE_KEY = os.getenv("VAPID_PRIVATE_KEY", "").strip()
+VAPID_PUBLIC_KEY = os.getenv("VAPID_PUBLIC_KEY", "").strip()
+VAPID_KEY_FILE = Path(os.getenv("VAPID_KEY_FILE", "").strip() or BASE_DIR / "var" / "vapid-key.pem")
+# Who runs the site, for the push services (a mailto: or https: address).
+VAPID_SUBJECT = envurl("VAPID_SUBJECT", "", ("mailto", "https"))
+PUSH_TIMEOUT_SECONDS = envint("PUSH_TIMEOUT_SECONDS", "10", minimum=1)
+# The push services a browser's subscription may name (its host, or a host ending in "."
+# and one of these): the browsers' own. The worker posts to it, so no other host is taken.
+PUSH_SERVICE_HOSTS = envlist(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,push.apple.com,"
+    "notify.windows.com",
+)
+PUSH_DEVICES_PER_USER = envint("PUSH_DEVICES_PER_USER", "20", minimum=1)
 
 # Orders by email (docs/email-orders.md): calls for orders carry a reply address per seat and
 # phase, orders+<token>@ORDERS_MAIL_DOMAIN, or ORDERS_MAILBOX with the token after its "+"

@@ -36,6 +36,7 @@ APPS: dict[str, str] = {
     "organiser": "the organiser's pages: set-up, invitations, the board and its tools",
     "club": "the club: its channel (a webhook for the public news), its roster of players",
     "front": "the home page, /healthz, the error pages, the demo",
+    "push": "web push notifications: a player's devices, what each seat wants pushed",
 }
 # Libraries beneath every app: pure Python, no Django (the engine, the map core, the tabletop),
 # and the project's settings package.

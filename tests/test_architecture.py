@@ -51,6 +51,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "orders.migrations",
             "maps.migrations",
             "club.migrations",
+            "push.models",
+            "push.migrations",
         ),
     ),
     (
@@ -71,6 +73,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "maps.pictures",
             "maps.picture_queue",
             "maps.tiles",
+            "push.services",
         ),
     ),
     # Everything else of the apps: views, forms, the pages' helpers (access, pages, sheets,

@@ -163,6 +163,11 @@ FILL = {
     "battles:quick": "battle",
     "battles:date": "battle",
     "battles:collection": "battle",
+    "push:service_worker": "none",
+    "push:settings": "seat",
+    "push:subscribe": "seat",
+    "push:unsubscribe": "seat",
+    "push:remove_device": "seat_device",
 }
 # Pages with htmx partials: requested again as an htmx fragment.
 HTMX = {"orders:orders", "orders:deploy", "organiser_board", "battles:battle", "orders:dashboard"}
@@ -258,6 +263,8 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             args_list = [(campaign.code, s.code) for s in seats]
         elif how in ("seat", "seat_history", "seat_turns"):
             args_list = [(s.code,) for s in seats]
+        elif how == "seat_device":  # a device of no one: the page answers 404 or 405
+            args_list = [(s.code, "00000000-0000-4000-8000-000000000000") for s in seats]
         elif how == "seat_number":
             args_list = [(s.code, n) for s in seats for n in numbers]
         elif how == "campaign_number":
