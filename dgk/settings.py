@@ -132,6 +132,7 @@ INSTALLED_APPS = [
     "club",
     "front",
     "push",
+    "feeds",
 ]
 
 MIDDLEWARE = [

@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("battles.urls")),
     path("", include("club.urls")),
     path("", include("push.urls")),
+    path("", include("feeds.urls")),
 ]

@@ -37,6 +37,8 @@ APPS: dict[str, str] = {
     "club": "the club: its channel (a webhook for the public news), its roster of players",
     "front": "the home page, /healthz, the error pages, the demo",
     "push": "web push notifications: a player's devices, what each seat wants pushed",
+    "feeds": "the private calendar feeds (RFC 5545): a seat's deadlines and battle nights, "
+    "the organiser's whole campaign",
 }
 # Libraries beneath every app: pure Python, no Django (the engine, the map core, the tabletop),
 # and the project's settings package.

@@ -45,6 +45,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "letters.models",
             "orders.models",
             "maps.models",
+            "feeds.models",
             "campaign.migrations",
             "battles.migrations",
             "letters.migrations",
@@ -53,6 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "club.migrations",
             "push.models",
             "push.migrations",
+            "feeds.migrations",
         ),
     ),
     (
@@ -65,6 +67,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "seasons.services",
             "accounts.services",
             "club.services",
+            "feeds.services",
             "orders.replyaddress",
             "maps.overlay",
             "maps.tapmap",

@@ -1,0 +1,67 @@
+"""The calendar feeds' pages (docs/calendar.md): the feed itself, read without signing in by its
+secret address, and the renewals (a POST from the dashboard or the board)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.access import organiser_campaign
+from campaign.models import Seat
+from feeds.services import ical, tokens
+
+NOT_FOUND = (
+    "No calendar at this address: it is mistyped, or it was renewed (the old address stops "
+    "working). Copy the new one from your dashboard.\n"
+)
+RENEWED = (
+    "Your calendar has a new address: the old one no longer works. Add the new one to your "
+    "calendar app (and remove the old calendar)."
+)
+
+
+@require_GET
+def feed(request: HttpRequest, token: str) -> HttpResponse:
+    """The calendar: no sign-in (calendar apps cannot), the unguessable address is the key."""
+    found = tokens.find(token)
+    if found is None:
+        return HttpResponseNotFound(NOT_FOUND, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(
+        ical.calendar(found, now=timezone.now()), content_type="text/calendar; charset=utf-8"
+    )
+    response["Content-Disposition"] = 'inline; filename="calendar.ics"'
+    response["Cache-Control"] = "private, no-cache"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _own_seat(request: HttpRequest, code) -> Seat:
+    """The seat, if the signed-in user plays it (not the organiser reading it, nor entering
+    orders on the player's behalf: the calendar is the player's)."""
+    seat = get_object_or_404(Seat.objects.select_related("campaign"), code=code)
+    if seat.user_id != request.user.id:
+        raise PermissionDenied
+    return seat
+
+
+@login_required
+@require_POST
+def renew_seat(request: HttpRequest, code) -> HttpResponse:
+    seat = _own_seat(request, code)
+    tokens.renew_seat(seat, request.user)
+    messages.success(request, RENEWED)
+    return redirect("orders:dashboard", seat.code)
+
+
+@login_required
+@require_POST
+def renew_organiser(request: HttpRequest, code) -> HttpResponse:
+    campaign = organiser_campaign(request, code)
+    tokens.renew_organiser(campaign)
+    messages.success(request, RENEWED)
+    return redirect("organiser_board", campaign.code)
