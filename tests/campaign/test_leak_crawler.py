@@ -34,6 +34,7 @@ from battles.services import printing as battle_print
 from campaign.models import Invitation
 from campaign.services import setup
 from campaign.tasks import record_heartbeat
+from feeds.services import tokens
 from letters.services import press
 from mail.services.email import preferences_token
 from maps.core.loader import load_map
@@ -168,6 +169,10 @@ FILL = {
     "push:subscribe": "seat",
     "push:unsubscribe": "seat",
     "push:remove_device": "seat_device",
+    # The calendar feeds (docs/calendar.md): each seat's, the organiser's; renewals are POSTs.
+    "calendar_feed": "calendar_token",
+    "calendar_renew_seat": "seat",
+    "calendar_renew_organiser": "campaign",
 }
 # Pages with htmx partials: requested again as an htmx fragment.
 HTMX = {"orders:orders", "orders:deploy", "organiser_board", "battles:battle", "orders:dashboard"}
@@ -279,6 +284,9 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             args_list = [(token,)]
         elif how == "campaign_token":
             args_list = [(campaign.code, token)]
+        elif how == "calendar_token":  # read by whoever has the address: no secret in it
+            feeds = [tokens.seat_feed(s, s.user) for s in seats if s.user_id]
+            args_list = [(f.token,) for f in (*feeds, tokens.organiser_feed(campaign))]
         elif how == "war_token":  # off while the campaign runs: a made-up token
             args_list = [(campaign.war_token or "A" * 43,)]
         elif how == "campaign_paper":  # the book of the season (PDF)
