@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -19,6 +20,7 @@ NOT_FOUND = (
     "No calendar at this address: it is mistyped, or it was renewed (the old address stops "
     "working). Copy the new one from your dashboard.\n"
 )
+MADE = "Your calendar address is ready: add it to your calendar app."
 RENEWED = (
     "Your calendar has a new address: the old one no longer works. Add the new one to your "
     "calendar app (and remove the old calendar)."
@@ -52,16 +54,20 @@ def _own_seat(request: HttpRequest, code) -> Seat:
 @login_required
 @require_POST
 def renew_seat(request: HttpRequest, code) -> HttpResponse:
+    """The seat's first calendar address, or a new one in place of the old."""
     seat = _own_seat(request, code)
+    had = tokens.held_feed(seat, request.user) is not None
     tokens.renew_seat(seat, request.user)
-    messages.success(request, RENEWED)
-    return redirect("orders:dashboard", seat.code)
+    messages.success(request, RENEWED if had else MADE)
+    return redirect(reverse("orders:dashboard", args=[seat.code]) + "#calendar")
 
 
 @login_required
 @require_POST
 def renew_organiser(request: HttpRequest, code) -> HttpResponse:
+    """The campaign's first calendar address, or a new one in place of the old."""
     campaign = organiser_campaign(request, code)
+    had = tokens.organiser_feed(campaign) is not None
     tokens.renew_organiser(campaign)
-    messages.success(request, RENEWED)
-    return redirect("organiser_board", campaign.code)
+    messages.success(request, RENEWED if had else MADE)
+    return redirect(reverse("organiser_board", args=[campaign.code]) + "#calendar")

@@ -20,6 +20,14 @@ from feeds.models import CalendarFeed
 
 
 @dataclass(frozen=True)
+class Offer:
+    """What a page offers the person whose calendar it is: the links of the feed they have, or
+    (``links`` None) a button that makes their first address."""
+
+    links: Links | None
+
+
+@dataclass(frozen=True)
 class Links:
     """The two ways to the same feed: ``webcal`` opens the calendar app and subscribes;
     ``https`` is the address to copy into one that asks for it."""
@@ -60,15 +68,15 @@ def find(token: str) -> CalendarFeed | None:
     return feed if feed is not None and answers(feed) else None
 
 
-def seat_feed(seat: Seat, user) -> CalendarFeed:
-    """The seat's feed for its player: the one they have (from the dashboard or from the
-    invitation they accepted), else a new one."""
+def held_feed(seat: Seat, user) -> CalendarFeed | None:
+    """The seat's feed its player already has (taken on the dashboard, or given in the
+    invitation they accepted), or None. Reads only: a page that shows it writes nothing."""
     for feed in CalendarFeed.objects.filter(seat=seat).select_related(
         "campaign", "seat", "invitation"
     ):
         if (feed.user_id == user.id or feed.invitation_id) and answers(feed):
             return feed
-    return CalendarFeed.objects.create(campaign=seat.campaign, seat=seat, user=user)
+    return None
 
 
 def invitation_feed(invitation: Invitation) -> CalendarFeed:
@@ -80,26 +88,24 @@ def invitation_feed(invitation: Invitation) -> CalendarFeed:
     return feed
 
 
-def organiser_feed(campaign: Campaign) -> CalendarFeed:
-    """The organiser's feed of the whole campaign."""
-    feed = CalendarFeed.objects.filter(
+def organiser_feed(campaign: Campaign) -> CalendarFeed | None:
+    """The organiser's feed of the whole campaign, if taken."""
+    return CalendarFeed.objects.filter(
         campaign=campaign, seat=None, user_id=campaign.organiser_id
     ).first()
-    if feed is None:
-        feed = CalendarFeed.objects.create(campaign=campaign, user_id=campaign.organiser_id)
-    return feed
 
 
 @transaction.atomic
 def renew_seat(seat: Seat, user) -> CalendarFeed:
-    """A new address for the seat's calendar; every earlier one (the dashboard's, the
-    invitation's, a former player's) stops answering at once."""
+    """A new address for the seat's calendar (its first, or one in place of the old); every
+    earlier one (the dashboard's, the invitation's, a former player's) stops answering at once."""
     CalendarFeed.objects.filter(seat=seat).delete()
     return CalendarFeed.objects.create(campaign=seat.campaign, seat=seat, user=user)
 
 
 @transaction.atomic
 def renew_organiser(campaign: Campaign) -> CalendarFeed:
-    """A new address for the organiser's calendar; the old one stops answering at once."""
+    """A new address for the organiser's calendar (its first, or one in place of the old,
+    which stops answering at once)."""
     CalendarFeed.objects.filter(campaign=campaign, seat=None).delete()
     return CalendarFeed.objects.create(campaign=campaign, user_id=campaign.organiser_id)

@@ -285,8 +285,8 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
         elif how == "campaign_token":
             args_list = [(campaign.code, token)]
         elif how == "calendar_token":  # read by whoever has the address: no secret in it
-            feeds = [tokens.seat_feed(s, s.user) for s in seats if s.user_id]
-            args_list = [(f.token,) for f in (*feeds, tokens.organiser_feed(campaign))]
+            feeds = [tokens.renew_seat(s, s.user) for s in seats if s.user_id]
+            args_list = [(f.token,) for f in (*feeds, tokens.renew_organiser(campaign))]
         elif how == "war_token":  # off while the campaign runs: a made-up token
             args_list = [(campaign.war_token or "A" * 43,)]
         elif how == "campaign_paper":  # the book of the season (PDF)

@@ -82,7 +82,7 @@ def window(campaign) -> PhaseWindow:
 def test_it_serves_the_seats_open_deadline_in_utc(client, campaign, prussia, player):
     deadline = window(campaign).deadline
     assert deadline is not None
-    cal = read(client, tokens.seat_feed(prussia, player))
+    cal = read(client, tokens.renew_seat(prussia, player))
     assert str(cal["VERSION"]) == "2.0"
     assert "Prussia" in str(cal["X-WR-CALNAME"])
     [event] = events(cal).values()
@@ -97,13 +97,13 @@ def test_a_deadline_the_seat_does_not_owe_is_not_in_its_calendar(client, campaig
     w = window(campaign)
     w.owing = [c for c in w.owing if c != str(prussia.code)]
     w.save(update_fields=["owing"])
-    assert events(read(client, tokens.seat_feed(prussia, player))) == {}
+    assert events(read(client, tokens.renew_seat(prussia, player))) == {}
 
 
 def test_an_extension_moves_the_event_under_the_same_uid(
     client, campaign, prussia, player, organiser, now
 ):
-    feed = tokens.seat_feed(prussia, player)
+    feed = tokens.renew_seat(prussia, player)
     [before] = events(read(client, feed)).values()
     [again] = events(read(client, feed)).values()
     assert again["sequence"] == before["sequence"]  # read twice, nothing moved: one revision
@@ -121,7 +121,7 @@ def test_an_extension_moves_the_event_under_the_same_uid(
 def test_a_pause_takes_the_deadline_out_and_the_resume_puts_it_back_moved(
     client, campaign, prussia, player, organiser, now
 ):
-    feed = tokens.seat_feed(prussia, player)
+    feed = tokens.renew_seat(prussia, player)
     [before] = events(read(client, feed)).values()
     organiser_service.pause(campaign, organiser, now=now)
     assert events(read(client, feed)) == {}
@@ -133,7 +133,7 @@ def test_a_pause_takes_the_deadline_out_and_the_resume_puts_it_back_moved(
 
 
 def test_a_battle_night_has_its_place_time_and_link(client, kolin, prussia, player):
-    cal = read(client, tokens.seat_feed(prussia, player))
+    cal = read(client, tokens.renew_seat(prussia, player))
     [night] = [e for e in cal.events if "Kolin" in str(e["SUMMARY"])]
     assert night["DTSTART"].dt == kolin.fight_on
     assert night["DTSTART"].dt.utcoffset() == timedelta(0)
@@ -145,7 +145,7 @@ def test_a_battle_night_has_its_place_time_and_link(client, kolin, prussia, play
 
 
 def test_moving_a_battle_night_keeps_its_uid(client, kolin, prussia, player, organiser, now):
-    feed = tokens.seat_feed(prussia, player)
+    feed = tokens.renew_seat(prussia, player)
     [first] = [e for e in read(client, feed).events if "Kolin" in str(e["SUMMARY"])]
     later = (now + timedelta(days=10)).astimezone(UTC)
     dates.set_date(kolin, organiser, later, now=now)
@@ -162,7 +162,7 @@ def test_a_seat_sees_no_other_seats_battle_nor_deadline(
     w.owing = [str(austria.code)]
     w.save(update_fields=["owing"])
     response = client.get(
-        tokens.links(tokens.seat_feed(prussia, player)).https.removeprefix(settings.SITE_URL)
+        tokens.links(tokens.renew_seat(prussia, player)).https.removeprefix(settings.SITE_URL)
     )
     text = response.content.decode()
     assert "Kolin" in text
@@ -170,14 +170,14 @@ def test_a_seat_sees_no_other_seats_battle_nor_deadline(
     assert "orders due" not in text and str(austria.code) not in text
     assert "Austria" not in text.replace("Austrian", "")  # no other seat is named
     # Hanover's own calendar has its battle, and not Prussia's.
-    hanover_text = str(read(client, tokens.seat_feed(hanover, ally)).to_ical())
+    hanover_text = str(read(client, tokens.renew_seat(hanover, ally)).to_ical())
     assert "Zorndorf" in hanover_text and "Kolin" not in hanover_text
 
 
 def test_the_organisers_calendar_has_the_whole_campaign(
     client, campaign, kolin, zorndorf, prussia, player
 ):
-    cal = read(client, tokens.organiser_feed(campaign))
+    cal = read(client, tokens.renew_organiser(campaign))
     found = events(cal)
     assert {s for s in found if "Kolin" in s or "Zorndorf" in s} and len(found) == 3
     [deadline] = [e for s, e in found.items() if "deadline" in s]
@@ -186,7 +186,7 @@ def test_the_organisers_calendar_has_the_whole_campaign(
         assert label in deadline["text"]
     assert deadline["url"] == settings.SITE_URL + reverse("organiser_board", args=[campaign.code])
     # the same event of a seat's calendar has a UID of its own: apps never mix the two
-    seat_feed = tokens.seat_feed(prussia, player)
+    seat_feed = tokens.renew_seat(prussia, player)
     seat_uids = {e["uid"] for e in events(read(client, seat_feed)).values()}
     assert not seat_uids & {e["uid"] for e in found.values()}
 
@@ -199,12 +199,12 @@ def test_a_bad_address_is_404_with_a_clear_message(client, campaign, token):
 
 
 def test_the_feed_refuses_a_post(client, campaign, prussia, player):
-    url = tokens.links(tokens.seat_feed(prussia, player)).https.removeprefix(settings.SITE_URL)
+    url = tokens.links(tokens.renew_seat(prussia, player)).https.removeprefix(settings.SITE_URL)
     assert client.post(url).status_code == 405
 
 
 def test_a_replaced_players_address_stops_answering(client, campaign, prussia, player, outsider):
-    url = tokens.links(tokens.seat_feed(prussia, player)).https.removeprefix(settings.SITE_URL)
+    url = tokens.links(tokens.renew_seat(prussia, player)).https.removeprefix(settings.SITE_URL)
     prussia.user = outsider
     prussia.save(update_fields=["user"])
     assert client.get(url).status_code == 404
@@ -213,7 +213,7 @@ def test_a_replaced_players_address_stops_answering(client, campaign, prussia, p
 def test_the_organisers_address_stops_answering_when_the_campaign_changes_hands(
     client, campaign, outsider
 ):
-    url = tokens.links(tokens.organiser_feed(campaign)).https.removeprefix(settings.SITE_URL)
+    url = tokens.links(tokens.renew_organiser(campaign)).https.removeprefix(settings.SITE_URL)
     campaign.organiser = outsider
     campaign.save(update_fields=["organiser"])
     assert client.get(url).status_code == 404

@@ -24,12 +24,19 @@ def local(url: str) -> str:
 def test_the_dashboard_offers_the_calendar_to_its_player(client, prussia, player):
     client.force_login(player)
     page = dashboard(client, prussia).content.decode()
+    make = reverse("calendar_renew_seat", args=[prussia.code])
+    assert "Make my calendar address" in page and make in page and "webcal:" not in page
+    assert not CalendarFeed.objects.exists()  # a page read writes nothing
+
+    response = client.post(make, follow=True)
+    assert response.redirect_chain[-1][0].endswith("#calendar")
+    page = response.content.decode()
+    assert "address is ready" in page
     links = tokens.links(CalendarFeed.objects.get(seat=prussia))
     assert f'href="{links.webcal}"' in page and links.webcal.startswith("webcal://")
-    assert links.https in page
-    assert reverse("calendar_renew_seat", args=[prussia.code]) in page
-    # read again, the same address: a page view does not make a new one
-    dashboard(client, prussia)
+    assert links.https in page and links.https.startswith(settings.SITE_URL + "/calendar/")
+    # read again, the same address
+    assert links.https in dashboard(client, prussia).content.decode()
     assert CalendarFeed.objects.filter(seat=prussia).count() == 1
 
 
@@ -43,14 +50,16 @@ def test_the_umpire_reading_a_seat_is_offered_no_calendar_of_it(client, prussia,
 
 def test_renewing_retires_the_old_address(client, prussia, player):
     client.force_login(player)
-    dashboard(client, prussia)
+    client.post(reverse("calendar_renew_seat", args=[prussia.code]))
     old = tokens.links(CalendarFeed.objects.get(seat=prussia)).https
     client.logout()
     assert client.get(local(old)).status_code == 200
 
     client.force_login(player)
     response = client.post(reverse("calendar_renew_seat", args=[prussia.code]), follow=True)
-    assert response.redirect_chain[-1][0] == reverse("orders:dashboard", args=[prussia.code])
+    assert response.redirect_chain[-1][0] == (
+        reverse("orders:dashboard", args=[prussia.code]) + "#calendar"
+    )
     assert "new address" in response.content.decode()
     new = tokens.links(CalendarFeed.objects.get(seat=prussia)).https
     assert new != old and new in response.content.decode()
@@ -72,7 +81,7 @@ def test_renewing_asks_for_the_csrf_token(prussia, player):
 
 
 def test_only_the_seats_player_renews_its_calendar(client, prussia, player, other, organiser):
-    feed = tokens.seat_feed(prussia, player)
+    feed = tokens.renew_seat(prussia, player)
     for someone in (other, organiser):
         client.force_login(someone)
         assert client.post(reverse("calendar_renew_seat", args=[prussia.code])).status_code == 403
@@ -86,10 +95,15 @@ def test_renewing_asks_to_sign_in(client, prussia):
 
 def test_the_board_offers_the_whole_campaign_and_renews_it(client, campaign, organiser, player):
     client.force_login(organiser)
-    page = client.get(reverse("organiser_board", args=[campaign.code])).content.decode()
+    board = reverse("organiser_board", args=[campaign.code])
+    renew = reverse("calendar_renew_organiser", args=[campaign.code])
+    assert renew in client.get(board).content.decode()
+    assert not CalendarFeed.objects.exists()
+    client.post(renew)
+    page = client.get(board).content.decode()
     old = tokens.links(CalendarFeed.objects.get(campaign=campaign, seat=None))
     assert old.webcal in page and old.https in page
-    response = client.post(reverse("calendar_renew_organiser", args=[campaign.code]))
+    response = client.post(renew)
     assert response.status_code == 302
     assert client.get(local(old.https)).status_code == 404
     new = tokens.links(CalendarFeed.objects.get(campaign=campaign, seat=None))
@@ -119,7 +133,9 @@ def test_the_invitation_email_carries_the_seats_calendar(client, invited, mailou
     client.force_login(player)
     client.post(reverse("accept_invitation", args=[invited.token]))
     assert client.get(local(links.https)).status_code == 200
-    assert tokens.seat_feed(invited.seat, player) == feed
+    assert tokens.held_feed(invited.seat, player) == feed
+    page = dashboard(client, invited.seat)
+    assert page.status_code == 200
 
 
 def test_a_withdrawn_invitations_calendar_stops_answering(client, invited):
