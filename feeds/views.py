@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from campaign.access import organiser_campaign
 from campaign.models import Seat
@@ -27,7 +27,7 @@ RENEWED = (
 )
 
 
-@require_GET
+@require_safe
 def feed(request: HttpRequest, token: str) -> HttpResponse:
     """The calendar: no sign-in (calendar apps cannot), the unguessable address is the key."""
     found = tokens.find(token)

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
-from icalendar import Calendar, Event
+from icalendar import Calendar, Event, vDuration
 
 from battles.models import Battle
 from battles.services.briefing import turn_label
@@ -225,7 +225,7 @@ def calendar(feed: CalendarFeed, *, now: datetime) -> bytes:
     cal.add("name", name)
     cal.add("x-wr-calname", name)
     cal.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
-    cal.add("x-published-ttl", REFRESH)
+    cal.add("x-published-ttl", vDuration(REFRESH))
     for item in items:
         cal.add_component(_event(item, _remember(item, now)))
     return cal.to_ical()

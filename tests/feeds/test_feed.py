@@ -85,6 +85,9 @@ def test_it_serves_the_seats_open_deadline_in_utc(client, campaign, prussia, pla
     cal = read(client, tokens.renew_seat(prussia, player))
     assert str(cal["VERSION"]) == "2.0"
     assert "Prussia" in str(cal["X-WR-CALNAME"])
+    # calendar apps are asked to read it again every hour
+    assert cal["REFRESH-INTERVAL"].to_ical() == b"PT1H"
+    assert "X-PUBLISHED-TTL:PT1H" in cal.to_ical().decode()
     [event] = events(cal).values()
     assert event["start"] == deadline
     assert event["start"].utcoffset() == timedelta(0) and event["start"].tzinfo is not None
@@ -198,8 +201,9 @@ def test_a_bad_address_is_404_with_a_clear_message(client, campaign, token):
     assert "No calendar at this address" in response.content.decode()
 
 
-def test_the_feed_refuses_a_post(client, campaign, prussia, player):
+def test_the_feed_answers_head_and_refuses_a_post(client, campaign, prussia, player):
     url = tokens.links(tokens.renew_seat(prussia, player)).https.removeprefix(settings.SITE_URL)
+    assert client.head(url).status_code == 200
     assert client.post(url).status_code == 405
 
 
