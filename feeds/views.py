@@ -18,7 +18,7 @@ from feeds.services import ical, tokens
 
 NOT_FOUND = (
     "No calendar at this address: it is mistyped, or it was renewed (the old address stops "
-    "working). Copy the new one from your dashboard.\n"
+    "working). Copy the new one from your dashboard (the organiser: from the board).\n"
 )
 MADE = "Your calendar address is ready: add it to your calendar app."
 RENEWED = (
@@ -38,7 +38,6 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
     )
     response["Content-Disposition"] = 'inline; filename="calendar.ics"'
     response["Cache-Control"] = "private, no-cache"
-    response["Referrer-Policy"] = "no-referrer"
     return response
 
 

@@ -20,20 +20,20 @@ from feeds.models import CalendarFeed
 
 
 @dataclass(frozen=True)
-class Offer:
-    """What a page offers the person whose calendar it is: the links of the feed they have, or
-    (``links`` None) a button that makes their first address."""
-
-    links: Links | None
-
-
-@dataclass(frozen=True)
 class Links:
     """The two ways to the same feed: ``webcal`` opens the calendar app and subscribes;
     ``https`` is the address to copy into one that asks for it."""
 
     https: str
     webcal: str
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What a page offers the person whose calendar it is: the links of the feed they have, or
+    (``links`` None) a button that makes their first address."""
+
+    links: Links | None
 
 
 def links(feed: CalendarFeed) -> Links:

@@ -221,3 +221,12 @@ def test_the_organisers_address_stops_answering_when_the_campaign_changes_hands(
     campaign.organiser = outsider
     campaign.save(update_fields=["organiser"])
     assert client.get(url).status_code == 404
+
+
+def test_the_links_are_made_from_the_sites_address(settings, campaign, prussia, player):
+    settings.SITE_URL = "https://dgk.example.org"
+    feed = tokens.renew_seat(prussia, player)
+    links = tokens.links(feed)
+    assert links.https == f"https://dgk.example.org/calendar/{feed.token}.ics"
+    assert links.webcal == f"webcal://dgk.example.org/calendar/{feed.token}.ics"
+    assert len(feed.token) >= 43  # 256 bits of secrets.token_urlsafe
