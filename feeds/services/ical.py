@@ -158,17 +158,17 @@ def organiser_items(campaign: Campaign) -> list[Item]:
                 f"phase. Owed by: {', '.join(owing) or 'nobody'}.",
             )
         )
+    # An organiser who plays a seat is a player: his board lists every battle, but who fights
+    # one he is not in is not told here (docs/architecture.md, "Fog of war").
+    sees_all = campaign.umpire_sees_all
     for battle in _dated_battles(campaign):
-        sides = seats_in(battle)
-        fighting = sorted(s.label for seats in sides.values() for s in seats)
-        items.append(
-            _battle_item(
-                battle,
-                f"battle-{battle.code}-organiser@{host}",
-                f"Fought by {', '.join(fighting) or 'nobody seated'} "
-                f"({battle.get_status_display().lower()}).",
-            )
-        )
+        status = battle.get_status_display().lower()
+        if sees_all:
+            fighting = sorted(s.label for seats in seats_in(battle).values() for s in seats)
+            text = f"Fought by {', '.join(fighting) or 'nobody seated'} ({status})."
+        else:
+            text = f"A battle on the tabletop ({status})."
+        items.append(_battle_item(battle, f"battle-{battle.code}-organiser@{host}", text))
     return items
 
 

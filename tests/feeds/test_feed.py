@@ -194,6 +194,20 @@ def test_the_organisers_calendar_has_the_whole_campaign(
     assert not seat_uids & {e["uid"] for e in found.values()}
 
 
+def zorndorf_text(client, campaign) -> str:
+    cal = read(client, tokens.renew_organiser(campaign))
+    [event] = [e for e in cal.events if "Zorndorf" in str(e["SUMMARY"])]
+    return str(event["DESCRIPTION"])
+
+
+def test_an_organiser_who_plays_is_not_told_who_fights(client, campaign, zorndorf):
+    assert "Hanoverian player" in zorndorf_text(client, campaign)  # the umpire is
+    campaign.umpire_plays = True
+    campaign.save(update_fields=["umpire_plays"])
+    text = zorndorf_text(client, campaign)  # still listed: the board lists it too
+    assert "Hanoverian" not in text and "Russian" not in text
+
+
 @pytest.mark.parametrize("token", ["nonsense", "x" * 43, "a" * 300])
 def test_a_bad_address_is_404_with_a_clear_message(client, campaign, token):
     response = client.get(f"/calendar/{token}.ics")
