@@ -65,6 +65,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     MAP_PICTURES_DIR=/var/lib/dgk/media/pictures \
     SEASON_BOOKS_DIR=/var/lib/dgk/media/books \
     SECRET_KEY_FILE=/var/lib/dgk/secrets/secret_key \
+    VAPID_KEY_FILE=/var/lib/dgk/secrets/vapid-key.pem \
     PGPASSFILE=/var/lib/dgk/secrets/pgpass
 WORKDIR /app
 USER dgk

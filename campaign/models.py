@@ -441,6 +441,9 @@ class PhaseWindow(models.Model):
     # The grace a missed deadline gave (the campaign's "grace" policy): the deadline it moved
     # from; a window is given grace once (campaign.services.caretaker.give_grace).
     graced_from = models.DateTimeField(null=True, blank=True)
+    # When the deadline sweep queued a task to resolve it (campaign.services.sweep); cleared
+    # when that task ends.
+    queued_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=WindowStatus.choices, default="open")
     resolved_at = models.DateTimeField(null=True, blank=True)
 

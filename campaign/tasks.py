@@ -13,7 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from campaign.models import Heartbeat
-from campaign.services import drifting, resolution
+from campaign.services import drifting, resolution, sweep
 
 WORKER = "worker"
 logger = logging.getLogger(__name__)
@@ -44,25 +44,22 @@ def heartbeat_when_ready(sender=None, **kwargs) -> None:
 
 @shared_task(ignore_result=True, acks_late=True)
 def resolve_phase(window_id: int) -> None:
-    """Resolve one phase window if it is due; safe to run twice (exactly once)."""
-    resolution.resolve_due_phase(window_id, now=timezone.now())
+    """Resolve one phase window if it is due; safe to run twice (exactly once). Queued by the
+    sweep, one per due window (``services.sweep``), or after a seat's Ready and an organiser's
+    action. A failure leaves the window open, and released for the next sweep to try again."""
+    try:
+        resolution.resolve_due_phase(window_id, now=timezone.now())
+    finally:
+        sweep.release(window_id)
 
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat, every minute: resolve every due window (the database, not a countdown, decides).
-    The battles' periodic work has its own task (``battles.tasks.sweep_battles``).
-
-    Each window resolves in its own transaction, exactly once; one failing window is logged
-    and left open for the next sweep, it does not stop the others.
-    """
-    resolved = 0
-    for window_id in resolution.due_window_ids(timezone.now()):
-        try:
-            resolved += resolution.resolve_due_phase(window_id, now=timezone.now()) is not None
-        except Exception:  # the next sweep retries; the others must still resolve
-            logger.exception("resolving window %s failed", window_id)
-    return resolved
+    """Beat, every minute: queue one ``resolve_phase`` per due window (the database, not a
+    countdown, decides), each once, for whichever worker is free (``services.sweep``). The
+    battles' periodic work has its own task (``battles.tasks.sweep_battles``). How many
+    windows it queued."""
+    return sweep.sweep(timezone.now())
 
 
 @shared_task(ignore_result=True)

@@ -25,6 +25,10 @@ init)
     umask 077
     new_secret "$SECRETS/secret_key"
     new_secret "$SECRETS/db_password"
+    # The VAPID key that signs the web pushes (docs/push.md), unless .env gives VAPID_PRIVATE_KEY.
+    if [ -z "${VAPID_PRIVATE_KEY:-}" ]; then
+        python -m push.services.keys "${VAPID_KEY_FILE:-$SECRETS/vapid-key.pem}"
+    fi
     # libpq reads the database password from PGPASSFILE (the image points it here).
     printf '*:*:*:*:%s\n' "$(cat "$SECRETS/db_password")" >"$SECRETS/pgpass.new"
     mv "$SECRETS/pgpass.new" "$SECRETS/pgpass"

@@ -129,7 +129,10 @@ INSTALLED_APPS = [
     "mail",
     "seasons",
     "organiser",
+    "club",
     "front",
+    "push",
+    "feeds",
 ]
 
 MIDDLEWARE = [
@@ -358,6 +361,26 @@ EMAIL_FILE_PATH = Path(os.getenv("EMAIL_FILE_PATH", "") or BASE_DIR / "var" / "o
 if EMAIL_BACKEND.endswith("smtp.EmailBackend") and EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("Choose one of STARTTLS (EMAIL_USE_TLS) and SSL (EMAIL_USE_SSL).")
 
+# Web push notifications (docs/push.md): the VAPID key pair that signs every push. Give
+# VAPID_PRIVATE_KEY (a PEM, or the raw key in base64url as `vapid --gen` prints it) or leave it
+# empty: the key is then made once, at the first start, in VAPID_KEY_FILE (beside the database
+# in development; the container keeps it in its secrets volume) and read from there.
+# VAPID_PUBLIC_KEY, if given, must be the private key's; it is derived from it otherwise.
+VAPID_PRIVATE_KEY = os.getenv("VAPID_PRIVATE_KEY", "").strip()
+VAPID_PUBLIC_KEY = os.getenv("VAPID_PUBLIC_KEY", "").strip()
+VAPID_KEY_FILE = Path(os.getenv("VAPID_KEY_FILE", "").strip() or BASE_DIR / "var" / "vapid-key.pem")
+# Who runs the site, for the push services (a mailto: or https: address).
+VAPID_SUBJECT = envurl("VAPID_SUBJECT", "", ("mailto", "https"))
+PUSH_TIMEOUT_SECONDS = envint("PUSH_TIMEOUT_SECONDS", "10", minimum=1)
+# The push services a browser's subscription may name (its host, or a host ending in "."
+# and one of these): the browsers' own. The worker posts to it, so no other host is taken.
+PUSH_SERVICE_HOSTS = envlist(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,push.apple.com,"
+    "notify.windows.com",
+)
+PUSH_DEVICES_PER_USER = envint("PUSH_DEVICES_PER_USER", "20", minimum=1)
+
 # Orders by email (docs/email-orders.md): calls for orders carry a reply address per seat and
 # phase, orders+<token>@ORDERS_MAIL_DOMAIN, or ORDERS_MAILBOX with the token after its "+"
 # (plus-addressing). Mail comes in through `manage.py receivemail` (a pipe from the mail server)
@@ -386,6 +409,9 @@ if CELERY_TASK_ALWAYS_EAGER:
     # its default AMQP server on localhost.
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
+# The queue tasks go to unless told otherwise (Celery's "celery"): the tests' workers each take a
+# queue of their own, and the tasks their tasks queue (the sweep's resolutions) must follow.
+CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_TASK_DEFAULT_QUEUE", "").strip() or "celery"
 
 # The cache: what each seat sees of each state version (campaign/services/viewcache.py).
 # CACHE_URL, else the Redis broker's URL: every web process and the worker share it; with no
@@ -443,11 +469,19 @@ PERIODIC_TASKS = {
     # its first file comes minutes later, beat's first run included) or whose last backup is
     # BACKUP_EVERY_HOURS old. A look that finds nothing due costs a folder listing per campaign.
     "seasons.tasks.backup_campaigns": envint("BACKUP_CHECK_SECONDS", "300", minimum=1),
+    # The club's channel: posts without a broker, and the tries again (docs/club.md).
+    "club.tasks.deliver_due_posts": envint("CLUB_POST_SECONDS", "30", minimum=1),
 }
+# Seconds the club's webhook has to answer a post (to connect, and then to answer).
+CLUB_HOOK_TIMEOUT = envint("CLUB_HOOK_TIMEOUT", "5", minimum=1)
 if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
     PERIODIC_TASKS["orders.tasks.poll_orders_mailbox"] = envint(
         "IMAP_POLL_SECONDS", "30", minimum=5
     )
+# A window the sweep queued this long ago and whose task has not ended (lost with the broker's
+# memory, say) is queued again (campaign.services.sweep). Longer than a backlog of resolutions
+# takes to drain (docs/performance.md, "The sweep fans out").
+SWEEP_CLAIM_SECONDS = envint("SWEEP_CLAIM_SECONDS", "900", minimum=60)
 CELERY_BEAT_SCHEDULE = {
     name: {"task": name, "schedule": float(seconds)} for name, seconds in PERIODIC_TASKS.items()
 }

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 # One include per app (docs/architecture.md, "The apps"); every name is global but the
-# battles', the orders' and the maps' (their namespaces).
+# battles', the orders', the maps' and the pushes' (their namespaces).
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("play/", include("orders.urls")),
@@ -15,4 +15,7 @@ urlpatterns = [
     path("", include("mail.urls")),
     path("", include("letters.urls")),
     path("", include("battles.urls")),
+    path("", include("club.urls")),
+    path("", include("push.urls")),
+    path("", include("feeds.urls")),
 ]

@@ -17,6 +17,7 @@ from maps.core.tiles import map_stamp
 from maps.tapmap import map_svg
 from orders.access import Access, SeatContext, _sheet, _view
 from orders.checks import TRANSFERS, order_problems, problem_lines
+from orders.dashboard import allied_forces
 from orders.deploy_checks import deployment_problems
 from orders.forms import BattleDecisionForm, march_preview, next_steps
 from orders.models import OrderSheet
@@ -158,11 +159,7 @@ def page_context(ctx: SeatContext, sheet: OrderSheet | None = None) -> dict:
         "sheet": sheet,
         "owed": owed,
         "drafted": drafted_deployment(ctx.seat, sheet, window),
-        "allied_forces": [
-            f
-            for f in (view.forces if view else ())
-            if f.relation is Relation.ALLY and f.points is not None
-        ],
+        "allied_forces": allied_forces(view),
         "marches_named": march_counts(
             view,
             ctx.settings,

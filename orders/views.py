@@ -25,10 +25,10 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from battles.services.records import battles_for_seat
 from campaign.models import PhaseWindow, Seat, WindowStatus
-from campaign.projection import report_lines
 from campaign.services import caretaker, gameplay
 from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
 from campaign.services.resolution import queue_resolution
+from orders import dashboard as dashboard_parts
 from orders.access import SeatContext, _access, _window, seat_context
 from orders.forms import BattleDecisionForm, ForcedMarchForm, HonorsForm, MarchForm, TransferForm
 from orders.models import OrderSheet
@@ -80,17 +80,8 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
         catchup.record_visit(seat_ctx.seat, version, now=timezone.now())
     if version is not None:
         # Called by the template only when it draws the reports (they are kept rendered).
-        ctx["reports"] = functools.partial(dashboard_reports, ctx["view"])
+        ctx["reports"] = functools.partial(dashboard_parts.reports, ctx["view"])
     return render(request, "play/dashboard.html", ctx)
-
-
-def dashboard_reports(view) -> list[tuple[int, list[str]]]:
-    """The dashboard's reports: this turn's so far and the last turn's."""
-    return [
-        (turn, report_lines(view, turn))
-        for turn in (view.turn, view.turn - 1)
-        if turn >= 1 and (turn < view.turn or any(e.turn == turn for e in view.events))
-    ]
 
 
 @login_required

@@ -4,7 +4,10 @@ The worker that resolved the phase knows the new version first: it makes every p
 view of it (``viewcache.seat_view``) and what the map widget draws from that view alone
 (``layers.seen_layer``) and leaves them in Django's cache, which the web processes share
 (Redis in production). The first player to open a page after the resolution then finds them
-made, as every later one does, instead of paying for the projection and the layer. Each value
+made, as every later one does, instead of paying for the projection and the layer, and the
+dashboard's kept parts (``orders.dashboard``); and the
+battles' records the new state waits for (``battles.services.records.sync``), so no page
+decodes the state to learn there is none to make. Each value
 is kept under its own seat's key (the view's key names the seat, its armies, whether allies
 share and the version's own row): a seat's view is made from that seat alone, as a page
 would make it, and no seat is served another's.
@@ -16,8 +19,10 @@ latest when the task runs is left alone.
 
 from __future__ import annotations
 
+from battles.services import records
 from campaign.models import StateVersion
 from campaign.services import viewcache
+from orders import dashboard
 from orders.access import _hexmap, _window
 from orders.layers import seen_layer
 from orders.pages import ORDER_PHASES
@@ -38,6 +43,8 @@ def warm_pages(version_id: int) -> int:
     latest = campaign.versions.order_by("-number").values_list("id", flat=True).first()
     if latest != version.id:
         return 0
+    # The battles it waits for, and their records (the dashboard's and battle pages' sync).
+    records.sync(campaign, version)
     window = _window(campaign)
     hexmap = _hexmap(campaign)
     done = 0
@@ -46,6 +53,7 @@ def warm_pages(version_id: int) -> int:
             continue
         seat.campaign = campaign
         view = viewcache.seat_view(seat, version)
+        dashboard.draw_parts(seat, version, view)
         if hexmap is not None:
             # The phase the seat's pages show: the open window's, if it waits for this seat.
             owed = window is not None and window.owes(seat) and window.phase in ORDER_PHASES

@@ -42,6 +42,7 @@ urlpatterns = [
         views.replace,
         name="replace_player",
     ),
+    path("campaigns/<uuid:code>/organiser/club/", views.club_hook, name="club_hook"),
     path("campaigns/<uuid:code>/organiser/missed/", views.missed_policy, name="missed_policy"),
     path(
         "campaigns/<uuid:code>/organiser/caretaker/<uuid:seat_code>/",

@@ -44,6 +44,8 @@ from campaign.services import (
     setup,
 )
 from campaign.services.actionlog import OrganiserError
+from club.forms import HookForm
+from club.services import channel, roster
 from letters.services import press
 from organiser.forms import (
     ArmiesForm,
@@ -221,6 +223,7 @@ def campaign_setup(request: HttpRequest, code) -> HttpResponse:
             "invite_form": InviteForm(),
             "options_form": _options_form(campaign),
             "outbox": outgoing.outbox_enabled(),
+            "club_rosters": roster.campaign_roster(campaign),
         },
     )
 
@@ -334,8 +337,24 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
             "missed": caretaker.policy(campaign),
             "missed_policies": list(caretaker.POLICIES.items()),
             "caretaker_styles": list(caretaker.STYLES.items()),
+            "hook_form": HookForm(initial={"hook": channel.hook(campaign)}),
+            "club_posts": channel.recent(campaign),
         },
     )
+
+
+@login_required
+@require_POST
+def club_hook(request: HttpRequest, code) -> HttpResponse:
+    """The club's channel: the webhook the campaign's public news is posted to (docs/club.md)."""
+    campaign = organiser_campaign(request, code)
+    form = HookForm(request.POST)
+    if form.is_valid():
+        on = channel.set_hook(campaign, request.user, form.cleaned_data["hook"], now=timezone.now())
+        messages.success(request, "The club's channel is set." if on else "No club's channel.")
+    else:
+        messages.error(request, "Not changed: " + " ".join(form.errors.get("hook", [])))
+    return redirect(reverse("organiser_board", args=[campaign.code]) + "#club-hook")
 
 
 @login_required

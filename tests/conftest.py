@@ -111,6 +111,14 @@ def _backups_in_a_temporary_folder() -> None:
     settings.BACKUP_DIR = _PICTURES_DIR.with_name(f"dgk-test-backups-{_SUFFIX}")
 
 
+def _vapid_key_in_a_temporary_folder() -> None:
+    from django.conf import settings
+
+    # The push key made at the first push or page that needs it: never the project's var/.
+    os.environ["VAPID_KEY_FILE"] = str(_PICTURES_DIR.with_name(f"dgk-test-vapid-{_SUFFIX}.pem"))
+    settings.VAPID_KEY_FILE = Path(os.environ["VAPID_KEY_FILE"])
+
+
 def _fast_password_hashing() -> None:
     from django.conf import settings
 
@@ -123,6 +131,7 @@ def pytest_configure(config: pytest.Config) -> None:
     _force_eager_tasks()
     _pictures_in_a_temporary_folder()
     _backups_in_a_temporary_folder()
+    _vapid_key_in_a_temporary_folder()
     _fast_password_hashing()
 
 

@@ -34,7 +34,11 @@ APPS: dict[str, str] = {
     "seasons": "the season as a whole: its file, import, backups, the war, the book, next year",
     "accounts": "signing in, its throttling, password reset, the organiser's unlock",
     "organiser": "the organiser's pages: set-up, invitations, the board and its tools",
+    "club": "the club: its channel (a webhook for the public news), its roster of players",
     "front": "the home page, /healthz, the error pages, the demo",
+    "push": "web push notifications: a player's devices, what each seat wants pushed",
+    "feeds": "the private calendar feeds (RFC 5545): a seat's deadlines and battle nights, "
+    "the organiser's whole campaign",
 }
 # Libraries beneath every app: pure Python, no Django (the engine, the map core, the tabletop),
 # and the project's settings package.

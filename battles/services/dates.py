@@ -74,25 +74,37 @@ def send_reminders(*, now: datetime) -> int:
     return sent
 
 
-def apply_waiting(*, now: datetime) -> int:
-    """Apply the results that are final but could not be applied when they became so (the
-    campaign was paused, say): the turn goes on once the campaign runs again. Safe to run
-    twice: ``continue_turn`` resolves a window once."""
-    applied = 0
+def _waiting(campaign_id: int | None = None):
     campaigns = Campaign.objects.filter(
         status=CampaignStatus.RUNNING,
         paused=False,
         battles__status__in=BattleStatus.final(),
-    ).distinct()
-    for campaign in campaigns:
+    )
+    return (campaigns.filter(id=campaign_id) if campaign_id else campaigns).distinct()
+
+
+def _with_caretaker(campaign_id: int | None = None):
+    campaigns = Campaign.objects.filter(
+        status=CampaignStatus.RUNNING, paused=False, seats__caretaker_style__gt=""
+    )
+    return (campaigns.filter(id=campaign_id) if campaign_id else campaigns).distinct()
+
+
+def apply_waiting(*, now: datetime, campaign_id: int | None = None) -> int:
+    """Apply the results that are final but could not be applied when they became so (the
+    campaign was paused, say): the turn goes on once the campaign runs again. Safe to run
+    twice: ``continue_turn`` resolves a window once."""
+    applied = 0
+    for campaign in _waiting(campaign_id):
         if continue_turn(campaign, now=now):
             applied += 1
     return applied
 
 
 def sweep(*, now: datetime) -> dict[str, int]:
-    """The periodic work of the battles: reminders, and results waiting to be applied. Run it
-    from the periodic sweep (Celery beat or ``manage.py runperiodic``)."""
+    """The periodic work of the battles, all of it here: reminders, results waiting to be
+    applied, the caretaker's battles. The beat's task sends the reminders and fans the rest
+    out, one task per campaign (``campaigns_to_settle``, ``settle``)."""
     return {
         "reminders": send_reminders(now=now),
         "applied": apply_waiting(now=now),
@@ -100,15 +112,29 @@ def sweep(*, now: datetime) -> dict[str, int]:
     }
 
 
-def caretaker_battles(*, now: datetime) -> int:
+def campaigns_to_settle() -> list[int]:
+    """The campaigns with a final result waiting to be applied or a battle the caretaker may
+    have to settle: each is one task (a resolution, perhaps), for whichever worker is free."""
+    return sorted(
+        set(_waiting().values_list("id", flat=True))
+        | set(_with_caretaker().values_list("id", flat=True))
+    )
+
+
+def settle(campaign_id: int, *, now: datetime) -> dict[str, int]:
+    """One campaign's share of the sweep: its waiting results, its caretaker's battles."""
+    return {
+        "applied": apply_waiting(now=now, campaign_id=campaign_id),
+        "caretaker": caretaker_battles(now=now, campaign_id=campaign_id),
+    }
+
+
+def caretaker_battles(*, now: datetime, campaign_id: int | None = None) -> int:
     """A battle waiting for the table in which a seat on the caretaker fights is settled by
     the quick resolution (issue 35; docs/quick-resolution.md), in the organiser's name and
     logged: nobody would bring that seat's miniatures to the table. How many it settled."""
     settled = 0
-    campaigns = Campaign.objects.filter(
-        status=CampaignStatus.RUNNING, paused=False, seats__caretaker_style__gt=""
-    ).distinct()
-    for campaign in campaigns:
+    for campaign in _with_caretaker(campaign_id):
         seats = [s for s in campaign.seats.filter(reserve=False) if caretaker.on_caretaker(s, now)]
         if not seats:
             continue

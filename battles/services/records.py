@@ -63,19 +63,24 @@ class BattleError(ValueError):
 def sync(campaign: Campaign, latest: StateVersion | None = None) -> list[Battle]:
     """One record per battle the latest state waits for (made once; safe to run twice); the
     records it made. The state is read decoded (``viewcache.version_state``: no JSON read or
-    decoded when this process has it, as after a resolution). Its callers (the battle pages,
-    the dashboard, the organiser's board) read the battles they show themselves: no battle row
-    is read when the state waits for none. ``latest``: the campaign's latest version, when the
-    caller has read it already."""
+    decoded when this process has it, as after a resolution), and only when a battle it waits
+    for has no record yet (``viewcache.pending_battle_ids``, kept for every process). Its
+    callers (the battle pages, the dashboard, the organiser's board) read the battles they show
+    themselves: no battle row is read when the state waits for none. ``latest``: the
+    campaign's latest version, when the caller has read it already."""
     if latest is None:
         latest = campaign.versions.defer("state", "orders").order_by("-number").first()
     if latest is None:
         return []
+    waiting = viewcache.pending_battle_ids(latest)
+    if not waiting:
+        return []
+    known = set(campaign.battles.values_list("battle_id", flat=True))
+    if known.issuperset(waiting):
+        return []  # every record made: the state need not be decoded
     state = viewcache.version_state(latest)
-    pending_battles = state.pending_battles
-    known = set(campaign.battles.values_list("battle_id", flat=True)) if pending_battles else ()
     made = []
-    for pending in pending_battles:
+    for pending in state.pending_battles:
         if pending.id in known:
             continue
         setup = _setup_of(campaign, pending.id)

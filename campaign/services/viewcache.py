@@ -127,6 +127,17 @@ def forget_views() -> None:
         _local.clear()
 
 
+def pending_battle_ids(version: StateVersion) -> tuple[str, ...]:
+    """The battles ``version``'s state waits for, by id, kept for every process: the pages
+    that make sure each has its record (``battles.services.records.sync``) decode the state
+    only when one is new. The worker that resolved the phase leaves it in the cache
+    (``orders.warmup``)."""
+    return _kept(
+        f"{PREFIX}:c{version.campaign_id}:v{_stamp(version)}:battles",
+        lambda: tuple(p.id for p in version_state(version).pending_battles),
+    )
+
+
 def umpire_view(version: StateVersion) -> View:
     """``knowledge.umpire_view``, computed once per version."""
     return _kept(

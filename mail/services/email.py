@@ -30,6 +30,7 @@ from campaign.models import Campaign, Invitation, OutboxEmail, PhaseWindow, Seat
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, outgoing, queue, viewcache
+from feeds.services import tokens as calendar_tokens
 from letters.services import press
 from mail.services import emailmodes, mailcall
 from orders.services import catchup
@@ -300,6 +301,8 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         seat = invitation.seat
         to = [invitation.email]
         ctx["link"] = _url("accept_invitation", invitation.token)
+        if not seat.reserve:
+            ctx["calendar"] = calendar_tokens.links(calendar_tokens.invitation_feed(invitation))
     elif kind in ("organiser-missing", "organiser-flag"):
         campaign = seat.campaign if seat else PhaseWindow.objects.get(id=ids["window_id"]).campaign
         to = [campaign.organiser.email] if campaign.organiser.email else []

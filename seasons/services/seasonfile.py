@@ -57,6 +57,7 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
+from feeds.models import CalendarFeed
 from letters.models import Letter
 from orders.models import OrderSheet, SeatVisit
 
@@ -96,6 +97,8 @@ NOT_EXPORTED = {
     # A token is a key to a seat on this site only: the import invites the players it does
     # not find by email with new invitations.
     Invitation: "invitation tokens are secrets of the site that made them",
+    # The same for a calendar's address: each player takes a new one from the dashboard.
+    CalendarFeed: "calendar addresses are secrets of the site that made them",
     # When a player last opened the dashboard ("Since you last looked", docs/catch-up.md): of
     # this site's visits, and version ids of this site's rows; an imported seat starts afresh.
     SeatVisit: "a player's last visit of this site's dashboard",

@@ -33,7 +33,7 @@ from orders.models import OrderSheet
 from rules.armies import ADJECTIVES, Army
 from rules.dice import check_rolls
 from rules.state import Phase
-from seasons import warcharts, warseries
+from seasons import signals, warcharts, warseries
 
 LOSS_KINDS = ("battle", "prisoners", "attrition", "siege", "surrender")
 TIMELINE_KINDS = ("battle", "siege", "breach", "surrender", "honors-of-war")
@@ -64,6 +64,8 @@ def set_public_link(campaign: Campaign, actor, *, on: bool, now: datetime) -> st
     token = secrets.token_urlsafe(32) if on else ""
     Campaign.objects.filter(id=campaign.id).update(war_token=token)
     campaign.war_token = token
+    if on:
+        signals.war_made_public.send(Campaign, campaign=campaign)  # the club's channel
     log(
         campaign,
         actor,

@@ -19,6 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from battles import tasks as battle_tasks
 from battles.models import Battle, BattleStatus
 from battles.services import briefing as battle_briefing
 from battles.services import dates as battle_dates
@@ -28,6 +29,7 @@ from battles.services import records as service
 from battles.services import results as battle_results
 from campaign.models import Campaign, StateVersion
 from campaign.services import caretaker, resolution, setup
+from campaign.services import organiser as organiser_service
 from maps.core.compact import compact_map
 from maps.core.loader import map_to_dict
 from orders.models import OrderSheet
@@ -588,6 +590,27 @@ def test_a_result_settled_while_paused_is_applied_by_the_sweep_once_resumed(
     battle.refresh_from_db()
     assert battle.status == BattleStatus.APPLIED
     assert battle_dates.sweep(now=now)["applied"] == 0
+
+
+def test_the_beat_sweep_queues_one_settling_task_per_waiting_campaign(
+    battle, organiser, django_capture_on_commit_callbacks
+):
+    """The sweep fans out (issue 36): the campaign with a result to apply is queued as a task
+    of its own (run here, eagerly: the tests have no broker), which applies it."""
+    campaign = battle.campaign
+    now = timezone.now()
+    organiser_service.pause(campaign, organiser, now=now)
+    result = {"loser": "prussian", "outcome": "retired", "losses": {"prussia": 100}}
+    battle_results.settle_result(battle, organiser, result, now=now)
+    assert battle_dates.campaigns_to_settle() == []  # paused: nothing to do
+    organiser_service.resume(campaign, organiser, now=now)
+    assert battle_dates.campaigns_to_settle() == [campaign.id]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert battle_tasks.sweep_battles.delay().get() == 1
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.APPLIED
+    assert battle_dates.campaigns_to_settle() == []
+    assert battle_tasks.sweep_battles.delay().get() == 0
 
 
 def test_the_side_that_chose_to_fight_attacks_in_the_quick_resolution(battle, organiser):

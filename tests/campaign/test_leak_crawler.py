@@ -34,6 +34,7 @@ from battles.services import printing as battle_print
 from campaign.models import Invitation
 from campaign.services import setup
 from campaign.tasks import record_heartbeat
+from feeds.services import tokens
 from letters.services import press
 from mail.services.email import preferences_token
 from maps.core.loader import load_map
@@ -115,6 +116,10 @@ FILL = {
     "replace_player": "campaign_seat",
     "caretaker_seat": "campaign_seat",
     "missed_policy": "campaign",
+    # The club (docs/club.md): its channel on the board, a player's record, the roster.
+    "club_hook": "campaign",
+    "club:record": "none",
+    "club:roster": "campaign",
     "seat_settings": "seat",
     "letters": "seat",
     "all_letters": "campaign",
@@ -159,6 +164,15 @@ FILL = {
     "battles:quick": "battle",
     "battles:date": "battle",
     "battles:collection": "battle",
+    "push:service_worker": "none",
+    "push:settings": "seat",
+    "push:subscribe": "seat",
+    "push:unsubscribe": "seat",
+    "push:remove_device": "seat_device",
+    # The calendar feeds (docs/calendar.md): each seat's, the organiser's; renewals are POSTs.
+    "calendar_feed": "calendar_token",
+    "calendar_renew_seat": "seat",
+    "calendar_renew_organiser": "campaign",
 }
 # Pages with htmx partials: requested again as an htmx fragment.
 HTMX = {"orders:orders", "orders:deploy", "organiser_board", "battles:battle", "orders:dashboard"}
@@ -254,6 +268,8 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             args_list = [(campaign.code, s.code) for s in seats]
         elif how in ("seat", "seat_history", "seat_turns"):
             args_list = [(s.code,) for s in seats]
+        elif how == "seat_device":  # a device of no one: the page answers 404 or 405
+            args_list = [(s.code, "00000000-0000-4000-8000-000000000000") for s in seats]
         elif how == "seat_number":
             args_list = [(s.code, n) for s in seats for n in numbers]
         elif how == "campaign_number":
@@ -268,6 +284,9 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             args_list = [(token,)]
         elif how == "campaign_token":
             args_list = [(campaign.code, token)]
+        elif how == "calendar_token":  # read by whoever has the address: no secret in it
+            feeds = [tokens.renew_seat(s, s.user) for s in seats if s.user_id]
+            args_list = [(f.token,) for f in (*feeds, tokens.renew_organiser(campaign))]
         elif how == "war_token":  # off while the campaign runs: a made-up token
             args_list = [(campaign.war_token or "A" * 43,)]
         elif how == "campaign_paper":  # the book of the season (PDF)

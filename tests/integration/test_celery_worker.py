@@ -39,6 +39,8 @@ def worker_queue(tmp_path):
         "DJANGO_SETTINGS_MODULE": "dgk.settings",
         "DATABASE_URL": database_url_for_subprocess(),
         "CELERY_BROKER_URL": TEST_BROKER_URL,
+        # What its tasks queue (the sweep's resolutions) goes to its own queue too.
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("REDIS_URL", None)

@@ -2,6 +2,8 @@
 """Issue 34: a refused save answers with the orders list alone (htmx) and keeps the draft; the
 worker makes every seat's view of a new version when the phase resolves, each its own."""
 
+import re
+
 import pytest
 from django.core.cache import cache
 
@@ -77,3 +79,30 @@ def test_after_resolution_every_seat_s_view_is_cached_and_its_own(marching):
     assert str(FREDERICK_POINTS) in repr(cache.get(viewcache.view_key(prussia, version)))
     layers = [k for k in cache._cache if ":layer:" in k]  # (local memory in the tests)
     assert len(layers) == len(seats)
+
+
+def unmasked(page: str) -> str:
+    """The page without what every request draws anew (the CSRF token's mask, the nonce)."""
+    page = re.sub(r'("X-CSRFToken": |name="csrfmiddlewaretoken" value=)"[^"]+"', r"\1", page)
+    return re.sub(r'nonce="[^"]+"', "", page)
+
+
+def test_after_resolution_the_dashboard_s_parts_are_drawn_as_the_page_draws_them(
+    marching, player
+):
+    """The worker drew every seat's kept parts of the dashboard (orders.dashboard); the page
+    that finds them is the page that draws them itself, byte for byte."""
+    version = _version(marching)
+    prussia = seat(marching, "prussia")
+    parts = [k for k in cache._cache if ":part:dashboard-" in k]
+    seats = [s for s in marching.seats.filter(reserve=False) if s.armies]
+    assert len(parts) == 3 * len(seats)
+    assert all(any(f":s{s.id}:" in k for k in parts) for s in seats)
+    c = client_for(player)
+    with_parts = c.get(url("dashboard", prussia)).content.decode()
+    cache.clear()
+    viewcache.forget()
+    drawn_here = c.get(url("dashboard", prussia)).content.decode()
+    assert "Every army's strength (3)" in drawn_here and "Your forces" in drawn_here
+    assert unmasked(with_parts) == unmasked(drawn_here)
+    assert viewcache.view_key(prussia, version) in "".join(cache._cache)  # (drawn again)

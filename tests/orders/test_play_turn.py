@@ -94,6 +94,10 @@ def test_a_whole_turn_through_the_web(
     marches = window.version.state["marches"]["prussia"]
     # 6.2: the marches given and left to allocate (Prussia's line of 6.1 has no modifier)
     assert f"Prussian {marches}: 1 given, {marches - 1} left" in page
+    # The dashboard, drawn before the march was given, counts it now too (its kept parts hold
+    # only what the view decides, never the draft).
+    page = c.get(url("dashboard", prussia)).content.decode()
+    assert f"Prussian {marches}: 1 given, {marches - 1} left" in page
     # Every seat says ready (the others stand still).
     for s in rules_campaign.seats.filter(reserve=False):
         if window.owes(s):

@@ -1,0 +1,87 @@
+"""Sending the pushes: each to every device of the seat's player, encrypted for that device
+(RFC 8291, aes128gcm) and signed with the site's VAPID key (RFC 8292) by ``pywebpush``. A
+device whose push service answers 404 or 410 has gone (unsubscribed, the browser's data
+wiped): it is forgotten.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+
+import requests
+from django.conf import settings
+from pywebpush import WebPushException, webpush
+
+from campaign.models import Seat
+from push.models import PushDevice
+from push.services import keys, messages
+
+log = logging.getLogger(__name__)
+
+# How long a push service keeps a push for a device that is off (seconds): a day, as a call
+# for orders is stale after that.
+TTL = 24 * 60 * 60
+GONE = (404, 410)
+
+
+def send_to_device(device: PushDevice, payload: dict, *, now: datetime) -> str:
+    """Push ``payload`` to ``device``: "sent", "forgotten" (the service says it is gone, so
+    the device is deleted) or "failed" (logged; the next push tries again)."""
+    try:
+        webpush(
+            subscription_info={
+                "endpoint": device.endpoint,
+                "keys": {"p256dh": device.p256dh, "auth": device.auth},
+            },
+            data=json.dumps(payload),
+            vapid_private_key=keys.vapid(),
+            vapid_claims={"sub": keys.subject()},  # a new dict: webpush adds aud and exp
+            ttl=TTL,
+            timeout=settings.PUSH_TIMEOUT_SECONDS,
+        )
+    except WebPushException as exc:
+        status = getattr(exc.response, "status_code", None)
+        if status in GONE:
+            PushDevice.objects.filter(id=device.id).delete()
+            log.info("push: device %s is gone (%s), forgotten", device.code, status)
+            return "forgotten"
+        log.warning("push: device %s refused (%s)", device.code, status)
+        return "failed"
+    except requests.RequestException as exc:
+        log.warning("push: device %s unreachable: %s", device.code, exc)
+        return "failed"
+    PushDevice.objects.filter(id=device.id).update(last_sent=now)
+    return "sent"
+
+
+def send_pushes(pushes: list[dict], *, now: datetime) -> dict[str, int]:
+    """Send each push to its seat's player's devices; the counts of each outcome."""
+    counts = {"sent": 0, "forgotten": 0, "failed": 0}
+    seats = Seat.objects.select_related("campaign").in_bulk({p["seat"] for p in pushes})
+    for push in pushes:
+        seat = seats.get(push["seat"])
+        if seat is None or seat.user_id is None:
+            continue
+        payload = messages.payload(push, seat)
+        for device in PushDevice.objects.filter(user_id=seat.user_id):
+            counts[send_to_device(device, payload, now=now)] += 1
+    return counts
+
+
+def remember(user, endpoint: str, p256dh: str, auth: str, name: str, *, now: datetime):
+    """Keep this browser's subscription for ``user`` (a browser subscribed again, or by
+    someone else on a shared computer, has one row: the last user's)."""
+    device, _ = PushDevice.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={"user": user, "p256dh": p256dh, "auth": auth, "name": name[:100]},
+        create_defaults={
+            "user": user,
+            "p256dh": p256dh,
+            "auth": auth,
+            "name": name[:100],
+            "created": now,
+        },
+    )
+    return device
