@@ -82,8 +82,10 @@ def test_after_resolution_every_seat_s_view_is_cached_and_its_own(marching):
 
 
 def unmasked(page: str) -> str:
-    """The page without what every request draws anew (the CSRF token's mask, the nonce)."""
+    """The page without what every request draws anew (the CSRF token's mask, the nonce, and
+    "Since you last looked", which changes with each visit: docs/catch-up.md)."""
     page = re.sub(r'("X-CSRFToken": |name="csrfmiddlewaretoken" value=)"[^"]+"', r"\1", page)
+    page = re.sub(r'<section class="catch-up".*?</section>', "", page, flags=re.S)
     return re.sub(r'nonce="[^"]+"', "", page)
 
 
