@@ -87,9 +87,7 @@ def unmasked(page: str) -> str:
     return re.sub(r'nonce="[^"]+"', "", page)
 
 
-def test_after_resolution_the_dashboard_s_parts_are_drawn_as_the_page_draws_them(
-    marching, player
-):
+def test_after_resolution_the_dashboard_s_parts_are_drawn_as_the_page_draws_them(marching, player):
     """The worker drew every seat's kept parts of the dashboard (orders.dashboard); the page
     that finds them is the page that draws them itself, byte for byte."""
     version = _version(marching)
