@@ -13,6 +13,9 @@ class PostStatus(models.TextChoices):
 
 
 class ClubPost(models.Model):
+    # Not in the season file (seasons.services.seasonfile.not_exported).
+    season_file_leaves_out = "the posts to the club's channel were sent by the site that made them"
+
     campaign = models.ForeignKey("campaign.Campaign", models.CASCADE, related_name="club_posts")
     kind = models.CharField(max_length=20)  # phase, battle-date, season-end, war-public, start
     text = models.TextField()

@@ -47,6 +47,10 @@ class PushSetting(models.Model):
     """What a seat wants pushed; a seat with no row wants every kind (the device's own opt-in
     is the choice to receive pushes at all)."""
 
+    # Not in the season file (seasons.services.seasonfile.not_exported): a seat's devices are
+    # of this site, and the imported seat wants every kind again until its player chooses.
+    season_file_leaves_out = "what a seat wants pushed belongs to its devices on this site"
+
     seat = models.OneToOneField("campaign.Seat", models.CASCADE, related_name="push_setting")
     kinds = models.JSONField(default=_all_push_kinds, blank=True)
 

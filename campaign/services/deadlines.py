@@ -88,15 +88,37 @@ def reminder_steps(reminders: dict) -> list[int]:
 
 
 QUIET_AFTER_OPENING = timedelta(hours=1)
+# A step's lead is at most this share of the phase's length: "24 hours before" a 24-hour
+# phase is its opening, so its reminder comes 12 hours before the deadline instead.
+LEAD_SHARE = 0.5
+
+
+def lead_hours(step: int, opened_at: datetime | None, deadline: datetime) -> int:
+    """How many hours before the deadline the reminder of ``step`` goes: the step, scaled down
+    to ``LEAD_SHARE`` of a phase too short for it (at least an hour).
+
+    >>> from datetime import UTC
+    >>> d = datetime(1757, 5, 3, 9, 0, tzinfo=UTC)
+    >>> lead_hours(24, d - timedelta(hours=72), d), lead_hours(2, d - timedelta(hours=72), d)
+    (24, 2)
+    >>> lead_hours(24, d - timedelta(hours=24), d), lead_hours(24, d - timedelta(hours=6), d)
+    (12, 3)
+    """
+    if opened_at is None:
+        return step
+    length = (deadline - opened_at).total_seconds() / 3600
+    return max(1, min(step, int(length * LEAD_SHARE)))
 
 
 def due_reminder(
     reminders: dict, deadline: datetime, now: datetime, opened_at: datetime | None = None
 ) -> int | None:
-    """The reminder step (hours before) due at ``now``: the latest step already reached,
-    or None. A step is sent once (the Reminder row claims it), so a missed beat catches up
-    with the most urgent step only. A step that falls within an hour of the phase opening is
-    not sent: the opening email has just said when the orders are due.
+    """The reminder step (hours before, as the campaign sets it) due at ``now``: the latest
+    step already reached, or None. A step is sent once (the Reminder row claims it), so a
+    missed beat catches up with the most urgent step only. Each step comes ``lead_hours``
+    before the deadline (scaled down in a short phase; steps that scale to the same lead are
+    one reminder). A step that falls within an hour of the phase opening is not sent: the
+    opening email has just said when the orders are due.
 
     >>> from datetime import UTC
     >>> d = datetime(1757, 5, 3, 9, 0, tzinfo=UTC)
@@ -107,15 +129,20 @@ def due_reminder(
     >>> due_reminder({"hours_before": [24, 2]}, d, d - timedelta(hours=1))
     2
     >>> due_reminder({"hours_before": [24, 2]}, d, d - timedelta(hours=24), d - timedelta(hours=24))
+    >>> due_reminder({"hours_before": [24, 2]}, d, d - timedelta(hours=11), d - timedelta(hours=24))
+    24
     """
     if now >= deadline:
         return None
-    steps = reminder_steps(reminders)
+    leads = {h: lead_hours(h, opened_at, deadline) for h in reminder_steps(reminders)}
+    steps = list(leads)
     if opened_at is not None:
         steps = [
-            h for h in steps if deadline - timedelta(hours=h) >= opened_at + QUIET_AFTER_OPENING
+            h
+            for h in steps
+            if deadline - timedelta(hours=leads[h]) >= opened_at + QUIET_AFTER_OPENING
         ]
-    reached = [h for h in steps if now >= deadline - timedelta(hours=h)]
+    reached = [h for h in steps if now >= deadline - timedelta(hours=leads[h])]
     return reached[-1] if reached else None
 
 

@@ -126,8 +126,12 @@ def queue_invitation(invitation_id: int) -> None:
     _queue("invitation", invitation_id=invitation_id)
 
 
-def queue_reminder(seat_id: int, window_id: int, hours: int) -> None:
-    _queue("reminder", seat_id=seat_id, window_id=window_id, hours=hours)
+def queue_reminder(seat_id: int, window_id: int, hours: int, *, step: int | None = None) -> None:
+    """``hours``: how long before the deadline it goes (what it says); ``step``: the
+    campaign's reminder step it stands for, when scaled to a short phase (the last step is the
+    last call)."""
+    extra = {"step": step} if step is not None and step != hours else {}
+    _queue("reminder", seat_id=seat_id, window_id=window_id, hours=hours, **extra)
 
 
 def queue_organiser_missing(window_id: int, seat_ids: list[int]) -> None:

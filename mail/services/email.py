@@ -323,7 +323,7 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
             ctx["letters"] = shared.letters(seat, ids.get("since"), latest.number)
             ctx["letters_link"] = _url("letters", seat.code)
         last_call = kind == "reminder" and deadlines.is_last_step(
-            seat.campaign.reminders, ids.get("hours") or 0
+            seat.campaign.reminders, ids.get("step") or ids.get("hours") or 0
         )
         if not emailmodes.allows(seat, kind, last_call=last_call, letters=bool(ctx.get("letters"))):
             return None  # the player chose fewer emails (every phase / only due / digest)
@@ -380,7 +380,9 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         latest=latest,
         missed=seat.missed_in_a_row if seat else 0,
     )
-    last = kind == "reminder" and deadlines.is_last_step(campaign.reminders, ids.get("hours") or 0)
+    last = kind == "reminder" and deadlines.is_last_step(
+        campaign.reminders, ids.get("step") or ids.get("hours") or 0
+    )
     ctx["last"] = last
     subject = SUBJECTS["last-reminder" if last else kind].format(
         campaign=campaign.name,

@@ -40,6 +40,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -103,6 +104,17 @@ NOT_EXPORTED = {
     # this site's visits, and version ids of this site's rows; an imported seat starts afresh.
     SeatVisit: "a player's last visit of this site's dashboard",
 }
+
+
+def not_exported() -> dict[type[models.Model], str]:
+    """Every model of a campaign the file leaves out, with why: ``NOT_EXPORTED``, and the
+    models of the apps above this one (push, the club's channel), which say so themselves
+    (``season_file_leaves_out``) since this app does not import them."""
+    return NOT_EXPORTED | {
+        model: model.season_file_leaves_out
+        for model in apps.get_models()
+        if isinstance(getattr(model, "season_file_leaves_out", None), str)
+    }
 
 
 class SeasonFileError(ValueError):

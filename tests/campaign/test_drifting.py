@@ -171,3 +171,23 @@ def test_no_reminder_comes_within_an_hour_of_the_opening(campaign, now):
     assert not Reminder.objects.filter(window=window).exists()
     assert send_reminders(now=now + timedelta(hours=22, minutes=30)) > 0
     assert set(Reminder.objects.filter(window=window).values_list("hours_before", flat=True)) == {2}
+
+
+def test_in_a_short_phase_the_first_reminder_comes_halfway(
+    campaign, prussia, now, mailoutbox, django_capture_on_commit_callbacks
+):
+    """The lead time scales to the phase's length (issue 37): the campaign's "24 hours
+    before" of a 24-hour phase comes 12 hours before, says so, and is not the last call."""
+    window = campaign.open_window()
+    PhaseWindow.objects.filter(id=window.id).update(
+        opened_at=now, deadline=now + timedelta(hours=24)
+    )
+    for seat in campaign.seats.exclude(id=prussia.id):
+        OrderSheet.objects.create(campaign=campaign, seat=seat, window=window, ready=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send_reminders(now=now + timedelta(hours=11, minutes=59)) == 0
+        assert send_reminders(now=now + timedelta(hours=12, minutes=1)) == 1
+    assert [m.to for m in mailoutbox] == [["fritz@example.org"]]
+    assert "due in 12 hours" in mailoutbox[0].subject
+    assert not mailoutbox[0].subject.startswith("Last call")
+    assert Reminder.objects.get(window=window).hours_before == 24

@@ -254,7 +254,7 @@ def test_every_model_of_a_campaign_is_in_the_file():
             ):
                 belongs.add(model)
                 changed = True
-    assert belongs == set(seasonfile.EXPORTED) | set(seasonfile.NOT_EXPORTED)
+    assert belongs == set(seasonfile.EXPORTED) | set(seasonfile.not_exported())
     for model in seasonfile.EXPORTED:
         seasonfile.own_columns(model)  # every link known
 
