@@ -154,6 +154,8 @@ def season(
 
         stats = pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
         stats.print_stats(50)
+        if os.environ.get("PROFILE_CALLEES"):
+            stats.print_callees(os.environ["PROFILE_CALLEES"])
     return found[-1]
 
 

@@ -209,6 +209,10 @@ class Campaign(models.Model):
     previous = models.ForeignKey(
         "self", models.SET_NULL, null=True, blank=True, related_name="next_years"
     )
+    # When a letter was last written or the organiser last acted (``campaign.services.news``):
+    # a seat's "since you last looked" reads neither when nothing came after its last visit.
+    # None: not known (an imported campaign), and both are read.
+    news_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

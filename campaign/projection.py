@@ -104,7 +104,11 @@ class Viewer:
 
     def bound_to(self, state: State) -> Viewer:
         """The same viewer, with friend and foe taken from ``state`` (a change of sides, 13.8)."""
-        return replace(self, alliances={a: state.alliance_of(a) for a in Army})
+        return self.with_alliances({a: state.alliance_of(a) for a in Army})
+
+    def with_alliances(self, alliances: Mapping[Army, Any]) -> Viewer:
+        """The same viewer, with friend and foe as a state had them (``bound_to``, kept)."""
+        return replace(self, alliances=dict(alliances))
 
     @classmethod
     def seat(cls, seat: Seat, players: int, *, allies_share: bool = False) -> Viewer:
@@ -576,8 +580,15 @@ def news_lines(
 ) -> list[str]:
     """``report_lines(project(state, viewer, events=..., reports=...))`` without projecting
     the forces: an email's report needs the events and reports alone."""
-    viewer = viewer.bound_to(state)
     deploying = state.phase is Phase.DEPLOYMENT and not state.turn > 1
+    return bound_news_lines(viewer.bound_to(state), deploying, events=events, reports=reports)
+
+
+def bound_news_lines(
+    viewer: Viewer, deploying: bool, *, events: Iterable[Any] = (), reports: Iterable[Any] = ()
+) -> list[str]:
+    """``news_lines`` for a viewer bound already (``Viewer.with_alliances``) and whether the
+    state is the first turn's deployment: no state needed."""
     seen_events, seen_reports = _news(viewer, viewer.informed(), deploying, events, reports)
     return _lines(seen_events, seen_reports)
 

@@ -74,10 +74,9 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
     if version is not None and access.own and not access.behalf:
         # "Since you last looked": drawn from the last visit, then this visit is the last.
         since = catchup.last_visit(seat_ctx.seat)
-        ctx["catch_up"] = catchup.catch_up(
-            seat_ctx.seat, since, latest=version, window=seat_ctx.window
-        )
-        catchup.record_visit(seat_ctx.seat, version, now=timezone.now())
+        told = catchup.kept_catch_up(seat_ctx.seat, since, latest=version, window=seat_ctx.window)
+        ctx["catch_up"] = told
+        catchup.record_visit(seat_ctx.seat, version, now=timezone.now(), since=since, told=told)
     if version is not None:
         # Called by the template only when it draws the reports (they are kept rendered).
         ctx["reports"] = functools.partial(dashboard_parts.reports, ctx["view"])

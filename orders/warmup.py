@@ -5,7 +5,8 @@ view of it (``viewcache.seat_view``) and what the map widget draws from that vie
 (``layers.seen_layer``) and leaves them in Django's cache, which the web processes share
 (Redis in production). The first player to open a page after the resolution then finds them
 made, as every later one does, instead of paying for the projection and the layer, and the
-dashboard's kept parts (``orders.dashboard``); and the
+dashboard's kept parts (``orders.dashboard``) and its "since you last looked" from the seat's
+last visit (``orders.services.catchup.kept_catch_up``); and the
 battles' records the new state waits for (``battles.services.records.sync``), so no page
 decodes the state to learn there is none to make. Each value
 is kept under its own seat's key (the view's key names the seat, its armies, whether allies
@@ -26,6 +27,7 @@ from orders import dashboard
 from orders.access import _hexmap, _window
 from orders.layers import seen_layer
 from orders.pages import ORDER_PHASES
+from orders.services import catchup
 
 
 def warm_pages(version_id: int) -> int:
@@ -45,15 +47,18 @@ def warm_pages(version_id: int) -> int:
         return 0
     # The battles it waits for, and their records (the dashboard's and battle pages' sync).
     records.sync(campaign, version)
+    viewcache.alliances(version)  # the seats' "since you last looked" (orders.services.catchup)
     window = _window(campaign)
     hexmap = _hexmap(campaign)
     done = 0
-    for seat in campaign.seats.all():
+    for seat in campaign.seats.select_related("visit"):
         if not seat.armies or seat.reserve:
             continue
         seat.campaign = campaign
         view = viewcache.seat_view(seat, version)
         dashboard.draw_parts(seat, version, view)
+        if seat.user_id is not None:  # "since you last looked", from the seat's last visit
+            catchup.kept_catch_up(seat, catchup.last_visit(seat), latest=version, window=window)
         if hexmap is not None:
             # The phase the seat's pages show: the open window's, if it waits for this seat.
             owed = window is not None and window.owes(seat) and window.phase in ORDER_PHASES

@@ -29,6 +29,7 @@ from django.core.cache import cache
 from campaign.models import Seat, StateVersion
 from campaign.projection import View
 from campaign.services import knowledge
+from rules.armies import Alliance, Army
 from rules.state import State, state_from_dict
 
 # A week: a version is looked at while it is the latest, then rarely (history pages).
@@ -135,6 +136,16 @@ def pending_battle_ids(version: StateVersion) -> tuple[str, ...]:
     return _kept(
         f"{PREFIX}:c{version.campaign_id}:v{_stamp(version)}:battles",
         lambda: tuple(p.id for p in version_state(version).pending_battles),
+    )
+
+
+def alliances(version: StateVersion) -> dict[Army, Alliance]:
+    """Each army's side in ``version``'s state (13.8 may change them), kept for every process:
+    what a seat's news needs of the state (``projection.bound_news_lines``) without decoding
+    it. The worker that resolved the phase leaves it in the cache (``orders.warmup``)."""
+    return _kept(
+        f"{PREFIX}:c{version.campaign_id}:v{_stamp(version)}:alliances",
+        lambda: {a: version_state(version).alliance_of(a) for a in Army},
     )
 
 

@@ -43,7 +43,7 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
-from campaign.projection import news_lines
+from campaign.projection import bound_news_lines
 from campaign.services import viewcache
 from campaign.services.knowledge import seat_viewer
 from letters.models import Letter
@@ -51,7 +51,7 @@ from orders.models import SeatVisit
 from rules.armies import Army
 from rules.events import Event as EngineEvent
 from rules.events import EventKind
-from rules.state import State
+from rules.state import Phase, State
 
 MAX_LINES = 10
 
@@ -155,9 +155,30 @@ def last_visit(seat: Seat) -> Since:
     return Since(visit.seen_version, visit.seen_at, visit.seen_version_pk)
 
 
-def record_visit(seat: Seat, latest: StateVersion | None, *, now: datetime) -> None:
+def record_visit(
+    seat: Seat,
+    latest: StateVersion | None,
+    *,
+    now: datetime,
+    since: Since | None = None,
+    told: CatchUp | None = None,
+) -> bool:
     """The seat's player has seen the dashboard at ``now``: one statement, an upsert that
-    SQLite and PostgreSQL both speak (``bulk_create``'s would add a transaction around it)."""
+    SQLite and PostgreSQL both speak (``bulk_create``'s would add a transaction around it).
+    Not even that when the visit changes nothing (``since``, the visit it was ``told`` from,
+    saw this version and it told nothing new: the next visit counts from the same moment and
+    finds the same). Whether it wrote."""
+    if (
+        since is not None
+        and told is not None
+        and not told
+        and since.version is not None
+        and latest is not None
+        and since.version_pk == latest.id
+        and seat.campaign.news_at is not None
+        and not _after(seat.campaign.news_at, since)
+    ):
+        return False
     table = connection.ops.quote_name(SeatVisit._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -173,6 +194,36 @@ def record_visit(seat: Seat, latest: StateVersion | None, *, now: datetime) -> N
                 latest.id if latest is not None else 0,
             ],
         )
+    return True
+
+
+def kept_catch_up(
+    seat: Seat, since: Since, *, latest: StateVersion | None, window: PhaseWindow | None = None
+) -> CatchUp:
+    """``catch_up``, kept beside the seat's view of ``latest`` under every input it reads
+    besides the database's rows: the visit it counts from, the campaign's news moment
+    (``Campaign.news_at``: a letter written or an act of the organiser since moves it, so a
+    list kept before them is never served after) and the open window's deadline and grace.
+    The worker that resolved the phase makes it for each seat's last visit (``orders.warmup``),
+    so the first dashboard after a resolution finds it made."""
+    if latest is None:
+        return CatchUp(since, ())
+    news = seat.campaign.news_at
+    key = ":".join(
+        str(x)
+        for x in (
+            "catchup",
+            since.version_pk if since.version is not None else "never",
+            since.at.timestamp() if since.at else "",
+            news.timestamp() if news else "",
+            window.id if window is not None else "",
+            window.deadline.timestamp() if window is not None and window.deadline else "",
+            window.graced_from.timestamp() if window is not None and window.graced_from else "",
+        )
+    )
+    return viewcache.derived(
+        seat, latest, key, lambda: catch_up(seat, since, latest=latest, window=window)
+    )
 
 
 def catch_up(
@@ -196,13 +247,17 @@ def catch_up(
     if moved:
         ranked += _phases(seat, since, latest, state)
     # A battle is set up, and decided, by a phase resolved: none is new without a version.
-    battles = _seat_battles(seat) if moved else None
-    ranked += _battles(seat, since, battles or [])
-    ranked += [
-        (FIRST, Line(f"A letter from the {sender}", reverse("letters", args=[code])))
-        for sender in _letters(seat, since, latest.number)
-    ]
-    ranked += _actions(seat, since, battles)
+    ranked += _battles(seat, since, _seat_battles(seat, since) if moved else [])
+    # Letters and the organiser's acts only when the campaign had news after the visit
+    # (``Campaign.news_at``), or, for a courier's letter, a phase resolved since.
+    news = _after(seat.campaign.news_at, since) or seat.campaign.news_at is None
+    if news or moved:
+        ranked += [
+            (FIRST, Line(f"A letter from the {sender}", reverse("letters", args=[code])))
+            for sender in _letters(seat, since, latest.number)
+        ]
+    if news:
+        ranked += _actions(seat, since, None)
     if window is not None and window.graced_from and _after(window.graced_from, since):
         when = "later"
         if window.deadline is not None:
@@ -256,7 +311,10 @@ def _phases(
         return []
     events = _own_events(seat, since)
     viewer = seat_viewer(seat)
-    state = state if state is not None or not events else viewcache.version_state(latest)
+    if events:  # friend and foe as the latest state has them, kept (no state decoded)
+        alliances = viewcache.alliances(latest) if state is None else None
+        viewer = viewer.bound_to(state) if state is not None else viewer.with_alliances(alliances)
+    deploying = latest.phase == Phase.DEPLOYMENT.value and not latest.turn > 1
     code = seat.code
     out: list[tuple[int, Line]] = []
     for turn, resolved in by_turn.items():
@@ -271,7 +329,7 @@ def _phases(
         for number, event in events:
             if number not in numbers:
                 continue
-            for told in news_lines(state, viewer, events=[(turn, event)]):
+            for told in bound_news_lines(viewer, deploying, events=[(turn, event)]):
                 url = reverse("orders:report_version", args=[code, number])
                 out.append((SECOND, Line(told, url)))
     return out
@@ -344,10 +402,10 @@ def _actions(seat: Seat, since: Since, battles: list[Battle] | None) -> list[tup
     return out
 
 
-def _seat_battles(seat: Seat) -> list[Battle]:
-    """The campaign's battles the seat's armies are in (a few a season)."""
-    return [
-        b
-        for b in Battle.objects.filter(campaign_id=seat.campaign_id).order_by("created", "id")
-        if side_of_seat(b, seat) is not None
-    ]
+def _seat_battles(seat: Seat, since: Since | None = None) -> list[Battle]:
+    """The campaign's battles the seat's armies are in (a few a season); with ``since``, only
+    those set up or decided after it."""
+    rows = Battle.objects.filter(campaign_id=seat.campaign_id)
+    if since is not None and since.at is not None:
+        rows = rows.filter(Q(created__gt=since.at) | Q(applied_at__gt=since.at))
+    return [b for b in rows.order_by("created", "id") if side_of_seat(b, seat) is not None]

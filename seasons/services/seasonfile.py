@@ -15,7 +15,8 @@ belongs to a campaign is in ``EXPORTED``).
 The dice seed is a server secret until the season ends (docs/dice.md): it travels only with
 ``with_secrets`` (the nightly backups, ``manage.py exportcampaign --with-secrets``), or once the
 campaign has ended and its seeds are revealed anyway. The public link of *The war*
-(``war_token``) is a key of this site only and never travels (``SITE_ONLY``).
+(``war_token``) is a key of this site only and never travels (``SITE_ONLY``), nor does
+``news_at``, a moment of this site's dashboards.
 
 A file is read in bounded memory and time, whoever made it (docs/security.md, "Season files"):
 at most ``settings.SEASON_FILE_MAX_BYTES`` compressed and as many decompressed, decompressed in
@@ -67,7 +68,7 @@ FORMAT_VERSION = 1
 # The campaign's secrets: written only with secrets, or once they are revealed (the end).
 SECRET_FIELDS = ("seed", "past_seeds")
 # Columns that are keys of this site only: never written, ignored in an older file that has them.
-SITE_ONLY = ("war_token",)
+SITE_ONLY = ("war_token", "news_at")
 # The deepest nesting of arrays and objects a file may have (a whole season's is 13 deep).
 MAX_DEPTH = 64
 CHUNK = 1 << 20

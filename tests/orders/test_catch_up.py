@@ -8,6 +8,9 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -240,3 +243,48 @@ def test_a_deadline_moved_by_grace_appears(campaign, prussia, player):
     block = lines_of(c.get(url("dashboard", prussia)).content.decode())
     assert "The deployment deadline moved to" in block and "grace for the seats missing" in block
     assert "Nothing new." in lines_of(c.get(url("dashboard", prussia)).content.decode())
+
+
+def test_a_dashboard_with_nothing_new_reads_no_letters_nor_log_and_writes_no_visit(
+    campaign, prussia, hanover, player
+):
+    """``Campaign.news_at``: once seen, the letters and the organiser's log are read again
+    only when a letter was written or the organiser acted after the visit."""
+    c = client_for(player)
+    c.get(url("dashboard", prussia))  # the first visit: everything read, the visit written
+    c.get(url("dashboard", prussia))  # (the news before it, now behind the visit)
+    with CaptureQueriesContext(connection) as reload:
+        page = c.get(url("dashboard", prussia)).content.decode()
+    sql = " ".join(q["sql"] for q in reload.captured_queries)
+    assert "Nothing new" in lines_of(page)
+    assert "press_letter" not in sql and "campaign_organiseraction" not in sql
+    assert "INSERT INTO" not in sql and "UPDATE" not in sql  # no visit written
+    press.send(hanover, [prussia.id], "Meet me at Minden.", now=timezone.now())
+    with CaptureQueriesContext(connection) as after_letter:
+        block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert f"A letter from the {hanover.label}" in block
+    assert "INSERT INTO" in " ".join(q["sql"] for q in after_letter.captured_queries)
+    assert "Nothing new" in lines_of(c.get(url("dashboard", prussia)).content.decode())
+
+
+def test_the_worker_makes_the_list_and_a_letter_after_it_still_counts(
+    campaign, prussia, hanover, player, django_capture_on_commit_callbacks
+):
+    """When a phase resolves, the worker's warm-up makes each seat's list from its last visit
+    (``kept_catch_up``); a letter written after it moves the campaign's news moment, so the
+    list kept before it is not the one served."""
+    c = client_for(player)
+    c.get(url("dashboard", prussia))
+    with django_capture_on_commit_callbacks(execute=True):
+        resolve(campaign)
+    latest = campaign.latest_version()
+    kept = [  # (local memory in the tests)
+        k
+        for k in cache._cache
+        if ":catchup:" in k
+        and f":v{latest.id}.{latest.created.timestamp():.6f}:s{prussia.id}:" in k
+    ]
+    assert len(kept) == 1
+    press.send(hanover, [prussia.id], "Meet me at Minden.", now=timezone.now())
+    block = lines_of(c.get(url("dashboard", prussia)).content.decode())
+    assert "Turn 1:" in block and f"A letter from the {hanover.label}" in block
