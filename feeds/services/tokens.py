@@ -71,9 +71,14 @@ def find(token: str) -> CalendarFeed | None:
 def held_feed(seat: Seat, user) -> CalendarFeed | None:
     """The seat's feed its player already has (taken on the dashboard, or given in the
     invitation they accepted), or None. Reads only: a page that shows it writes nothing."""
-    for feed in CalendarFeed.objects.filter(seat=seat).select_related(
-        "campaign", "seat", "invitation"
-    ):
+    rows = (
+        CalendarFeed.objects.filter(seat=seat)
+        .select_related("seat", "invitation")
+        .only(
+            "token", "seat__user", "campaign_id", "user", "invitation__accepted_by"
+        )  # (what ``answers`` reads: the dashboard reads it on every load)
+    )
+    for feed in rows:
         if (feed.user_id == user.id or feed.invitation_id) and answers(feed):
             return feed
     return None
