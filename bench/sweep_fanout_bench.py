@@ -124,7 +124,7 @@ def start_workers(k: int, env: dict, logs: Path) -> list[subprocess.Popen]:
                     "--without-gossip",
                     "--without-mingle",
                     "--loglevel",
-                    "WARNING",
+                    os.environ.get("BENCH_LOGLEVEL", "WARNING"),
                 ],
                 cwd=ROOT,
                 env=env,

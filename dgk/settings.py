@@ -445,7 +445,11 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Priorities (Redis: 0 first; kombu's steps 0, 3, 6, 9, a list each, read in that order): the
+# resolutions, emails and pushes at the default 0; the seats' warmed pages at 6; the map
+# pictures, tiles and the book at 9. A sweep that queues a thousand resolutions sees them
+# resolved before the pictures they ask for are drawn (docs/performance.md, "The sweep fans out").
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority"}
 # The one beat schedule: Celery beat reads it with a broker, runperiodic without one.
 # Seconds between runs, keyed by the task's dotted name.
 # The heartbeat every 30 s and /healthz failing when it is 120 s old: a dead worker is told within
