@@ -37,8 +37,10 @@ from campaign.models import (
     Campaign,
     CampaignStatus,
     Event,
+    OrganiserAction,
     OrganiserActionKind,
     PhaseWindow,
+    Seat,
     StateVersion,
     WindowStatus,
 )
@@ -259,6 +261,31 @@ def on_told(sender, *, notices, campaign_id=None, **kwargs) -> None:
             post(
                 battle.campaign, "battle-date", battle_text(battle.campaign.name, battle.turn, when)
             )
+
+
+def caretaker_text(name: str, label: str, style: str) -> str:
+    """The post when a seat is handed to the caretaker: who and how, not why nor till when."""
+    return f"{name}: the {label} is now played by the caretaker ({style})."
+
+
+@_safely
+def on_action_saved(sender, *, instance: OrganiserAction, created: bool, raw=False, **kwargs):
+    """``post_save`` of the organiser's log: a seat handed to the caretaker is news for the
+    club (the log, which every player reads, says it too; taking it back is not posted)."""
+    if not created or raw or instance.kind != OrganiserActionKind.CARETAKER:
+        return
+    data = instance.data if isinstance(instance.data, dict) else {}
+    style = str(data.get("style") or "")
+    if not style or not hook(instance.campaign):
+        return
+    seat = Seat.objects.filter(campaign_id=instance.campaign_id, code=data.get("seat")).first()
+    if seat is not None:
+        post(
+            instance.campaign,
+            "caretaker",
+            caretaker_text(instance.campaign.name, seat.label, style),
+            now=instance.created,
+        )
 
 
 @_safely

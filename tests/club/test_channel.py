@@ -164,14 +164,32 @@ def test_the_caretaker_is_named_in_the_phase_post(
     caretaker.hand_over(hanover, organiser, style="defensive", until=None, now=window.opened_at)
     with django_capture_on_commit_callbacks(execute=True):
         resolve_due_phase(window.id, now=window.deadline)
-    assert channel.deliver_due(now=timezone.now()) == 2
-    first, second = hook_server.texts
+    assert channel.deliver_due(now=timezone.now()) == 3
+    handed = [t for t in hook_server.texts if "is now played by the caretaker" in t]
+    assert handed == ["Bohemia 1757: the Hanoverian player is now played by the caretaker "
+                      "(defensive)."]  # fmt: skip
+    first, second = [t for t in hook_server.texts if t not in handed]
     assert "Hanover" not in first
     assert second.startswith("Bohemia 1757, April I (turn 1): the march, forced march,")
     assert second.endswith(
         "phases are resolved. Next: the march phase of April II (turn 2). Played by the "
         "caretaker: Hanoverian player."
     )
+
+
+def test_a_seat_handed_to_the_caretaker_is_posted_and_taken_back_is_not(
+    campaign, organiser, now, hook_server
+):
+    with_hook(campaign, hook_server.url, organiser, now)
+    prussia = campaign.seats.get(power="prussia")
+    caretaker.hand_over(
+        prussia, organiser, style="plays-on", until=now + timedelta(days=9), now=now
+    )
+    caretaker.take_back(prussia, organiser, now=now)
+    assert channel.deliver_due(now=timezone.now()) == 1
+    assert hook_server.texts == [
+        "Bohemia 1757: the Prussian player is now played by the caretaker (plays-on)."
+    ]
 
 
 def test_the_season_end_is_posted_and_then_its_public_link(
