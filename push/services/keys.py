@@ -75,6 +75,7 @@ def vapid() -> Vapid02:
     return key
 
 
+@functools.lru_cache(maxsize=4)  # (per key object: a new key after ``vapid.cache_clear``)
 def _public(key: Vapid02) -> str:
     return b64url(
         key.public_key.public_bytes(
