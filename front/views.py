@@ -15,8 +15,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -101,6 +102,15 @@ def _check_disk() -> dict:
             report["ok"] = False
             report[name]["error"] = f"{free} MB free in {folder}, below {least} MB"
     return report
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for by themselves (for ``/healthz`` and a feed,
+    say): the site's icon, not the 404 page. The 404 page draws the header's forms and so sets
+    a CSRF cookie, which, arriving late, replaced the one of the page the browser had opened
+    meanwhile: its next form was refused (seen in a browser test under load)."""
+    return HttpResponsePermanentRedirect(static("icons/icon-192.png"))
 
 
 @never_cache

@@ -71,6 +71,7 @@ LETTER = "Letter7741secret"
 FILL = {
     "home": "none",
     "healthz": "none",
+    "favicon": "none",
     "login": "none",
     "logout": "none",
     "password_change": "none",

@@ -4,6 +4,7 @@ import logging
 import sys
 
 import pytest
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
@@ -90,3 +91,12 @@ def test_sign_in_links_to_a_password_reset_in_the_sites_style(client):
     assert "Forgot your password?" in page and "Django administration" not in page
     bad = client.get(reverse("password_reset_confirm", args=["MQ", "set-password"]), follow=True)
     assert "This link no longer works" in bad.content.decode()
+
+
+def test_the_favicon_is_the_site_s_icon_and_sets_no_csrf_cookie(client):
+    """Browsers ask for /favicon.ico by themselves: the icon, never the 404 page, whose CSRF
+    cookie could replace, arriving late, the one of a page opened meanwhile."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith(".png") and "icons/icon-192" in response["Location"]
+    assert settings.CSRF_COOKIE_NAME not in response.cookies
