@@ -15,8 +15,9 @@ the machine's load weighs on all alike. Prints each page's median and its ratio 
 page's median (issue 25's aim: orders and dashboard <= 3x): the **warm** loads.
 
 The **first loads**: while the season is played (``--seasons`` times, the same season), after
-each phase that resolves, one of the three player pages (in turn) is requested once, first: the
-page as the first player to open it after the resolution finds it. Before that request this
+each phase that resolves, one of the three player pages (in turn, one step further each season,
+so that each page meets each kind of phase) is requested once, first: the page as the first
+player to open it after the resolution finds it. Before that request this
 process forgets the views, derived values and decoded states it keeps for itself
 (``viewcache.forget``) but not Django's cache: the resolution ran in this process (eager
 tasks) but in production it runs in the worker, which shares only Django's cache (Redis) with
@@ -29,7 +30,9 @@ measures that side.
 
 ``--profile PAGE`` runs pyinstrument (if installed) over ``--rounds`` warm requests of that page
 and prints its tree instead; ``--profile-first PAGE`` profiles that page's first loads (every
-one after a resolution, not in turn) with cProfile.
+one after a resolution, not in turn) with pyinstrument, else cProfile (``PROFILE_SORT``,
+``PROFILE_CALLEES``). ``PROFILE_ALL=1`` shows Django's own frames in pyinstrument's tree.
+``BENCH_EACH=1`` prints every first load beside the window it found open.
 """
 
 from __future__ import annotations
@@ -100,28 +103,42 @@ def season(
     resolved = []
     profiler = None
     if profiled:
-        import cProfile
-
-        profiler = cProfile.Profile()
+        profiler = _profiler()
 
     clients: dict[int, dict] = {}  # one client per page and campaign, as a browser keeps one
 
     def first_load(campaign) -> None:
         pages = clients[campaign.id]
-        name = profiled or PLAYER_PAGES[len(resolved) % len(PLAYER_PAGES)]
+        # The pages in turn, one step further each season: a turn resolves three phases, so
+        # without the step each page would always meet the same phases.
+        season_number = list(clients).index(campaign.id)
+        name = profiled or PLAYER_PAGES[(len(resolved) + season_number) % len(PLAYER_PAGES)]
         resolved.append(name)
         viewcache.forget()  # the web process did not resolve it (the worker did)
         client, url = pages[name]
         if profiler is not None:
-            profiler.enable()
+            profiler.start() if hasattr(profiler, "start") else profiler.enable()
         t0, c0 = time.perf_counter(), time.process_time()
         response = client.get(url)
         elapsed, used = time.perf_counter() - t0, time.process_time() - c0
         if profiler is not None:
-            profiler.disable()
+            profiler.stop() if hasattr(profiler, "stop") else profiler.disable()
         assert response.status_code == 200, (name, response.status_code)
         firsts.setdefault(name, []).append(elapsed * 1000)
         firsts.setdefault(name + " cpu", []).append(used * 1000)
+        # The sign-in page at the same moment (three warm loads): the first loads' baseline,
+        # so that a machine slower or quicker while the season is played than while the warm
+        # loads are measured moves both figures of the ratio alike.
+        for _ in range(3):
+            base_client, base_url = pages[BASE]
+            t0, c0 = time.perf_counter(), time.process_time()
+            base_client.get(base_url)
+            firsts.setdefault(BASE, []).append((time.perf_counter() - t0) * 1000)
+            firsts.setdefault(BASE + " cpu", []).append((time.process_time() - c0) * 1000)
+        window = campaign.open_window()
+        firsts.setdefault(name + " after", []).append(
+            f"{window.phase} {window.turn}" if window is not None else "none open"
+        )
         read_all(pages)  # the others, as the players read them
 
     def read_all(pages) -> None:
@@ -137,6 +154,8 @@ def season(
             # and the templates compiled before the first timing.
             clients[campaign.id] = requests(campaign)
             read_all(clients[campaign.id])
+            for _ in range(3):  # (the baseline's templates compiled too)
+                clients[campaign.id][BASE][0].get(clients[campaign.id][BASE][1])
         elif what == "phase" and window is not None:
             first_load(campaign)
         if window is not None and window.phase == "march" and window.turn == turn:
@@ -150,13 +169,36 @@ def season(
                 name=f"Cost season {number}", prefix=f"cost{number}", step=stop_at_march,
             )  # fmt: skip
     if profiler is not None:
-        import pstats
-
-        stats = pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
-        stats.print_stats(50)
-        if os.environ.get("PROFILE_CALLEES"):
-            stats.print_callees(os.environ["PROFILE_CALLEES"])
+        _print_profile(profiler)
     return found[-1]
+
+
+# PROFILE_ALL=1: pyinstrument's tree with Django's own frames (the template engine, the ORM).
+SHOW_ALL = bool(os.environ.get("PROFILE_ALL"))
+
+
+def _profiler():
+    """pyinstrument's profiler (its tree), else cProfile's: PROFILE_SORT, PROFILE_CALLEES."""
+    try:
+        from pyinstrument import Profiler
+    except ImportError:
+        import cProfile
+
+        return cProfile.Profile()
+    # Kept across the first loads: each start() adds to the same session.
+    return Profiler(interval=0.0002)
+
+
+def _print_profile(profiler) -> None:
+    if hasattr(profiler, "output_text"):
+        print(profiler.output_text(unicode=True, color=False, show_all=SHOW_ALL))
+        return
+    import pstats
+
+    stats = pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
+    stats.print_stats(50)
+    if os.environ.get("PROFILE_CALLEES"):
+        stats.print_callees(os.environ["PROFILE_CALLEES"])
 
 
 def requests(campaign) -> dict[str, tuple[object, str]]:
@@ -228,7 +270,7 @@ def profile(pages: dict, name: str, rounds: int) -> None:
     for _ in range(rounds):
         client.get(url)
     profiler.stop()
-    print(profiler.output_text(unicode=True, color=False, show_all=False))
+    print(profiler.output_text(unicode=True, color=False, show_all=SHOW_ALL))
 
 
 def main() -> None:
@@ -292,10 +334,14 @@ def main() -> None:
                 f"{median_cpu:6.2f} ms = {median_cpu / base_cpu:5.2f}x;  "
                 f"{len(sql[name])} queries{aim}"
             )
+        # The sign-in page's median while the season was played (beside the first loads).
+        warm_cpu = base_cpu
+        base, base_cpu = statistics.median(firsts[BASE]), statistics.median(firsts[BASE + " cpu"])
         print(
             "first loads: the first request of a page after a phase resolves (the process's "
             "own kept views forgotten, Django's cache as the worker left it), against the warm "
-            "sign-in page; median of each page's first loads:"
+            f"sign-in page timed beside them ({base:.2f} ms, CPU {base_cpu:.2f} ms, median of "
+            f"{len(firsts[BASE])}); median of each page's first loads:"
         )
         for name in PLAYER_PAGES:
             times, times_cpu = firsts.get(name, []), firsts.get(name + " cpu", [])
@@ -305,8 +351,12 @@ def main() -> None:
             print(
                 f"  {name:10} {median:6.2f} ms = {median / base:5.2f}x sign-in;  CPU "
                 f"{median_cpu:6.2f} ms = {median_cpu / base_cpu:5.2f}x;  "
-                f"{len(times)} first loads (aim <= 4x)"
+                f"{len(times)} first loads (aim <= 4x); CPU {median_cpu / warm_cpu:5.2f}x "
+                "the warm loads' sign-in"
             )
+            if os.environ.get("BENCH_EACH"):  # each first load, and the window it found open
+                for ms, where in zip(times_cpu, firsts[name + " after"], strict=True):
+                    print(f"      {ms:6.2f} ms CPU = {ms / base_cpu:5.2f}x  ({where})")
     finally:
         shutil.rmtree(WORK, ignore_errors=True)
         if scratch:

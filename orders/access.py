@@ -83,7 +83,12 @@ def seat_context(request: HttpRequest, code, *, write: bool = False) -> SeatCont
     """``_access`` (403 unless the seat may be opened, or written with ``write``), then the
     latest version and the open window: the request's ``SeatContext``."""
     access = _access(request, code, write=write)
-    return context_of(access, _version(access.campaign))
+    window = _window(access.campaign, with_version=True)
+    # An open window is of the latest version: the resolution opens it from the version it
+    # made, and a roll back deletes the versions after the window it opens again. Read with
+    # it (one query), the version is read alone only when no window is open.
+    version = window.version if window is not None else _version(access.campaign)
+    return SeatContext(access, version, window)
 
 
 def context_of(access: Access, version: StateVersion | None) -> SeatContext:
@@ -158,19 +163,27 @@ def _hexmap(campaign: Campaign):
     return gameplay.load_campaign_map(campaign.map_name)
 
 
-def _window(campaign: Campaign) -> PhaseWindow | None:
-    return (
-        PhaseWindow.objects.filter(campaign=campaign, status=WindowStatus.OPEN)
-        .order_by("-id")
-        .first()
-    )
+def _window(campaign: Campaign, *, with_version: bool = False) -> PhaseWindow | None:
+    """The campaign's open window; ``with_version``: its version read with it (its JSON state
+    deferred, as ``_version`` reads it)."""
+    windows = PhaseWindow.objects.filter(campaign=campaign, status=WindowStatus.OPEN)
+    if with_version:
+        windows = windows.select_related("version").defer("version__state", "version__orders")
+    return windows.order_by("-id").first()
 
 
-def _sheet(access: Access, window: PhaseWindow | None) -> OrderSheet | None:
+def _sheet(access: Access, window: PhaseWindow | None, *, make: bool = True) -> OrderSheet | None:
+    """The seat's sheet of the window, None when the window does not wait for the seat. For its
+    own player (or the organiser on the player's behalf) there always is one: made if need be,
+    or, with ``make=False`` (a page that only shows it, as the dashboard), a blank one not
+    saved, which shows as the one made would (the pages that write make it)."""
     if window is None or not window.owes(access.seat):
         return None
     if not access.own:
         return OrderSheet.objects.filter(window=window, seat=access.seat).first()
+    if not make:
+        found = OrderSheet.objects.filter(window=window, seat=access.seat).first()
+        return found or OrderSheet(campaign=access.campaign, window=window, seat=access.seat)
     sheet, _ = OrderSheet.objects.get_or_create(
         window=window, seat=access.seat, defaults={"campaign": access.campaign}
     )

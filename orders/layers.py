@@ -11,21 +11,23 @@ own draft, through ``maps.overlay``.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.http import HttpRequest
 from django.utils.html import json_script
 
-from campaign.models import StateVersion
+from campaign.models import PhaseWindow, StateVersion
 from campaign.projection import Relation
 from campaign.services import viewcache
 from maps import overlay
 from maps.core.hexgrid import hex_id
 from maps.core.tiles import grid_of, map_stamp
-from orders.access import _hexmap, _settings, _sheet, _version, _view, _window
+from orders.access import Access, _hexmap, _settings, _sheet, _version, _view, _window
 from orders.deploy_pages import deployment_context
 from orders.forms import enemy_hexes, march_preview
+from orders.models import OrderSheet
 from orders.pages import ORDER_PHASES, battle_hexes, draft_items, own_units, unit_position
 from rules.armies import Army
 from rules.deployment import may_deploy_in, read_deployment
@@ -51,28 +53,41 @@ def inline_layer(request: HttpRequest, access, loaded: tuple | None = None) -> s
     already in this request, if it has.
 
     The block is kept beside the seat's view (``viewcache.derived``) under the layer's ETag,
-    which names everything else it shows (the phase, the unit asked for, the draft's time,
-    Ready, whether the seat may write): a page shown again with nothing changed is not built
-    or encoded again. The deployment layer reads more of the request and is built each time."""
+    which names everything else it shows (the phase, the unit asked for, the draft, Ready,
+    whether the seat may write): a page shown again with nothing changed is not built or
+    encoded again, and the worker that resolved the phase draws the block of each seat's blank
+    draft first (``warm_inline``). The deployment layer reads more of the request and is built
+    each time."""
     layer = seat_layer(request, access, request.GET.get("unit", ""), loaded=loaded)
     if layer is None:
         return None
+    return _script(access.seat, layer)
+
+
+def _script(seat, layer: Layer) -> str:
     if not layer.cacheable:
         return json_script(layer.make(), "mapwidget-data")
     return viewcache.derived(
-        access.seat, layer.version, f"layer-script:{layer.etag}",
+        seat, layer.version, f"layer-script:{layer.etag}",
         lambda: json_script(layer.make(), "mapwidget-data"), timeout=DRAFT_TIMEOUT,
     )  # fmt: skip
 
 
-# An hour: a block named by a draft's time is of use until the draft changes.
+def warm_inline(seat, version: StateVersion, view, hexmap, window: PhaseWindow | None) -> None:
+    """Draw and keep the block a page embeds for the seat's own player, with no unit chosen and
+    the draft as it is now (blank just after a resolution: the sheet the page makes is blank),
+    as ``inline_layer`` would (``orders.warmup``). ``view``: the seat's view of ``version``."""
+    access = Access(seat, seat.campaign, own=True, views={(version.number, None): view})
+    sheet = _sheet(access, window, make=False)
+    _script(seat, layer_of(access, version, hexmap, window, sheet, ""))
+
+
+# An hour: a block named by a draft is of use until the draft changes.
 DRAFT_TIMEOUT = 3600
 
 
 def seat_layer(request: HttpRequest, access, unit: str, *, loaded: tuple | None = None):
-    """The seat's ``Layer`` now, or None when the campaign has no map or state yet. The ETag is
-    keyed by (map, version, seat, phase, unit, draft time, ready), so a reload after a swap that
-    changed nothing is a ``304``."""
+    """The seat's ``Layer`` now, or None when the campaign has no map or state yet."""
     if loaded is not None:
         version, window, sheet = loaded
     else:
@@ -84,13 +99,20 @@ def seat_layer(request: HttpRequest, access, unit: str, *, loaded: tuple | None 
     if loaded is None:
         window = _window(access.campaign)
         sheet = _sheet(access, window)
+    return layer_of(access, version, hexmap, window, sheet, unit, request=request)
+
+
+def layer_of(access, version, hexmap, window, sheet, unit: str, *, request=None) -> Layer:
+    """The ``Layer`` of these rows. The ETag is keyed by (map, version, seat, phase, unit, the
+    draft's content, Ready), so a reload after a swap that changed nothing is a ``304``, and a
+    blank draft has the same ETag whenever it was made (the worker's warm-up draws it).
+    ``request``: the deployment layer's (the only one that reads it)."""
     phase = window.phase if window is not None and sheet is not None else ""
     phase = phase if phase in ORDER_PHASES else ""
     unit = unit[:40]
-    updated = sheet.updated.isoformat() if sheet is not None and sheet.updated else ""
     stamp = (
         f"{access.campaign.code}:{version.id}:{access.seat.code}:{access.own}:{phase}:"
-        f"{unit}:{updated}:{sheet is not None and sheet.ready}:{map_stamp(hexmap)}"
+        f"{unit}:{draft_digest(sheet)}:{sheet is not None and sheet.ready}:{map_stamp(hexmap)}"
     )
     etag = '"' + hashlib.sha256(stamp.encode()).hexdigest()[:32] + '"'
     deploying = window is not None and window.phase == "deployment" and sheet is not None
@@ -99,6 +121,15 @@ def seat_layer(request: HttpRequest, access, unit: str, *, loaded: tuple | None 
         return _layer(request, access, version, hexmap, window, sheet, phase, unit)
 
     return Layer(etag, make, version, cacheable=not deploying)
+
+
+def draft_digest(sheet: OrderSheet | None) -> str:
+    """A short digest of the sheet's draft ("" when blank or no sheet)."""
+    draft = sheet.draft if sheet is not None else None
+    if not draft:
+        return ""
+    text = json.dumps(draft, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict:

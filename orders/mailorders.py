@@ -32,7 +32,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Campaign, OrganiserAction, PhaseWindow, Seat, WindowStatus
-from campaign.services import actionlog, gameplay
+from campaign.services import actionlog, gameplay, viewcache
 from campaign.services.resolution import queue_resolution
 from orders import replyaddress
 from orders.access import Access, SeatContext, _hexmap, _version, _view
@@ -295,9 +295,8 @@ def _merge(draft: dict, line: Line, access: Access) -> str:
         items = draft_items(draft, BATTLE)
         for d in order["decisions"]:
             if d["choice"] == "retire":
-                refused = gameplay.retire_refusal(
-                    access.campaign, _version(access.campaign), d["hex"], d["army"]
-                )
+                state = viewcache.version_state(_version(access.campaign))
+                refused = gameplay.retire_refusal(access.campaign, state, d["hex"], d["army"])
                 if refused:
                     return f"the {d['army']} force may not retire: {refused}."
             items = [o for o in items if (o.get("hex"), o.get("army")) != (d["hex"], d["army"])]

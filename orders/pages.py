@@ -139,12 +139,13 @@ def drafted_deployment(seat, sheet: OrderSheet | None, window: PhaseWindow | Non
     return out
 
 
-def page_context(ctx: SeatContext, sheet: OrderSheet | None = None) -> dict:
+def page_context(ctx: SeatContext, sheet: OrderSheet | None = None, *, make: bool = True) -> dict:
     """What every seat page shows, from the request's ``SeatContext``; ``sheet``: the seat's
-    sheet when the request has it already (a save), else read (made for its own player)."""
+    sheet when the request has it already (a save), else read (made for its own player; with
+    ``make=False``, a page that writes nothing, a blank one not saved: ``access._sheet``)."""
     window, version = ctx.window, ctx.version
     if sheet is None and version is not None:
-        sheet = _sheet(ctx.access, window)
+        sheet = _sheet(ctx.access, window, make=make)
     view = ctx.view
     owed = ""
     if window is not None and window.owes(ctx.seat):
@@ -193,6 +194,8 @@ def march_problems(
     if phase not in (Phase.MARCH.value, Phase.FORCED_MARCH.value):
         return {}
     kind = "forced_march" if phase == Phase.FORCED_MARCH.value else "march"
+    if not draft.get(kind) and not draft.get(TRANSFERS):
+        return {}  # no order to check: the state is not decoded (a first load's blank draft)
     state = viewcache.version_state(version)
     return order_problems(state, view, hexmap, settings, draft, kind, unit_position)
 
@@ -224,7 +227,7 @@ def sheet_context(ctx: SeatContext, sheet: OrderSheet | None = None, **extra) ->
                         (
                             a,
                             decided.get((b["hex"], a), ""),
-                            gameplay.retire_refusal(ctx.campaign, ctx.version, b["hex"], a),
+                            gameplay.retire_refusal(ctx.campaign, ctx.state, b["hex"], a),
                         )
                         for a in b["armies"]
                     ],

@@ -68,7 +68,7 @@ def index(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest, code) -> HttpResponse:
     seat_ctx = seat_context(request, code)
     version = seat_ctx.version
-    ctx = page_context(seat_ctx)
+    ctx = page_context(seat_ctx, make=False)  # (it shows the sheet: the orders page makes it)
     ctx["battles"] = battles_for_seat(seat_ctx.seat, version) if version is not None else []
     access = seat_ctx.access
     if version is not None and access.own and not access.behalf:
@@ -236,9 +236,7 @@ def decide(request: HttpRequest, code) -> HttpResponse:
             return _refused(request, seat_ctx, sheet, form=form)
         order = form.order()
         refused = (
-            gameplay.retire_refusal(
-                seat_ctx.campaign, seat_ctx.version, order["hex"], order["army"]
-            )
+            gameplay.retire_refusal(seat_ctx.campaign, seat_ctx.state, order["hex"], order["army"])
             if kind == "battle" and order["choice"] == "retire"
             else None
         )

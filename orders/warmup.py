@@ -2,7 +2,8 @@
 
 The worker that resolved the phase knows the new version first. For every playing seat it makes
 the seat's view (``viewcache.seat_view``), what the map widget draws from that view alone
-(``layers.seen_layer``), the dashboard's kept parts (``orders.dashboard``) and its "since you
+(``layers.seen_layer``) and, for a seat with a player, the map block its pages embed for its
+draft as it is (``layers.warm_inline``: blank after a resolution), the dashboard's kept parts (``orders.dashboard``) and its "since you
 last looked" from the seat's last visit (``orders.services.catchup.kept_catch_up``); once, the
 battles' records the new state waits for (``battles.services.records.sync``) and its alliances
 (``viewcache.alliances``). All are left in Django's cache, which the web processes share (Redis
@@ -23,7 +24,7 @@ from campaign.models import StateVersion
 from campaign.services import viewcache
 from orders import dashboard
 from orders.access import _hexmap, _window
-from orders.layers import seen_layer
+from orders.layers import seen_layer, warm_inline
 from orders.pages import ORDER_PHASES
 from orders.services import catchup
 
@@ -61,5 +62,7 @@ def warm_pages(version_id: int) -> int:
             # The phase the seat's pages show: the open window's, if it waits for this seat.
             owed = window is not None and window.owes(seat) and window.phase in ORDER_PHASES
             seen_layer(seat, version, view, hexmap, window.phase if owed else "")
+            if seat.user_id is not None:  # the block its pages embed, for its player
+                warm_inline(seat, version, view, hexmap, window)
         done += 1
     return done

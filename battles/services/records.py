@@ -191,12 +191,21 @@ def waiting(campaign: Campaign) -> list[Battle]:
 
 
 def battles_for_seat(seat: Seat, latest: StateVersion | None = None) -> list[Battle]:
-    """The battles of the seat's armies not yet applied, for its dashboard: link each to
-    ``battles:battle``. ``latest``: the campaign's latest version, if read already."""
-    sync(seat.campaign, latest)
+    """The battles of the seat's armies the campaign waits for, for its dashboard: link each to
+    ``battles:battle``. ``latest``: the campaign's latest version, if read already. The state's
+    battles waiting are kept for every process (``viewcache.pending_battle_ids``): when it waits
+    for none, as in most phases, no battle row is read."""
+    campaign = seat.campaign
+    if latest is None:
+        latest = campaign.versions.defer("state", "orders").order_by("-number").first()
+    if latest is None or not viewcache.pending_battle_ids(latest):
+        return []
+    sync(campaign, latest)
     return [
         b
-        for b in seat.campaign.battles.exclude(status=BattleStatus.APPLIED)
+        for b in campaign.battles.filter(
+            battle_id__in=viewcache.pending_battle_ids(latest)
+        ).exclude(status=BattleStatus.APPLIED)
         if side_of_seat(b, seat) is not None
     ]
 

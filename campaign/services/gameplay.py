@@ -433,14 +433,14 @@ def run_phase(
     )
 
 
-def retire_refusal(campaign, version, hex_id: str, army: str) -> str | None:
+def retire_refusal(campaign, state: State, hex_id: str, army: str) -> str | None:
     """Why ``army``'s force at ``hex_id`` may not retire before the battle (10.1, 10.1.1, 11.3,
-    6.3.2), or None. Everything it weighs is known to that player: his own march orders, the
-    enemy's total at the battle (9) and the enemy's forced-march arrival."""
+    6.3.2), or None, in ``state`` (the battle window's, decoded once: ``viewcache.version_state``).
+    Everything it weighs is known to that player: his own march orders, the enemy's total at the
+    battle (9) and the enemy's forced-march arrival."""
     try:
         which = Army.parse(army)
     except ValueError:
         return None
-    state = read_state(version.state)
     refused = engine_retire_refusal(state, hex_id, which, rule_settings(campaign))
     return f"{refused[0]} ({refused[1]})" if refused else None

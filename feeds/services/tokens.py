@@ -49,11 +49,15 @@ def answers(feed: CalendarFeed) -> bool:
     """Whether the feed may still be read: the person it was given to holds what it shows."""
     if feed.seat_id is None:
         return feed.user_id is not None and feed.user_id == feed.campaign.organiser_id
-    seat = feed.seat
-    if feed.invitation_id is not None:
-        taker = feed.invitation.accepted_by_id
+    taker = feed.invitation.accepted_by_id if feed.invitation_id is not None else None
+    return _seat_feed_answers(feed.seat, feed.user_id, feed.invitation_id, taker)
+
+
+def _seat_feed_answers(seat: Seat, user_id, invitation_id, taker) -> bool:
+    """``answers`` for a seat's feed, from its user, its invitation and who accepted it."""
+    if invitation_id is not None:
         return seat.user_id is None if taker is None else taker == seat.user_id
-    return feed.user_id is not None and feed.user_id == seat.user_id
+    return user_id is not None and user_id == seat.user_id
 
 
 def find(token: str) -> CalendarFeed | None:
@@ -70,17 +74,19 @@ def find(token: str) -> CalendarFeed | None:
 
 def held_feed(seat: Seat, user) -> CalendarFeed | None:
     """The seat's feed its player already has (taken on the dashboard, or given in the
-    invitation they accepted), or None. Reads only: a page that shows it writes nothing."""
-    rows = (
-        CalendarFeed.objects.filter(seat=seat)
-        .select_related("seat", "invitation")
-        .only(
-            "token", "seat__user", "campaign_id", "user", "invitation__accepted_by"
-        )  # (what ``answers`` reads: the dashboard reads it on every load)
+    invitation they accepted), or None. Reads only: a page that shows it writes nothing. The
+    dashboard asks on every load: one query of five columns, the seat as the page has it."""
+    rows = CalendarFeed.objects.filter(seat=seat).values_list(
+        "id", "token", "user_id", "invitation_id", "invitation__accepted_by_id"
     )
-    for feed in rows:
-        if (feed.user_id == user.id or feed.invitation_id) and answers(feed):
-            return feed
+    for id_, token, user_id, invitation_id, taker in rows:
+        if (user_id == user.id or invitation_id) and _seat_feed_answers(
+            seat, user_id, invitation_id, taker
+        ):
+            return CalendarFeed(
+                id=id_, token=token, campaign_id=seat.campaign_id, seat=seat, user_id=user_id,
+                invitation_id=invitation_id,
+            )  # fmt: skip
     return None
 
 

@@ -133,6 +133,7 @@ def test_the_invitation_email_carries_the_seats_calendar(client, invited, mailou
     client.force_login(player)
     client.post(reverse("accept_invitation", args=[invited.token]))
     assert client.get(local(links.https)).status_code == 200
+    invited.seat.refresh_from_db()  # (the page reads the seat as it now is: the player's)
     assert tokens.held_feed(invited.seat, player) == feed
     page = dashboard(client, invited.seat)
     assert page.status_code == 200

@@ -106,3 +106,30 @@ def test_after_resolution_the_dashboard_s_parts_are_drawn_as_the_page_draws_them
     assert "Every army's strength (3)" in drawn_here and "Your forces" in drawn_here
     assert unmasked(with_parts) == unmasked(drawn_here)
     assert viewcache.view_key(prussia, version) in "".join(cache._cache)  # (drawn again)
+
+
+def test_after_resolution_each_player_s_map_block_is_drawn_and_the_pages_use_it(marching, player):
+    """The worker drew the map block the pages embed (``layers.warm_inline``) for each seat
+    with a player, from its blank draft: the dashboard and the orders page, which make the
+    seat's sheet on their first load, find it kept and draw none; a march saved draws a new one
+    (the block follows the draft)."""
+    seats = [s for s in marching.seats.filter(reserve=False) if s.armies and s.user_id]
+    prussia = seat(marching, "prussia")
+
+    def blocks(s=None) -> list[str]:
+        return [
+            k for k in cache._cache if ":layer-script:" in k and (s is None or f":s{s.id}:" in k)
+        ]
+
+    assert len(blocks()) == len(seats)
+    (kept,) = blocks(prussia)
+    assert not OrderSheet.objects.filter(seat=prussia, window=marching.open_window()).exists()
+    c = client_for(player)
+    for page in ("dashboard", "orders"):
+        body = c.get(url(page, prussia)).content.decode()
+        assert 'id="mapwidget-data"' in body, page
+        assert blocks(prussia) == [kept], page
+    assert OrderSheet.objects.filter(seat=prussia, window=marching.open_window()).exists()
+    assert c.post(url("save_march", prussia), in_phase(prussia, ORDER)).status_code == 302
+    c.get(url("dashboard", prussia))
+    assert len(blocks(prussia)) == 2
