@@ -3,14 +3,14 @@
 The worker that resolved the phase knows the new version first. For every playing seat it makes
 the seat's view (``viewcache.seat_view``), what the map widget draws from that view alone
 (``layers.seen_layer``) and, for a seat with a player, the map block its pages embed for its
-draft as it is (``layers.warm_inline``: blank after a resolution), the dashboard's kept parts (``orders.dashboard``) and its "since you
-last looked" from the seat's last visit (``orders.services.catchup.kept_catch_up``); once, the
-battles' records the new state waits for (``battles.services.records.sync``) and its alliances
-(``viewcache.alliances``). All are left in Django's cache, which the web processes share (Redis
-in production), so the first player to open a page after the resolution finds them made. Each
-value is kept under its own seat's key (the seat, its armies, whether allies share, the
-version's own row): a seat's view is made from that seat alone, as a page would make it, and no
-seat is served another's.
+draft as it is (``layers.warm_inline``: blank after a resolution), the dashboard's kept parts
+(``orders.dashboard``) and its "since you last looked" from the seat's last visit
+(``orders.services.catchup.kept_catch_up``); once, the battles' records the new state waits for
+(``battles.services.records.sync``) and its alliances (``viewcache.alliances``). All are left
+in Django's cache, which the web processes share (Redis in production), so the first player to
+open a page after the resolution finds them made. Each value is kept under its own seat's key
+(the seat, its armies, whether allies share, the version's own row): a seat's view is made from
+that seat alone, as a page would make it, and no seat is served another's.
 
 Queued by name on the resolution's commit (``campaign.services.queue.WARM_SEAT_PAGES``); with
 no broker it runs in the resolving process after the commit. A version that is no longer the
