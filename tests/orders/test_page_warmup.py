@@ -110,9 +110,9 @@ def test_after_resolution_the_dashboard_s_parts_are_drawn_as_the_page_draws_them
 
 def test_after_resolution_each_player_s_map_block_is_drawn_and_the_pages_use_it(marching, player):
     """The worker drew the map block the pages embed (``layers.warm_inline``) for each seat
-    with a player, from its blank draft: the dashboard and the orders page, which make the
-    seat's sheet on their first load, find it kept and draw none; a march saved draws a new one
-    (the block follows the draft)."""
+    with a player, from its blank draft: the dashboard (which makes no sheet: it only shows it)
+    and the orders page (which makes the seat's sheet on its first load) find it kept and draw
+    none; a march saved draws a new one (the block follows the draft)."""
     seats = [s for s in marching.seats.filter(reserve=False) if s.armies and s.user_id]
     prussia = seat(marching, "prussia")
 
@@ -125,11 +125,12 @@ def test_after_resolution_each_player_s_map_block_is_drawn_and_the_pages_use_it(
     (kept,) = blocks(prussia)
     assert not OrderSheet.objects.filter(seat=prussia, window=marching.open_window()).exists()
     c = client_for(player)
-    for page in ("dashboard", "orders"):
+    for page, made in (("dashboard", False), ("orders", True)):
         body = c.get(url(page, prussia)).content.decode()
         assert 'id="mapwidget-data"' in body, page
         assert blocks(prussia) == [kept], page
-    assert OrderSheet.objects.filter(seat=prussia, window=marching.open_window()).exists()
+        sheets = OrderSheet.objects.filter(seat=prussia, window=marching.open_window())
+        assert sheets.exists() is made, page
     assert c.post(url("save_march", prussia), in_phase(prussia, ORDER)).status_code == 302
     c.get(url("dashboard", prussia))
     assert len(blocks(prussia)) == 2
