@@ -6,10 +6,13 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
 
-from campaign.models import StateVersion
+from campaign.models import PhaseWindow, StateVersion, WindowStatus
 from campaign.projection import Relation
 from campaign.services import knowledge, viewcache
+from campaign.services import organiser as tools
+from campaign.services.resolution import resolve_due_phase
 from orders.access import _version
 from orders.models import OrderSheet
 from tests.orders.test_play_fixtures import (
@@ -134,3 +137,30 @@ def test_after_resolution_each_player_s_map_block_is_drawn_and_the_pages_use_it(
     assert c.post(url("save_march", prussia), in_phase(prussia, ORDER)).status_code == 302
     c.get(url("dashboard", prussia))
     assert len(blocks(prussia)) == 2
+
+
+def test_an_open_window_is_of_the_latest_version_and_the_pages_read_it_with_it(
+    marching, organiser, player
+):
+    """``seat_context`` reads the version with the open window (one query): an open window is
+    of the latest version when the phase opens, after a resolution and after a roll back, and
+    the pages show that version."""
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+
+    def check() -> PhaseWindow:
+        window = marching.open_window()
+        assert window is not None and window.status == WindowStatus.OPEN
+        latest = marching.latest_version()
+        assert window.version_id == latest.id
+        page = c.get(url("dashboard", prussia)).content.decode()
+        assert f"Turn {latest.turn}: {window.phase} phase" in page
+        return window
+
+    window = check()
+    resolve_due_phase(window.id, now=window.deadline)
+    after = check()
+    assert after.id != window.id
+    tools.roll_back(marching, organiser, now=timezone.now())
+    again = check()
+    assert again.id == window.id  # the window opened again, of the version it came from
