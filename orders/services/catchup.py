@@ -51,7 +51,7 @@ from orders.models import SeatVisit
 from rules.armies import Army
 from rules.events import Event as EngineEvent
 from rules.events import EventKind
-from rules.state import Phase, State
+from rules.state import Phase
 
 MAX_LINES = 10
 
@@ -232,11 +232,11 @@ def catch_up(
     *,
     latest: StateVersion | None,
     window: PhaseWindow | None = None,
-    state: State | None = None,
 ) -> CatchUp:
     """What changed for ``seat`` after ``since``, as the seat may know it: ``latest`` is the
     campaign's latest version (read already), ``window`` its open window (for a deadline moved
-    by grace), ``state`` the latest version's decoded state when the caller has it."""
+    by grace). No state is decoded: friend and foe are the latest version's, kept
+    (``viewcache.alliances``)."""
     if latest is None:
         return CatchUp(since, ())
     code = seat.code
@@ -245,7 +245,7 @@ def catch_up(
     # and that was resolved again counts, though its number was seen before.
     moved = since.version is None or latest.id > since.version_pk
     if moved:
-        ranked += _phases(seat, since, latest, state)
+        ranked += _phases(seat, since, latest)
     # A battle is set up, and decided, by a phase resolved: none is new without a version.
     ranked += _battles(seat, since, _seat_battles(seat, since) if moved else [])
     # Letters and the organiser's acts only when the campaign had news after the visit
@@ -257,7 +257,7 @@ def catch_up(
             for sender in _letters(seat, since, latest.number)
         ]
     if news:
-        ranked += _actions(seat, since, None)
+        ranked += _actions(seat, since)
     if window is not None and window.graced_from and _after(window.graced_from, since):
         when = "later"
         if window.deadline is not None:
@@ -286,9 +286,7 @@ def _after(moment: datetime | None, since: Since) -> bool:
     return moment is not None and (since.at is None or moment > since.at)
 
 
-def _phases(
-    seat: Seat, since: Since, latest: StateVersion, state: State | None
-) -> list[tuple[int, Line]]:
+def _phases(seat: Seat, since: Since, latest: StateVersion) -> list[tuple[int, Line]]:
     """A line per turn with phases resolved since, each followed by the seat's own forces'
     events of that turn, as its projection tells them."""
     versions = StateVersion.objects.filter(campaign_id=seat.campaign_id)
@@ -312,8 +310,7 @@ def _phases(
     events = _own_events(seat, since)
     viewer = seat_viewer(seat)
     if events:  # friend and foe as the latest state has them, kept (no state decoded)
-        alliances = viewcache.alliances(latest) if state is None else None
-        viewer = viewer.bound_to(state) if state is not None else viewer.with_alliances(alliances)
+        viewer = viewer.with_alliances(viewcache.alliances(latest))
     deploying = latest.phase == Phase.DEPLOYMENT.value and not latest.turn > 1
     code = seat.code
     out: list[tuple[int, Line]] = []
@@ -379,18 +376,19 @@ def _letters(seat: Seat, since: Since, latest: int) -> list[str]:
     return list(rows.order_by("sent", "id").values_list("sender__label", flat=True))
 
 
-def _actions(seat: Seat, since: Since, battles: list[Battle] | None) -> list[tuple[int, Line]]:
+def _actions(seat: Seat, since: Since) -> list[tuple[int, Line]]:
     """The organiser's acts since, from the log every player reads; an act on a battle links
-    to the battle when the seat's armies are in it (``battles``: the seat's, None: not read)."""
+    to the battle when the seat's armies are in it (its battles read only then)."""
     rows = OrganiserAction.objects.filter(campaign_id=seat.campaign_id, kind__in=TOLD_ACTIONS)
     if since.at is not None:
         rows = rows.filter(created__gt=since.at)
     actions = list(rows.order_by("created", "id").values_list("kind", "text", "data"))
     if not actions:
         return []
-    if battles is None and any(kind == OrganiserActionKind.BATTLE for kind, _, _ in actions):
+    battles = []
+    if any(kind == OrganiserActionKind.BATTLE for kind, _, _ in actions):
         battles = _seat_battles(seat)
-    mine = {str(b.code) for b in battles or ()}
+    mine = {str(b.code) for b in battles}
     log = reverse("action_log", args=[seat.campaign.code])
     out = []
     for _kind, text, data in actions:
