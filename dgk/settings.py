@@ -450,6 +450,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # pictures, tiles and the book at 9. A sweep that queues a thousand resolutions sees them
 # resolved before the pictures they ask for are drawn (docs/performance.md, "The sweep fans out").
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority"}
+# Each task's priority by its name (``campaign.services.queue`` names them), as Celery wants it
+# (a task's own ``priority`` attribute is deprecated); a task not named here runs at 0.
+CELERY_TASK_ROUTES = {
+    "orders.tasks.warm_seat_pages": {"priority": 6},
+    "maps.tasks.draw_map_picture": {"priority": 9},
+    "maps.tasks.render_map_tiles": {"priority": 9},
+    "seasons.tasks.print_season_book": {"priority": 9},
+}
 # The one beat schedule: Celery beat reads it with a broker, runperiodic without one.
 # Seconds between runs, keyed by the task's dotted name.
 # The heartbeat every 30 s and /healthz failing when it is 120 s old: a dead worker is told within

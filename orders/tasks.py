@@ -19,7 +19,7 @@ def poll_orders_mailbox() -> int:
     return poll(settings.IMAP_URL, cafile=settings.IMAP_CA_FILE).seen
 
 
-@shared_task(ignore_result=True, priority=6)  # after the resolutions, before the pictures
+@shared_task(ignore_result=True)  # after the resolutions, before the pictures (CELERY_TASK_ROUTES)
 def warm_seat_pages(version_id: int) -> int:
     """Every playing seat's view of a new version, and its map layer, made before a player
     asks (docs/performance.md); safe to run twice (the second finds them made)."""

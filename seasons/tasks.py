@@ -26,7 +26,7 @@ def backup_campaigns() -> int:
     return len(done.written)
 
 
-@shared_task(ignore_result=True, priority=9)  # after the resolutions
+@shared_task(ignore_result=True)  # after the resolutions (CELERY_TASK_ROUTES)
 def print_season_book(campaign_id: int) -> int:
     """Print the book of a campaign that is over, both papers, unless on disk (safe twice)."""
     return len(seasonbook.draw_book(campaign_id))

@@ -8,7 +8,8 @@ import pytest
 
 from campaign import tasks
 from campaign.models import Campaign, PhaseWindow, WindowStatus
-from campaign.services import gameplay, sweep
+from campaign.services import gameplay, queue, sweep
+from dgk.celery import app
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +78,21 @@ def test_a_failed_resolution_is_released_for_the_next_sweep(campaign, now, monke
     assert sweep.sweep(now) == 1
     window.refresh_from_db()
     assert window.status == WindowStatus.RESOLVED
+
+
+def test_the_router_gives_the_pictures_and_warmed_pages_their_priorities():
+    """Redis reads its priority lists in order (``queue_order_strategy``): a resolution or an
+    email (no priority, 0) goes before the warmed pages (6), which go before the pictures, the
+    tiles and the book (9). Set by name in ``CELERY_TASK_ROUTES``."""
+
+    def priority(name: str) -> int:
+        return app.amqp.router.route({}, name).get("priority", 0)
+
+    assert priority(queue.RESOLVE_PHASE) == priority(queue.SEND_EMAIL) == 0
+    assert priority(queue.WARM_SEAT_PAGES) == 6
+    assert priority(queue.DRAW_MAP_PICTURE) == priority(queue.PRINT_SEASON_BOOK) == 9
+    assert priority("maps.tasks.render_map_tiles") == 9
+    # each name routed is a task the app knows (a misspelt name would route nothing)
+    app.loader.import_default_modules()
+    routed = set(app.conf.task_routes)
+    assert routed <= set(app.tasks), routed - set(app.tasks)
