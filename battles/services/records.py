@@ -198,16 +198,12 @@ def battles_for_seat(seat: Seat, latest: StateVersion | None = None) -> list[Bat
     campaign = seat.campaign
     if latest is None:
         latest = campaign.versions.defer("state", "orders").order_by("-number").first()
-    if latest is None or not viewcache.pending_battle_ids(latest):
+    waiting = viewcache.pending_battle_ids(latest) if latest is not None else ()
+    if not waiting:
         return []
     sync(campaign, latest)
-    return [
-        b
-        for b in campaign.battles.filter(
-            battle_id__in=viewcache.pending_battle_ids(latest)
-        ).exclude(status=BattleStatus.APPLIED)
-        if side_of_seat(b, seat) is not None
-    ]
+    rows = campaign.battles.filter(battle_id__in=waiting).exclude(status=BattleStatus.APPLIED)
+    return [b for b in rows if side_of_seat(b, seat) is not None]
 
 
 def may_settle(battle: Battle, user) -> bool:
