@@ -33,7 +33,6 @@ from PIL import ImageDraw
 from battles.services import printing as battle_print
 from campaign.models import Invitation
 from campaign.services import setup
-from campaign.tasks import record_heartbeat
 from feeds.services import tokens
 from letters.services import press
 from mail.services.email import preferences_token
@@ -328,7 +327,6 @@ def played(battle, organiser, player, django_capture_on_commit_callbacks):
         prussia, austria = (campaign.seats.get(power=p) for p in ("prussia", "austria"))
         press.send(prussia, [austria.id], f"Parley? {LETTER}", now=campaign.created)
     setup.accept_invitation(reserve.token, make_user("reserve"), now=campaign.created)
-    record_heartbeat.delay()  # /healthz answers 200
     battle.refresh_from_db()
     campaign.refresh_from_db()
     assert battle.quick and battle.status == "applied"
@@ -359,7 +357,11 @@ def crawl(role: Role, urls, drawn: list[str]) -> list[str]:
             unprintable = name == "battles:briefing_pdf" and battle_print.chromium() is None
             if r.status_code == 503 and unprintable:
                 continue  # without chromium nothing is printed, and the page says so
-            assert r.status_code < 500, f"{role.name} {target}: {r.status_code}"
+            # /healthz's status is the heartbeat's age, its own tests' business
+            # (tests/front/test_health.py): a long crawl on a busy machine outlives any
+            # heartbeat. Its body is still read like every other.
+            healthz = name == "healthz" and r.status_code == 503
+            assert r.status_code < 500 or healthz, f"{role.name} {target}: {r.status_code}"
             role.hits.append(target)
             body = b"".join(r) if r.streaming else r.content
             if body[:5] == b"%PDF-":
@@ -478,7 +480,6 @@ def real_played(organiser, django_capture_on_commit_callbacks):
     setup.accept_invitation(reserve.token, make_user("real-reserve"), now=now)
     campaign.refresh_from_db()
     assert campaign.latest_version().turn >= 3, campaign.latest_version()
-    record_heartbeat.delay()
     return campaign, battles
 
 
