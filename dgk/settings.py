@@ -361,6 +361,12 @@ EMAIL_FILE_PATH = Path(os.getenv("EMAIL_FILE_PATH", "") or BASE_DIR / "var" / "o
 if EMAIL_BACKEND.endswith("smtp.EmailBackend") and EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("Choose one of STARTTLS (EMAIL_USE_TLS) and SSL (EMAIL_USE_SSL).")
 
+# Addresses a user gives the site to call (push endpoints, the club's webhook) go through one
+# guard, dgk.outbound (docs/security.md, "Addresses the server calls"): loopback and private
+# addresses are refused. A club whose webhook is on its own network may allow them; link-local,
+# multicast and reserved addresses stay refused. Off by default; never on a cloud server.
+OUTBOUND_ALLOW_PRIVATE = envbool("OUTBOUND_ALLOW_PRIVATE", "0")
+
 # Web push notifications (docs/push.md): the VAPID key pair that signs every push. Give
 # VAPID_PRIVATE_KEY (a PEM, or the raw key in base64url as `vapid --gen` prints it) or leave it
 # empty: the key is then made once, at the first start, in VAPID_KEY_FILE (beside the database
@@ -371,6 +377,7 @@ VAPID_PUBLIC_KEY = os.getenv("VAPID_PUBLIC_KEY", "").strip()
 VAPID_KEY_FILE = Path(os.getenv("VAPID_KEY_FILE", "").strip() or BASE_DIR / "var" / "vapid-key.pem")
 # Who runs the site, for the push services (a mailto: or https: address).
 VAPID_SUBJECT = envurl("VAPID_SUBJECT", "", ("mailto", "https"))
+# Seconds a push service has to take one push, in all (dgk.outbound's deadline).
 PUSH_TIMEOUT_SECONDS = envint("PUSH_TIMEOUT_SECONDS", "10", minimum=1)
 # The push services a browser's subscription may name (its host, or a host ending in "."
 # and one of these): the browsers' own. The worker posts to it, so no other host is taken.
@@ -484,7 +491,7 @@ PERIODIC_TASKS = {
     # The club's channel: posts without a broker, and the tries again (docs/club.md).
     "club.tasks.deliver_due_posts": envint("CLUB_POST_SECONDS", "30", minimum=1),
 }
-# Seconds the club's webhook has to answer a post (to connect, and then to answer).
+# Seconds the club's webhook has to answer a post, in all (connection, TLS, the whole answer).
 CLUB_HOOK_TIMEOUT = envint("CLUB_HOOK_TIMEOUT", "5", minimum=1)
 if IMAP_URL:  # orders by email from a mailbox (orders.mailbox)
     PERIODIC_TASKS["orders.tasks.poll_orders_mailbox"] = envint(
