@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
-
 from django import forms
-from django.conf import settings
 
 from push.models import PushKind
+from push.services.subscriptions import auth_problem, endpoint_problem, key_problem
 
 
 class PushChoiceForm(forms.Form):
@@ -20,7 +18,8 @@ class PushChoiceForm(forms.Form):
 
 
 class SubscriptionForm(forms.Form):
-    """``PushSubscription.toJSON()``, flattened: the endpoint and the two keys (base64url)."""
+    """``PushSubscription.toJSON()``, flattened: the endpoint and the two keys (base64url),
+    each checked by ``push.services.subscriptions``."""
 
     endpoint = forms.CharField(max_length=2000)
     p256dh = forms.RegexField(regex=r"^[A-Za-z0-9_\-]{80,100}=*$", max_length=200)
@@ -29,21 +28,19 @@ class SubscriptionForm(forms.Form):
 
     def clean_endpoint(self) -> str:
         endpoint = self.cleaned_data["endpoint"].strip()
-        url = urlparse(endpoint)
-        if url.scheme != "https" or not url.hostname:
-            raise forms.ValidationError("A push service's address begins with https://.")
-        if not is_push_service(url.hostname):
-            raise forms.ValidationError("This is not the address of a browser's push service.")
+        problem = endpoint_problem(endpoint)
+        if problem:
+            raise forms.ValidationError(problem)
         return endpoint
 
+    def clean_p256dh(self) -> str:
+        problem = key_problem(self.cleaned_data["p256dh"])
+        if problem:
+            raise forms.ValidationError(problem)
+        return self.cleaned_data["p256dh"]
 
-def is_push_service(host: str) -> bool:
-    """Whether ``host`` is one of ``PUSH_SERVICE_HOSTS`` or under one of them.
-
-    >>> is_push_service("fcm.googleapis.com"), is_push_service("db2.notify.windows.com")
-    (True, True)
-    >>> is_push_service("evilfcm.googleapis.com.example.org"), is_push_service("10.0.0.1")
-    (False, False)
-    """
-    host = host.lower().rstrip(".")
-    return any(host == h or host.endswith("." + h) for h in settings.PUSH_SERVICE_HOSTS)
+    def clean_auth(self) -> str:
+        problem = auth_problem(self.cleaned_data["auth"])
+        if problem:
+            raise forms.ValidationError(problem)
+        return self.cleaned_data["auth"]

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -68,15 +67,10 @@ def subscribe(request: HttpRequest, code) -> JsonResponse:
     form = SubscriptionForm(request.POST)
     if not form.is_valid():
         return JsonResponse({"errors": form.errors}, status=400)
-    known = PushDevice.objects.filter(user=request.user)
-    endpoint = form.cleaned_data["endpoint"]
-    if (
-        known.count() >= settings.PUSH_DEVICES_PER_USER
-        and not known.filter(endpoint=endpoint).exists()
-    ):
-        message = f"At most {settings.PUSH_DEVICES_PER_USER} devices: remove one first."
-        return JsonResponse({"errors": {"endpoint": [message]}}, status=400)
-    device = delivery.remember(request.user, **form.cleaned_data, now=timezone.now())
+    try:
+        device = delivery.remember(request.user, **form.cleaned_data, now=timezone.now())
+    except delivery.TooManyDevices as exc:
+        return JsonResponse({"errors": {"endpoint": [str(exc)]}}, status=400)
     return JsonResponse({"device": str(device.code)}, status=201)
 
 

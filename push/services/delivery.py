@@ -1,7 +1,10 @@
 """Sending the pushes: each to every device of the seat's player, encrypted for that device
-(RFC 8291, aes128gcm) and signed with the site's VAPID key (RFC 8292) by ``pywebpush``. A
-device whose push service answers 404 or 410 has gone (unsubscribed, the browser's data
-wiped): it is forgotten.
+(RFC 8291, aes128gcm) and signed with the site's VAPID key (RFC 8292) by ``pywebpush``, through
+the site's guard for the addresses users give it (``dgk.outbound``: the endpoint checked and its
+address pinned, no redirect, ``PUSH_TIMEOUT_SECONDS`` in all). A device whose push service
+answers 404 or 410 has gone (unsubscribed, the browser's data wiped): it is forgotten, as is one
+whose endpoint the guard refuses (it can never be called). One device's failure, of any kind, is
+logged and counted and never stops the other devices nor the later seats of the batch.
 """
 
 from __future__ import annotations
@@ -10,11 +13,13 @@ import json
 import logging
 from datetime import datetime
 
-import requests
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from pywebpush import WebPushException, webpush
 
 from campaign.models import Seat
+from dgk import outbound
 from push.models import PushDevice
 from push.services import keys, messages
 
@@ -26,21 +31,28 @@ TTL = 24 * 60 * 60
 GONE = (404, 410)
 
 
+class TooManyDevices(Exception):
+    """The player has ``PUSH_DEVICES_PER_USER`` devices already."""
+
+
 def send_to_device(device: PushDevice, payload: dict, *, now: datetime) -> str:
-    """Push ``payload`` to ``device``: "sent", "forgotten" (the service says it is gone, so
-    the device is deleted) or "failed" (logged; the next push tries again)."""
+    """Push ``payload`` to ``device``: "sent", "forgotten" (the service says it is gone, or the
+    guard refuses its endpoint: the device is deleted) or "failed" (logged; the next push tries
+    again). Never raises."""
     try:
-        webpush(
-            subscription_info={
-                "endpoint": device.endpoint,
-                "keys": {"p256dh": device.p256dh, "auth": device.auth},
-            },
-            data=json.dumps(payload),
-            vapid_private_key=keys.vapid(),
-            vapid_claims={"sub": keys.subject()},  # a new dict: webpush adds aud and exp
-            ttl=TTL,
-            timeout=settings.PUSH_TIMEOUT_SECONDS,
-        )
+        with outbound.Session(settings.PUSH_TIMEOUT_SECONDS) as session:
+            webpush(
+                subscription_info={
+                    "endpoint": device.endpoint,
+                    "keys": {"p256dh": device.p256dh, "auth": device.auth},
+                },
+                data=json.dumps(payload),
+                vapid_private_key=keys.vapid(),
+                vapid_claims={"sub": keys.subject()},  # a new dict: webpush adds aud and exp
+                ttl=TTL,
+                timeout=settings.PUSH_TIMEOUT_SECONDS,
+                requests_session=session,
+            )
     except WebPushException as exc:
         status = getattr(exc.response, "status_code", None)
         if status in GONE:
@@ -49,8 +61,12 @@ def send_to_device(device: PushDevice, payload: dict, *, now: datetime) -> str:
             return "forgotten"
         log.warning("push: device %s refused (%s)", device.code, status)
         return "failed"
-    except requests.RequestException as exc:
-        log.warning("push: device %s unreachable: %s", device.code, exc)
+    except outbound.Refused as exc:
+        PushDevice.objects.filter(id=device.id).delete()
+        log.warning("push: device %s's endpoint is refused (%s), forgotten", device.code, exc)
+        return "forgotten"
+    except Exception as exc:  # a bad key, an unreachable service, ...: this device only
+        log.warning("push: device %s failed: %s", device.code, outbound.outcome(exc), exc_info=exc)
         return "failed"
     PushDevice.objects.filter(id=device.id).update(last_sent=now)
     return "sent"
@@ -64,7 +80,12 @@ def send_pushes(pushes: list[dict], *, now: datetime) -> dict[str, int]:
         seat = seats.get(push["seat"])
         if seat is None or seat.user_id is None:
             continue
-        payload = messages.payload(push, seat)
+        try:
+            payload = messages.payload(push, seat)
+        except Exception:  # a push the worker cannot word: this push only
+            log.exception("push: no payload for %s", push)
+            counts["failed"] += 1
+            continue
         for device in PushDevice.objects.filter(user_id=seat.user_id):
             counts[send_to_device(device, payload, now=now)] += 1
     return counts
@@ -72,16 +93,28 @@ def send_pushes(pushes: list[dict], *, now: datetime) -> dict[str, int]:
 
 def remember(user, endpoint: str, p256dh: str, auth: str, name: str, *, now: datetime):
     """Keep this browser's subscription for ``user`` (a browser subscribed again, or by
-    someone else on a shared computer, has one row: the last user's)."""
-    device, _ = PushDevice.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={"user": user, "p256dh": p256dh, "auth": auth, "name": name[:100]},
-        create_defaults={
-            "user": user,
-            "p256dh": p256dh,
-            "auth": auth,
-            "name": name[:100],
-            "created": now,
-        },
-    )
+    someone else on a shared computer, has one row: the last user's). Raises
+    ``TooManyDevices`` past ``PUSH_DEVICES_PER_USER``: counted with the user's row locked, so
+    two posts at once cannot both pass the count."""
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(id=user.id).first()
+        known = PushDevice.objects.filter(user=user)
+        if (
+            known.count() >= settings.PUSH_DEVICES_PER_USER
+            and not known.filter(endpoint=endpoint).exists()
+        ):
+            raise TooManyDevices(
+                f"At most {settings.PUSH_DEVICES_PER_USER} devices: remove one first."
+            )
+        device, _ = PushDevice.objects.update_or_create(
+            endpoint=endpoint,
+            defaults={"user": user, "p256dh": p256dh, "auth": auth, "name": name[:100]},
+            create_defaults={
+                "user": user,
+                "p256dh": p256dh,
+                "auth": auth,
+                "name": name[:100],
+                "created": now,
+            },
+        )
     return device

@@ -17,7 +17,7 @@ from push.models import PushDevice
 from push.services import delivery, keys
 from tests.push.conftest import device_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("loopback_allowed")]
 
 
 def unb64(text: str) -> bytes:

@@ -12,13 +12,12 @@ from django.db import transaction
 from campaign.services.drifting import send_reminders
 from campaign.services.resolution import resolve_due_phase
 from letters.services import press
-from push import forms
 from push.models import PushSetting
-from push.services import listening, messages
+from push.services import listening, messages, subscriptions
 from tests.push.conftest import device_for
 from tests.push.test_delivery import decrypted
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("loopback_allowed")]
 
 SECRET = "Daun has 4321 points at SECRET-HEX"
 
@@ -46,7 +45,7 @@ def resolve(campaign, capture):
 
 
 def test_the_docstrings_examples_hold():
-    for module in (listening, messages, forms):
+    for module in (listening, messages, subscriptions):
         assert doctest.testmod(module).failed == 0
 
 
