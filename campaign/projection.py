@@ -52,14 +52,13 @@ API (the whole of it)
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from campaign.eventfog import as_seen, roll_concerns
 from rules.armies import ADJECTIVES, Army, Seat, armies_of, seat_map, siege_train_name
 from rules.events import (
     Event,
@@ -68,7 +67,6 @@ from rules.events import (
     event_from_dict,
     report_from_dict,
 )
-from rules.leaders import UnknownLeader, leader, leader_key
 from rules.state import Phase, State
 
 __all__ = [
@@ -417,76 +415,6 @@ def _as_event(item: Any) -> tuple[int | None, Event]:
     return (int(turn) if turn is not None else None), event_from_dict(data)
 
 
-def _unit_army(word: str) -> Army | None:
-    """The army named by one word of a roll name: an army, a leader or a siege train id."""
-    try:
-        return Army.parse(word)
-    except ValueError:
-        pass
-    try:
-        return leader(leader_key(word)).army
-    except (KeyError, UnknownLeader):
-        pass
-    head = word.rsplit("-", 1)[0]
-    try:
-        return Army.parse(head)
-    except ValueError:
-        return None
-
-
-def _event_visible(
-    event: Event, viewer: Viewer, informed: frozenset[Army], deploying: bool
-) -> bool:
-    if viewer.umpire:
-        return True
-    if event.audience is not None:
-        return bool(event.audience & informed)
-    if event.kind is EventKind.SIEGE_TRAIN_CAPTURED:
-        # Siege trains are never reported (8): a capture is news to the army that lost the
-        # train and the army that took it, whatever audience the engine gave it.
-        concerned = set()
-        for key in ("from", "by"):
-            with contextlib.suppress(ValueError):
-                concerned.add(Army.parse(str(event.data.get(key, ""))))
-        return bool(concerned & informed)
-    if deploying and event.kind is EventKind.DEPLOYED:
-        # Where an army deployed is public only once every army has deployed (3, 3.1.1).
-        try:
-            return Army.parse(event.data.get("army", "")) in informed
-        except ValueError:
-            return False
-    return True
-
-
-def _public_text(event: Event, viewer: Viewer, informed: frozenset[Army]) -> str:
-    """The text of a public event as this viewer may read it. An event that counts one army's
-    points (``data`` with ``points`` and ``army``: points left without a leader, 9.5, and
-    prisoners taken, 9, 13.2) tells the number only to those who know that army or hold the
-    prisoners (``data["by"]``); the others read that it happened, without the number, as the
-    projection shows leaderless points and prisoners. Fail closed: an army that cannot be read
-    hides the number from all but the umpire.
-
-    >>> e = Event("9.5", EventKind.PRISONERS, "312 Austrian points are taken (9.5).",
-    ...           {"points": 312, "army": "austria", "by": "prussia"})
-    >>> _public_text(e, Viewer.public(), frozenset())
-    'Austrian points are taken (9.5).'
-    >>> _public_text(e, Viewer.public(), frozenset({Army.PRUSSIA}))
-    '312 Austrian points are taken (9.5).'
-    """
-    data = event.data
-    if viewer.umpire or "points" not in data:
-        return event.text
-    concerned = set()
-    for key in ("army", "by"):
-        if data.get(key):
-            with contextlib.suppress(ValueError):
-                concerned.add(Army.parse(str(data[key])))
-    if concerned & informed:
-        return event.text
-    number = re.escape(str(data["points"]))
-    return re.sub(rf"\b{number}\s+", "", event.text)
-
-
 def _report_of_event(turn: int | None, event: Event) -> ReportView | None:
     """A reconnaissance event (8) addressed to one army carries its report in ``data``."""
     data = event.data
@@ -516,21 +444,6 @@ def _report_of_event(turn: int | None, event: Event) -> ReportView | None:
 
 def _report_key(r: ReportView) -> tuple:
     return (r.turn, r.to, r.hex, r.army, r.inside)
-
-
-def roll_concerns(name: str, armies: frozenset[Army]) -> bool:
-    """True when a named roll ("forced-march:frederick:t3") names one of ``armies``.
-
-    >>> roll_concerns("forced-march:frederick:t3", frozenset({Army.PRUSSIA}))
-    True
-    >>> roll_concerns("march-allocation:austria:t3", frozenset({Army.PRUSSIA}))
-    False
-    """
-    for word in name.split(":")[1:]:
-        army = _unit_army(word)
-        if army is not None and army in armies:
-            return True
-    return False
 
 
 # --- the projection --------------------------------------------------------------------------
@@ -563,11 +476,11 @@ def _news(
             )
     seen_events = []
     for item in events:
-        turn, event = _as_event(item)
-        if not _event_visible(event, viewer, informed, deploying):
+        turn, stored = _as_event(item)
+        event = as_seen(stored, informed, deploying, umpire=viewer.umpire)
+        if event is None:
             continue
-        text = _public_text(event, viewer, informed) if event.public else event.text
-        seen_events.append(EventView(turn, event.rule, event.kind.value, text, event.public))
+        seen_events.append(EventView(turn, event.rule, event.kind.value, event.text, event.public))
         report = _report_of_event(turn, event)
         if report is not None and report.to in informed:
             seen_reports.append(report)

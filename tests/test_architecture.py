@@ -30,7 +30,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", (ENGINE,)),
     (
         "projection and tabletop",
-        ("campaign.projection", "seasons.warseries", "seasons.warcharts", TABLETOP),
+        (
+            "campaign.projection",
+            "campaign.eventfog",
+            "seasons.warseries",
+            "seasons.warcharts",
+            TABLETOP,
+        ),
     ),
     ("project settings", ("dgk", "dgk.settings", "dgk.celery")),
     (

@@ -412,9 +412,17 @@ def run_phase(
     try:
         engine_orders = orders_from_dict(orders)
     except OrderError as exc:
+        # The error may quote any seat's orders: its words are the umpire's alone (an empty
+        # audience); every player reads only that nothing moved.
         engine_orders = orders_from_dict({})
-        bad = Event("6", EventKind.ORDER_REJECTED, f"Orders rejected: {exc}")
-        extra = [event_to_dict(bad)]
+        told = Event(
+            "6",
+            EventKind.ORDER_REJECTED,
+            "The orders could not be read: every force stands still this phase. The organiser "
+            "has the details.",
+        )
+        bad = Event("6", EventKind.ORDER_REJECTED, f"Orders rejected: {exc}", audience=frozenset())
+        extra = [event_to_dict(told), event_to_dict(bad)]
     else:
         extra = []
     dice = Dice(seed=seed, sides=settings.die_sides)
