@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import ValidationError
 
-from campaign.services.plaintext import without_bidi
+from campaign.services.plaintext import control_in, without_bidi
 
 
 class PlainTextField(forms.CharField):
@@ -18,3 +19,28 @@ class PlainTextField(forms.CharField):
             if self.strip:
                 value = value.strip()
         return value
+
+
+# What the refusal calls a character people type without seeing it.
+_SEEN_AS = {"\t": "a tab", "\n": "a line break", "\r": "a line break"}
+
+
+class NameField(PlainTextField):
+    """A name written on one line into a calendar, an email's subject or a club's post: its
+    bidirectional controls removed (``PlainTextField``), and refused, naming the field, if it
+    holds a control character, a tab or a line break among them (``plaintext.control_in``,
+    the check the season import makes too)."""
+
+    def __init__(self, *, what: str, **kwargs) -> None:
+        self.what = what  # "The campaign's name": the refusal names the field
+        super().__init__(**kwargs)
+
+    def validate(self, value) -> None:
+        super().validate(value)
+        bad = control_in(value or "")
+        if bad is not None:
+            seen = _SEEN_AS.get(bad, "a control character")
+            raise ValidationError(
+                f"{self.what} cannot hold {seen} (U+{ord(bad):04X}): write it on one line.",
+                code="control_character",
+            )

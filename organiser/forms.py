@@ -8,7 +8,7 @@ from zoneinfo import available_timezones
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from campaign.forms import PlainTextField
+from campaign.forms import NameField
 from campaign.models import LeaderSelection
 from campaign.services import caretaker, deadlines, gameplay, openings, setup
 from mail.forms import EmailChoiceForm
@@ -80,7 +80,7 @@ def seat_armies(players: int, seat: Seat) -> str:
 
 
 class CampaignForm(forms.Form):
-    name = PlainTextField(max_length=100)
+    name = NameField(max_length=100, what="The campaign's name")
     players = forms.TypedChoiceField(
         choices=[(n, f"{n} players") for n in (5, 4, 3, 2)],
         coerce=int,

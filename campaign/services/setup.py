@@ -26,6 +26,7 @@ from campaign.models import (
 )
 from campaign.services import caretaker, deadlines, gameplay, openings, outgoing
 from campaign.services.actionlog import log
+from campaign.services.plaintext import control_in
 from campaign.services.resolution import Notices, open_next, store_events
 from rules import armysize
 from rules.armies import Army
@@ -59,6 +60,12 @@ def create_campaign(
     """A new campaign in set-up with its seats (1.2 presets) and invitations."""
     if not 2 <= players <= 5:
         raise SetupError("Der Grosse König is for 2 to 5 players (1.2).")
+    bad = control_in(name)
+    if bad is not None:  # the form refuses it first; this holds for every other caller
+        raise SetupError(
+            f"The campaign's name cannot hold the control character U+{ord(bad):04X}: "
+            "it is written on one line into calendars and email subjects."
+        )
     policy = {k: deadlines.check_rule(k, v) for k, v in (deadline_policy or {}).items()}
     presets = gameplay.preset_armies(players)
     stray = [p for p, address in (emails or {}).items() if address and p not in presets]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 import uuid
 import zoneinfo
 
@@ -33,7 +32,7 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
-from campaign.services.plaintext import BIDI_CONTROLS
+from campaign.services.plaintext import control_in
 from letters.models import Letter
 from maps.core.loader import DATA_DIR
 from orders.models import OrderSheet
@@ -259,7 +258,7 @@ def _uuid(value, where: str) -> None:
 def _name(value, where: str) -> None:
     if not isinstance(value, str) or not value.strip():
         raise SeasonFileError(f"{where}: a name cannot be empty.")
-    bad = next((c for c in value if unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS), None)
+    bad = control_in(value)  # the set-up form's check (campaign.forms.NameField)
     if bad is not None:
         raise SeasonFileError(
             f"{where}: a name cannot hold the control character U+{ord(bad):04X}."
