@@ -10,6 +10,11 @@ seat or the organiser), and ``FeedEntry`` remembers what was last served under i
 extended, a battle moved, goes out under the same UID with a higher SEQUENCE and a new
 LAST-MODIFIED (and DTSTAMP, as a published feed's is the time of the last revision), so
 calendar apps move the event instead of adding another. Time is passed in (``now=``).
+
+Every text is written through ``plaintext.one_line``: a name holding a line break or another
+control character (a row older than the forms' check, docs/security.md, "Names on one line")
+is written with a space instead, so the feed never fails on it (icalendar refuses a line break
+in the calendar's NAME) nor carries a forged line.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from battles.services.briefing import turn_label
 from battles.services.records import seats_in, side_of_seat
 from battles.services.sheet import heading
 from campaign.models import Campaign, PhaseWindow, Seat, WindowStatus
+from campaign.services.plaintext import one_line
 from feeds.models import CalendarFeed, FeedEntry
 
 PRODID = "-//Der Grosse Koenig//campaign calendar//EN"
@@ -199,13 +205,13 @@ def _event(item: Item, entry: FeedEntry) -> Event:
     event.add("created", entry.created)
     event.add("last-modified", entry.modified)
     event.add("sequence", entry.sequence)
-    event.add("summary", item.summary)
+    event.add("summary", one_line(item.summary))
     event.add("dtstart", item.start)
     if item.end is not None:
         event.add("dtend", item.end)
     if item.location:
-        event.add("location", item.location)
-    event.add("description", f"{item.description}\n{item.url}")
+        event.add("location", one_line(item.location))
+    event.add("description", f"{one_line(item.description)}\n{item.url}")
     event.add("url", item.url)
     event.add("transp", "TRANSPARENT" if item.end is None else "OPAQUE")
     return event
@@ -218,6 +224,7 @@ def calendar(feed: CalendarFeed, *, now: datetime) -> bytes:
         items, name = organiser_items(campaign), f"{campaign.name} (organiser)"
     else:
         items, name = seat_items(feed.seat), f"{campaign.name}: {feed.seat.label}"
+    name = one_line(name)
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
