@@ -30,6 +30,7 @@ from campaign.models import Campaign, Invitation, OutboxEmail, PhaseWindow, Seat
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
 from campaign.services import deadlines, outgoing, queue, viewcache
+from campaign.services.plaintext import one_line
 from feeds.services import tokens as calendar_tokens
 from letters.services import press
 from mail.services import emailmodes, mailcall
@@ -564,6 +565,10 @@ def compose(kind: str, shared: Shared | None = None, **ids) -> EmailMultiAlterna
     if built is None:
         return None
     to, subject, text, html, *more = built
+    # The subjects are made from names (the campaign's, a seat's label): a line break in a row
+    # older than the forms' check would make Django refuse the header (BadHeaderError), or
+    # forge another. Written on one line instead (docs/security.md, "Names on one line").
+    subject = one_line(subject)
     reply_to = more[0] if more else []  # a call for orders: the seat's reply address
     # What the email is about, for the players' mail filters (and the tests that count).
     headers = {"X-DGK-Kind": f"battle:{ids['battle_kind']}" if kind == "battle" else kind}
