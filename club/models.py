@@ -2,6 +2,8 @@
 campaign's webhook, kept as a row so a post is tried again after a failure and dropped, with a
 line in the organiser's log, after ``channel.TRIES`` tries."""
 
+import re
+
 from django.db import models
 from django.utils import timezone
 
@@ -24,7 +26,8 @@ class ClubPost(models.Model):
     tries = models.PositiveSmallIntegerField(default=0)
     next_try = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)
-    error = models.CharField(max_length=200, blank=True)  # the last failure, as requests said
+    # The last failure's outcome (dgk.outbound.outcome): "answered 500", "refused", ...
+    error = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -35,3 +38,14 @@ class ClubPost(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.text[:60]}"
+
+    @property
+    def outcome(self) -> str:
+        """The last failure as the board shows it: one of ``OUTCOMES``; "failed" for anything
+        else (a row written before, with an exception's text: never shown)."""
+        if not self.error or OUTCOMES.fullmatch(self.error):
+            return self.error
+        return "failed"
+
+
+OUTCOMES = re.compile(r"answered [1-5][0-9][0-9]|refused|timed out|unreachable|switched off")

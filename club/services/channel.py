@@ -23,7 +23,6 @@ import logging
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-import requests
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
@@ -47,6 +46,7 @@ from campaign.models import (
 from campaign.services import queue
 from campaign.services.actionlog import OrganiserError, log
 from club.models import ClubPost, PostStatus
+from dgk import outbound
 
 logger = logging.getLogger(__name__)
 
@@ -69,20 +69,29 @@ def hook(campaign: Campaign) -> str:
 
 
 def check_hook(url: str) -> str:
-    """The address as given, stripped, if it is an http(s) URL ("" clears the channel);
-    raises OrganiserError with the reason."""
+    """The address as given, stripped, if it is an http(s) URL the site may call ("" clears
+    the channel); raises OrganiserError with the reason. Its host is resolved and refused if
+    any of its addresses is loopback, private, link-local, reserved or multicast
+    (``dgk.outbound``, again at each post); a host that cannot be found now is taken, and its
+    posts say "unreachable" until it can."""
     url = (url or "").strip()
     if not url:
         return ""
     if len(url) > MAX_URL:
         raise OrganiserError(f"The webhook address is longer than {MAX_URL} characters.")
     try:
-        URLValidator(schemes=["https", "http"])(url)
+        URLValidator(schemes=["https", "http"])(url.replace("\\", "/"))  # the guard says why
     except ValidationError:
         raise OrganiserError(
             "The webhook must be a web address starting with https:// (or http://), such as "
             "the one Discord, Slack or Matrix (hookshot) gives for a channel."
         ) from None
+    try:
+        outbound.check(url)
+    except outbound.Refused as exc:
+        raise OrganiserError(f"The webhook is refused. {exc.reason}") from None
+    except outbound.Unresolved:
+        pass
     return url
 
 
@@ -332,18 +341,18 @@ def deliver(post_id: int, *, now: datetime) -> bool:
     row = ClubPost.objects.select_related("campaign").get(id=post_id)
     url = hook(row.campaign)
     if not url:
-        ClubPost.objects.filter(id=row.id).update(
-            status=PostStatus.DROPPED, error="The channel was switched off."
-        )
+        ClubPost.objects.filter(id=row.id).update(status=PostStatus.DROPPED, error="switched off")
         return False
-    timeout = float(settings.CLUB_HOOK_TIMEOUT)
     try:
-        answer = requests.post(
-            url, json=payload(row.text), timeout=(timeout, timeout), allow_redirects=False
+        answer = outbound.post(
+            url, json=payload(row.text), deadline=float(settings.CLUB_HOOK_TIMEOUT)
         )
-        answer.raise_for_status()
-    except requests.RequestException as exc:
-        _failed(row, f"{type(exc).__name__}: {exc}"[:200], now=now)
+    except Exception as exc:  # refused, timed out, unreachable, or anything else: this post
+        logger.info("club post %s: %s", row.id, exc)
+        _failed(row, outbound.outcome(exc), now=now)
+        return False
+    if not 200 <= answer.status_code < 300:  # a redirect is not followed: not posted either
+        _failed(row, outbound.outcome(answer), now=now)
         return False
     ClubPost.objects.filter(id=row.id).update(
         status=PostStatus.SENT, sent_at=now, tries=row.tries + 1, error=""

@@ -20,7 +20,7 @@ from tests.battles.test_battles import (  # noqa: F401 (fixtures)
     campaign,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("loopback_allowed")]
 
 
 @pytest.fixture
