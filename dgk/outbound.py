@@ -242,7 +242,8 @@ class _CheckedAdapter(_WatchedPools, HTTPAdapter):
 class Session(HTTPSession):
     """The only way the site calls an address a user gave it: ``check`` before each request,
     the connection pinned to the checked address (unless private addresses are allowed), no
-    redirect, at most ``deadline`` seconds in all, an answer's body of ``MAX_BODY`` at most."""
+    redirect, at most ``deadline`` seconds in all, an answer's body of ``MAX_BODY`` at most.
+    No connection outlives its request (each is watched from its opening)."""
 
     def __init__(self, deadline: float, *, allow_private: bool | None = None) -> None:
         self.deadline = float(deadline)
@@ -285,6 +286,8 @@ class Session(HTTPSession):
             timer.cancel()
             watch.close()
             _WATCH.reset(token)
+            for adapter in self.adapters.values():
+                adapter.close()  # no connection kept for a later request, out of its watch
 
 
 def _body(answer: requests.Response) -> bytes:
