@@ -3,6 +3,7 @@ the server's own network refused when the hook is set and again when it is poste
 address connected to the one checked, no redirect followed, a deadline for the whole post, and
 a board that says what happened, never an exception's text."""
 
+import doctest
 import socket
 import time
 
@@ -14,6 +15,7 @@ from django.utils import timezone
 from campaign.services.actionlog import OrganiserError
 from club.models import ClubPost, PostStatus
 from club.services import channel
+from dgk import outbound
 from tests.localserver import drip, redirect, serving, status
 
 pytestmark = pytest.mark.django_db
@@ -163,3 +165,7 @@ def test_the_board_says_unreachable_refused_and_hides_an_old_rows_text(campaign,
     assert "(1 try: unreachable)" in text and "(1 try: refused)" in text
     assert "(1 try: failed)" in text
     assert "HTTPConnectionPool" not in text and "Max retries" not in text and "Errno" not in text
+
+
+def test_the_guards_docstrings_examples_hold():
+    assert doctest.testmod(outbound).failed == 0
