@@ -22,8 +22,10 @@ What is normalised, and nothing else:
 - the rows made after the copy (``new_rows``): on PostgreSQL a sequence does not roll back, so
   world two's new rows get other ids than world one's. Per model, the largest id at the copy is
   recorded; a number greater than it that is the id of a row of that model made in the world is
-  rewritten to ``<new:Model#n>`` (n: its order of creation among that model's new rows), but
-  only where it stands as an id: in a path (``/<id>/``), an anchor (``#<id>``), an HTML id
+  rewritten to ``[new app.Model n]`` (n: its order of creation among that model's new rows),
+  but only where it stands as an id: in a path (``/<id>/``, where the URLconf names the
+  argument ``id``, ``pk`` or ``*_id``: none does today, the site's paths carry codes, and a
+  version number in ``/report/4/`` is not an id), an anchor (``#<id>``), an HTML id
   (``id="...-<id>"``) or a JSON key named ``*id``. Never digits in general: hexes (``1631``),
   points and MPs are digits. The new rows' public codes and tokens (UUID fields, fields named
   ``code`` or ``token``), which are random, are rewritten the same way wherever they stand.
@@ -33,7 +35,7 @@ What is normalised, and nothing else:
 
 from __future__ import annotations
 
-import difflib
+import functools
 import hashlib
 import re
 import shutil
@@ -49,6 +51,7 @@ from django.conf import settings
 from django.core import mail
 from django.core.cache import caches
 from django.db import connection, models, transaction
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from campaign.services import viewcache
@@ -97,7 +100,7 @@ def assert_same(one: dict[str, bytes], two: dict[str, bytes], *, label: str) -> 
         )
         raise AssertionError(
             f"{label}: {len(differing)} of {len(one.keys() | two.keys())} channels differ "
-            f"between the worlds; the first:\n{shown}"
+            f"between the worlds: {differing}\nThe first:\n{shown}"
         )
 
 
@@ -114,16 +117,17 @@ def differences(one: dict[str, bytes], two: dict[str, bytes]) -> list[str]:
     return [name for name in sorted(one.keys() | two.keys()) if one.get(name) != two.get(name)]
 
 
-def short_diff(name: str, a: bytes | None, b: bytes | None, lines: int = 12) -> str:
+def short_diff(name: str, a: bytes | None, b: bytes | None, width: int = 160) -> str:
+    """Where two channels first differ: the text around it in each world."""
     if a is None or b is None:
         return f"{name}: only in world {'two' if a is None else 'one'}"
-    one = a.decode("utf-8", "replace").splitlines()
-    two = b.decode("utf-8", "replace").splitlines()
-    diff = [
-        line[:300]
-        for line in difflib.unified_diff(one, two, "world one", "world two", n=1, lineterm="")
-    ]
-    return f"{name}:\n" + "\n".join(diff[: lines + 2])
+    at = next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+    start = max(0, at - width)
+    one = a[start : at + width].decode("utf-8", "replace")
+    two = b[start : at + width].decode("utf-8", "replace")
+    return f"{name} (from byte {at}):\n  world one: ...{one!r}...\n  world two: ...{two!r}..."
 
 
 # ---- the worlds' surroundings ------------------------------------------------------------------
@@ -216,8 +220,8 @@ def restore_sequences(counters: dict[str, tuple[int, bool]]) -> None:
 
 @dataclass
 class NewRows:
-    ids: dict[int, str]  # id -> "<new:Model#n>[|<new:Other#m>]"
-    codes: dict[str, str]  # a new row's code or token, as text -> "<new:Model.field#n>"
+    ids: dict[int, str]  # id -> "[new app.Model n]" ("|" between several models')
+    codes: dict[str, str]  # a new row's code or token, as text -> "[new app.Model.field n]"
 
 
 def new_rows(ceilings: dict[type[models.Model], int]) -> NewRows:
@@ -229,10 +233,10 @@ def new_rows(ceilings: dict[type[models.Model], int]) -> NewRows:
         rows = model._default_manager.filter(pk__gt=ceiling).order_by("pk")
         for n, row in enumerate(rows.values_list("pk", *fields), start=1):
             name = model._meta.label
-            ids.setdefault(row[0], []).append(f"<new:{name}#{n}>")
+            ids.setdefault(row[0], []).append(f"[new {name} {n}]")
             for field, value in zip(fields, row[1:], strict=True):
                 if value:
-                    placeholder = f"<new:{name}.{field}#{n}>"
+                    placeholder = f"[new {name}.{field} {n}]"
                     codes[str(value)] = placeholder
                     if hasattr(value, "hex"):
                         codes[value.hex] = placeholder
@@ -249,13 +253,14 @@ _CSRF = re.compile(
 )
 # Django's signing: value:timestamp:signature (base62 timestamp, urlsafe base64 SHA-256).
 _SIGNED = re.compile(rb"(?<=:)[0-9A-Za-z]{6,8}:[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
-# Where a number stands as a row's id: in a path, an anchor, an HTML id, a JSON key *id.
+# Where a number stands as a row's id: an anchor, an HTML id, a JSON key *id; and in a path,
+# an argument of the URL pattern named id, pk or *_id (``_PATH``, read by the URLconf).
 _ID_PLACES = (
-    re.compile(rb"(?<=/)(\d+)(?=/)"),
-    re.compile(rb"(?<=#)(\d+)(?![\w-])"),
+    re.compile(rb"(?<=#)()(\d+)(?![\w-])"),
     re.compile(rb"(?<=id=\")([\w-]*-)(\d+)(?=\")"),
     re.compile(rb"(\"\w*id\"\s*:\s*)(\d+)\b"),
 )
+_PATH = re.compile(rb"(?<=[\"'\s(=])/[\w.%~/-]*")
 
 
 def normalise(body: bytes, rows: NewRows | None = None) -> bytes:
@@ -270,13 +275,31 @@ def normalise(body: bytes, rows: NewRows | None = None) -> bytes:
         body = body.replace(code.encode(), placeholder.encode())
 
     def swap(match: re.Match) -> bytes:
-        *head, number = match.groups()
+        head, number = match.groups()
         new = rows.ids.get(int(number))
-        return b"".join(head) + (new.encode() if new else number)
+        return head + (new.encode() if new else number)
 
+    def swap_path(match: re.Match) -> bytes:
+        path = match.group(0).decode("utf-8", "replace")
+        for name, value in _arguments(path):
+            new = rows.ids.get(value) if isinstance(value, int) else None
+            if new and (name in ("id", "pk") or name.endswith("_id")):
+                path = re.sub(rf"(?<=/){value}(?=/|$|\.)", new, path)
+        return path.encode()
+
+    body = _PATH.sub(swap_path, body)
     for place in _ID_PLACES:
         body = place.sub(swap, body)
     return body
+
+
+@functools.lru_cache(maxsize=4096)
+def _arguments(path: str) -> tuple[tuple[str, object], ...]:
+    """The URL pattern's arguments in ``path`` (none when it is no page of the site)."""
+    try:
+        return tuple(resolve(path).kwargs.items())
+    except Resolver404:
+        return ()
 
 
 def normalised(observed: dict[str, bytes], rows: NewRows) -> dict[str, bytes]:
