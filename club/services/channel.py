@@ -45,6 +45,7 @@ from campaign.models import (
 )
 from campaign.services import queue
 from campaign.services.actionlog import OrganiserError, log
+from campaign.services.plaintext import one_line
 from club.models import ClubPost, PostStatus
 from dgk import outbound
 
@@ -188,7 +189,11 @@ def post(campaign: Campaign, kind: str, text: str, *, now: datetime | None = Non
     if not hook(campaign):
         return None
     row = ClubPost.objects.create(
-        campaign=campaign, kind=kind, text=text, next_try=now or timezone.now()
+        # one line: a name written before the check could hold a line break (docs/security.md)
+        campaign=campaign,
+        kind=kind,
+        text=one_line(text),
+        next_try=now or timezone.now(),
     )
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         # Robust: with the broker down the post waits for the sweep.

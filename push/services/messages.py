@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from campaign.models import Seat
+from campaign.services.plaintext import one_line
 from push.models import PushKind
 
 # The events the campaign's notices become, and the kind of each.
@@ -51,7 +52,7 @@ def payload(push: dict, seat: Seat) -> dict:
     >>> payload({"seat": 1, "event": "reminder", "hours": 2}, seat)["body"]
     'Orders are due in 2 hours in Club 1757.'
     """
-    name = seat.campaign.name
+    name = one_line(seat.campaign.name)  # a name from before the check (docs/security.md)
     dashboard = reverse("orders:dashboard", args=[seat.code])
     event = push["event"]
     title, body, url = {

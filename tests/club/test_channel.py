@@ -304,3 +304,11 @@ def test_a_failure_of_the_channel_itself_never_undoes_the_resolution(
     assert campaign.open_window().phase == "march"
     assert not ClubPost.objects.exists()
     assert "the club's channel could not write its post" in caplog.text
+
+
+def test_an_old_name_with_a_line_break_is_posted_on_one_line(campaign, organiser, now):
+    """A name written before the forms refused line breaks (docs/security.md)."""
+    with_hook(campaign, "https://hooks.example.org/club", organiser, now)
+    campaign.name = "Bohemia 1757\r\nX-Evil: 1"
+    row = channel.post(campaign, "start", f"{campaign.name} has begun.", now=now)
+    assert row.text == "Bohemia 1757 X-Evil: 1 has begun."
