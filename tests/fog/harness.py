@@ -55,6 +55,7 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from campaign.services import viewcache
+from push.services import delivery
 
 # Every comparison made in this session: (label, channels, "no difference" / "differs"),
 # printed by tests/fog/conftest.py at the end of the session.
@@ -141,14 +142,28 @@ def clear_caches() -> None:
     mail.outbox.clear()
 
 
+# The pushes the world sent, (user id, payload), in order: ``push.services.delivery`` hands
+# each device's payload to ``send_to_device``, replaced in a world by this recorder (no push
+# service is called).
+PUSHED: list[tuple[int, dict]] = []
+
+
+def _record_push(device, payload: dict, *, now) -> str:
+    PUSHED.append((device.user_id, payload))
+    return "sent"
+
+
 class fresh_world:  # noqa: N801 (a context manager, used like a function)
     """Empty caches and an empty outbox before and after; the map pictures and season books
-    written in a folder of this world alone."""
+    written in a folder of this world alone; the pushes recorded in ``PUSHED``, not sent."""
 
     DIRS = ("MAP_PICTURES_DIR", "SEASON_BOOKS_DIR")
 
     def __enter__(self):
         clear_caches()
+        PUSHED.clear()
+        self.sender = delivery.send_to_device
+        delivery.send_to_device = _record_push
         self.tmp = Path(tempfile.mkdtemp(prefix="dgk-fog-"))
         self.saved = {name: getattr(settings, name) for name in self.DIRS}
         for name in self.DIRS:
@@ -156,6 +171,7 @@ class fresh_world:  # noqa: N801 (a context manager, used like a function)
         return self
 
     def __exit__(self, *exc):
+        delivery.send_to_device = self.sender
         for name, value in self.saved.items():
             setattr(settings, name, value)
         shutil.rmtree(self.tmp, ignore_errors=True)
