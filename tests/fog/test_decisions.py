@@ -220,8 +220,8 @@ def test_b_siege_decision_does_not_show_when_the_walls_hold(
 ):
     """After resolution. The same siege of Neisse; A (the garrison) answered and is ready; B
     grants or denies in advance and presses Ready: the phase resolves, and with the campaign's
-    dice the walls hold (roll 5, +6: 11 < 12, 11.1). The honors of war are never asked (11.6),
-    so B's answer has no consequence and must never show."""
+    dice the walls hold (the modified roll stays under 12, 11.1; asserted). The honors of war
+    are never asked (11.6), so B's answer has no consequence and must never show."""
     scene = scenarios.siege(organiser, django_capture_on_commit_callbacks, besieger="B")
 
     def secret(which):
@@ -261,7 +261,7 @@ def test_b_honors_answer_does_not_show_before_the_siege_phase_resolves(
 def test_b_honors_answer_does_not_show_when_a_grants_the_honors(
     organiser, django_capture_on_commit_callbacks
 ):
-    """After resolution. The walls of Koniggratz are breached (the campaign's dice: 6, +8) and
+    """After resolution. The walls of Koniggratz are breached (the campaign's dice; asserted) and
     A, the besieger, grants the honors of war: the garrison marches out to the nearest fortress
     of its country (11.6.1) whatever it answered. Whether B would have surrendered or fought
     is asked only after a denial (11.6.2) and must not show."""
