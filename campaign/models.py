@@ -313,6 +313,11 @@ class Seat(models.Model):
     # (None: until the player or the organiser takes the seat back).
     caretaker_style = models.CharField(max_length=10, blank=True, default="")
     caretaker_until = models.DateTimeField(null=True, blank=True)
+    # The turn the caretaker took the seat ("on the caretaker since turn N" on the board), and
+    # whether the campaign's caretaker policy put it there (a missed deadline, an absence): that
+    # hold ends when its player is back (campaign.services.caretaker.player_back, issue 43).
+    caretaker_since = models.PositiveSmallIntegerField(null=True, blank=True)
+    caretaker_held = models.BooleanField(default=False)
     # Deadlines missed this season (never reset when orders come again): the excused misses of
     # the campaign's policy are counted against it (campaign.services.caretaker).
     missed_this_season = models.PositiveIntegerField(default=0)

@@ -19,7 +19,14 @@ from orders.access import Access, _access, _hexmap, _settings, _version, seat_co
 from orders.deploy_pages import deployment_context
 from orders.deploy_shortcuts import SHORTCUTS, apply_shortcut
 from orders.forms import DeployGarrisonForm, DeployLeaderForm, DeploySiegeTrainForm
-from orders.sheets import posted_phase, save_draft, sheet_locked, writable_sheet, writes_orders
+from orders.sheets import (
+    player_is_back,
+    posted_phase,
+    save_draft,
+    sheet_locked,
+    writable_sheet,
+    writes_orders,
+)
 from rules.armies import Army
 from rules.deployment import placed_by_opening
 
@@ -31,6 +38,7 @@ def deploy(request: HttpRequest, code) -> HttpResponse:
     grows and the engine's validator speaks after every change."""
     if request.method == "GET":
         access = _access(request, code)
+        player_is_back(access)  # (a hold of the caretaker ends: issue 43)
         template = "orders/deploy.html#swap" if request.htmx else "orders/deploy.html"
         return render(request, template, deployment_context(request, access))
     if request.method != "POST":

@@ -1,7 +1,8 @@
 """Writing a seat's order sheet: the open sheet of the phase, locked for update
 (``writable_sheet``), saving a draft (marked when the organiser enters it on the player's behalf),
 and ``writes_orders``, which turns a closed sheet into a message instead of an error. Shared by
-the orders and the deployment views.
+the orders and the deployment views. A player who opens or writes his orders is back: the
+caretaker's hold of his seat ends (``player_is_back``, issue 43).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.models import Seat, WindowStatus
+from campaign.services import caretaker
 from campaign.services.organiser import mark_entered
 from orders.access import Access, SeatContext
 from orders.models import OrderSheet
@@ -86,12 +88,22 @@ def writes_orders(view):
     return wrapper
 
 
+def player_is_back(access: Access) -> bool:
+    """The seat's own player (not the organiser on his behalf) opened his orders page or saved
+    something: if the caretaker held his seat, the hold ends and the phases wait for him again
+    (``caretaker.player_back``). Whether it ended."""
+    if not access.own or access.behalf:
+        return False
+    return caretaker.player_back(access.seat, access.user, now=timezone.now())
+
+
 def save_draft(sheet: OrderSheet, draft: dict, access: Access) -> None:
     sheet.draft = draft
     sheet.updated = timezone.now()
     sheet.save(update_fields=["draft", "updated"])
     if access.behalf:
         mark_entered(sheet, access.user, now=sheet.updated)
+    player_is_back(access)
 
 
 def sheet_locked(request: HttpRequest, sheet: OrderSheet) -> bool:

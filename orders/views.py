@@ -47,6 +47,7 @@ from orders.sheets import (
     Closed,
     check_phase,
     decline_forced_march,
+    player_is_back,
     posted_phase,
     save_draft,
     sheet_locked,
@@ -86,7 +87,9 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_GET
 def orders(request: HttpRequest, code) -> HttpResponse:
-    ctx = orders_context(request, seat_context(request, code))
+    seat_ctx = seat_context(request, code)
+    player_is_back(seat_ctx.access)  # (a hold of the caretaker ends: issue 43)
+    ctx = orders_context(request, seat_ctx)
     if request.htmx:
         return render(request, "orders/orders.html#play", ctx)
     return render(request, "orders/orders.html", ctx)
@@ -265,6 +268,7 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
     check_phase(window, posted_phase(request))
+    player_is_back(access)
     sheet, _ = OrderSheet.objects.get_or_create(
         window=window, seat=access.seat, defaults={"campaign": access.campaign}
     )
@@ -353,6 +357,7 @@ def no_forced_march(request: HttpRequest, code) -> HttpResponse:
         check_phase(window, posted_phase(request))
     decline = request.POST.get("decline") == "1"
     decline_forced_march(access, window, decline)
+    player_is_back(access)
     if decline:
         messages.success(
             request,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from zoneinfo import available_timezones
+from datetime import datetime
+from zoneinfo import ZoneInfo, available_timezones
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -345,7 +346,33 @@ class InviteForm(forms.Form):
 
 
 class ExtendForm(forms.Form):
-    hours = forms.IntegerField(min_value=1, max_value=deadlines.MAX_HOURS, initial=24)
+    """Extend the deadline by whole hours, or bring it to a time (in the campaign's time zone:
+    before the deadline, to hurry a phase; ``organiser.bring_forward`` checks the time)."""
+
+    hours = forms.IntegerField(
+        min_value=1, max_value=deadlines.MAX_HOURS, initial=24, required=False
+    )
+    to = forms.CharField(required=False, max_length=30)
+
+    def __init__(self, *args, time_zone: str = "UTC", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.time_zone = time_zone
+
+    def clean_to(self) -> datetime | None:
+        raw = self.cleaned_data["to"].strip()
+        if not raw:
+            return None
+        try:
+            when = datetime.fromisoformat(raw.replace(" ", "T"))
+        except ValueError:
+            raise forms.ValidationError("A date and time, such as 2026-05-01T20:00.") from None
+        return when if when.tzinfo else when.replace(tzinfo=ZoneInfo(self.time_zone))
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors and (data.get("hours") is None) == (data.get("to") is None):
+            raise forms.ValidationError("Extend by whole hours, or bring the deadline to a time.")
+        return data
 
 
 class OptionsForm(forms.Form):

@@ -327,7 +327,7 @@ def organiser_board(request: HttpRequest, code) -> HttpResponse:
         {
             "campaign": campaign,
             "board": board,
-            "extend_form": ExtendForm(),
+            "extend_form": ExtendForm(time_zone=campaign.time_zone),
             "replace_form": ReplaceForm(reserves=board.reserves),
             "options_form": _options_form(campaign),
             "locked_seats": signin.locked_seats(campaign, now=timezone.now()),
@@ -459,12 +459,32 @@ def resume(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_POST
 def extend(request: HttpRequest, code) -> HttpResponse:
-    form = ExtendForm(request.POST)
+    """Extend the deadline by whole hours, or bring it forward to a time (issue 43)."""
+    campaign = organiser_campaign(request, code)
+    form = ExtendForm(request.POST, time_zone=campaign.time_zone)
     if not form.is_valid():
-        campaign = organiser_campaign(request, code)
-        messages.error(request, "Extend by a whole number of hours.")
+        messages.error(request, "Extend by a whole number of hours, or bring it to a time.")
         return to_board(request, campaign)
-    hours = form.cleaned_data["hours"]
+    hours, to = form.cleaned_data["hours"], form.cleaned_data["to"]
+    if to is not None:
+        when = f"{to.astimezone(ZoneInfo(campaign.time_zone)):%a %d %b, %H:%M}"
+        return confirmed_tool(
+            request,
+            code,
+            "extend",
+            f"Bring the deadline forward to {when}?",
+            [
+                f"The open phase closes at {when} ({campaign.time_zone}), or as soon as every "
+                "seat it waits for is ready.",
+                "The seats it still waits for are emailed at once with the new deadline.",
+                "The log tells every player, with your reason.",
+            ],
+            lambda c, why: organiser.bring_forward(
+                c, request.user, to, now=timezone.now(), reason=why
+            ),
+            f"Deadline brought forward to {when}.",
+            hidden={"to": form.data["to"]},
+        )
     return confirmed_tool(
         request,
         code,
@@ -524,12 +544,18 @@ def end(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def resolve_now(request: HttpRequest, code) -> HttpResponse:
-    window = organiser_campaign(request, code).open_window()
+    campaign = organiser_campaign(request, code)
+    window, chosen = campaign.open_window(), caretaker.policy(campaign)
     if window is not None and window.phase == "deployment":
         missing = [
             "Seats that have not pressed Ready: each army whose deployment is legal as drafted "
             "deploys from the draft; any other army stays undeployed and the deployment stays "
             "open for its seat, with the deadline as it stands now.",
+        ]
+    elif chosen["policy"] == "caretaker":
+        missing = [
+            f"Seats that have not pressed Ready: the caretaker gives their orders "
+            f"({chosen['style']}), as the campaign's policy says.",
         ]
     else:
         missing = ["Seats that have not pressed Ready stand still, as at a deadline."]

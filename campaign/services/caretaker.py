@@ -17,6 +17,15 @@ and the engine's checks, as every seat's. The organiser may also hand a seat to 
 (``hand_over``, the board or ``manage.py caretaker``), until a date or until taken back; a seat
 on the caretaker is not waited for. A seat marked away may go to it too (``absent``).
 
+Under the ``caretaker`` policy the caretaker *holds* a silent seat (issue 43): the deadline at
+which it gives a seat's orders past its excused misses puts the seat on the caretaker
+(``hold``), so the following windows do not wait for it (``resolution.is_due``), as Diplicity
+and webDiplomacy treat a player who missed as ready; a seat marked away is held from the start
+of its absence. The hold ends the moment its player is back (``player_back``: he opens his
+orders page, saves anything, or taps *Take my seat back*). The organiser's *Resolve now* applies
+the policy too: the caretaker gives the silent seats' orders (without a miss or a hold).
+
+
 The caretaker never writes letters, never deploys (the deployment's own rule applies: a legal
 draft deploys, 3), never forces a march and answers no honors of war in advance (the engine's
 defaults apply: grant; surrender), and never makes the between-campaign choices of 13 (peace,
@@ -122,15 +131,23 @@ def style_for(seat: Seat, campaign: Campaign, *, now: datetime, by_deadline: boo
         return handed
     chosen = policy(campaign)
     if absent:
-        return chosen["style"] if chosen["absent"] else ""
-    if (
-        chosen["policy"] == "caretaker"
-        and by_deadline
-        and not early
-        and seat.missed_this_season >= chosen["excused"]
-    ):
+        plays = chosen["absent"] or chosen["policy"] == "caretaker"
+        return chosen["style"] if plays else ""
+    if chosen["policy"] != "caretaker":
+        return ""
+    if early or (by_deadline and seat.missed_this_season >= chosen["excused"]):
         return chosen["style"]
     return ""
+
+
+def holds(seat: Seat, campaign: Campaign, *, by_deadline: bool, early: bool,
+          absent: bool) -> bool:  # fmt: skip
+    """Whether the caretaker, giving the orders of a silent seat not yet on it, now holds it
+    (``hold``): a deadline missed past the excused misses under the caretaker policy, or an
+    absence under it (the organiser's early resolution holds nobody)."""
+    if seat.caretaker_style or policy(campaign)["policy"] != "caretaker":
+        return False
+    return absent or (by_deadline and not early)
 
 
 def own_orders(orders: Orders, armies: set[str]) -> dict:
@@ -191,8 +208,13 @@ def hand_over(seat: Seat, actor, *, style: str, until: datetime | None, now: dat
         raise OrganiserError("A reserve seat commands no army: there is nothing to take care of.")
     if until is not None and until <= now:
         raise OrganiserError("The caretaker's last day must be in the future.")
-    Seat.objects.filter(id=seat.id).update(caretaker_style=style, caretaker_until=until)
+    latest = seat.campaign.latest_version()
+    since = latest.turn if latest is not None else 1
+    Seat.objects.filter(id=seat.id).update(
+        caretaker_style=style, caretaker_until=until, caretaker_since=since, caretaker_held=False
+    )
     seat.caretaker_style, seat.caretaker_until = style, until
+    seat.caretaker_since, seat.caretaker_held = since, False
     till = f" until {until:%d %B %Y}" if until else ""
     log(
         seat.campaign,
@@ -210,8 +232,11 @@ def take_back(seat: Seat, actor, *, now: datetime, why: str = "") -> bool:
     joining); whether it was on it."""
     if not seat.caretaker_style:
         return False
-    Seat.objects.filter(id=seat.id).update(caretaker_style="", caretaker_until=None)
+    Seat.objects.filter(id=seat.id).update(
+        caretaker_style="", caretaker_until=None, caretaker_since=None, caretaker_held=False
+    )
     seat.caretaker_style, seat.caretaker_until = "", None
+    seat.caretaker_since, seat.caretaker_held = None, False
     log(
         seat.campaign,
         actor,
@@ -222,6 +247,39 @@ def take_back(seat: Seat, actor, *, now: datetime, why: str = "") -> bool:
         style="",
     )
     return True
+
+
+def hold(seat: Seat, style: str, *, turn: int, now: datetime, why: str) -> bool:
+    """The caretaker policy holds ``seat`` from ``turn`` until its player is back (logged,
+    every player reads it); whether it did (not when the seat is on the caretaker already)."""
+    held = Seat.objects.filter(id=seat.id, caretaker_style="").update(
+        caretaker_style=style, caretaker_until=None, caretaker_since=turn, caretaker_held=True
+    )
+    if not held:
+        return False
+    seat.caretaker_style, seat.caretaker_until = style, None
+    seat.caretaker_since, seat.caretaker_held = turn, True
+    log(
+        seat.campaign,
+        None,
+        OrganiserActionKind.CARETAKER,
+        f"The {seat.label} is played by the caretaker ({style}) from turn {turn}, {why}, "
+        "until its player is back.",
+        now=now,
+        seat=str(seat.code),
+        style=style,
+        held=True,
+    )
+    return True
+
+
+def player_back(seat: Seat, user, *, now: datetime) -> bool:
+    """The player of a seat the caretaker holds is back (he opened his orders page or saved
+    something): the hold ends, and the windows wait for him again. A seat the organiser handed
+    over stays with the caretaker (its player takes it back with one tap). Whether it ended."""
+    if not seat.caretaker_held:
+        return False
+    return take_back(seat, user, now=now, why=": its player is back")
 
 
 def count_miss(seat: Seat) -> None:

@@ -7,7 +7,9 @@
 - A seat that misses ``flag_after_missed`` deadlines in a row (counted in resolution) is flagged
   on the organiser's board, and the organiser is emailed once when it happens.
 - A player may declare an absence: until it ends, the seat's forces stand still without it
-  counting as missed, and the phase does not wait for the seat.
+  counting as missed, and the phase does not wait for the seat. Under the caretaker policy
+  the caretaker holds the seat from the start of the absence until its player is back
+  (``caretaker.hold``, issue 43).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from campaign.models import (
     Seat,
     WindowStatus,
 )
-from campaign.services import deadlines, outgoing
+from campaign.services import caretaker, deadlines, outgoing
 
 MAX_ABSENCE_DAYS = 60
 
@@ -41,6 +43,13 @@ def declare_absence(seat: Seat, until: datetime | None, *, now: datetime) -> Non
             raise AbsenceError(f"An absence lasts at most {MAX_ABSENCE_DAYS} days.")
     seat.absent_until = until
     seat.save(update_fields=["absent_until"])
+    chosen = caretaker.policy(seat.campaign)
+    if until is None:  # (his own settings, saved: he is back)
+        caretaker.player_back(seat, seat.user, now=now)
+    elif chosen["policy"] == "caretaker" and not seat.caretaker_style:
+        latest = seat.campaign.latest_version()
+        turn = latest.turn if latest is not None else 1
+        caretaker.hold(seat, chosen["style"], turn=turn, now=now, why="its player being away")
 
 
 def send_reminders(*, now: datetime) -> int:

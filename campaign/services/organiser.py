@@ -6,8 +6,10 @@ organiser is a non-playing umpire (``Campaign.umpire_plays`` off), who sees ever
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 
@@ -166,6 +168,71 @@ def extend_deadline(
         + _why(reason),
         now=now,
         hours=hours,
+        window=window.id,
+    )
+    return window
+
+
+# The earliest a deadline may be brought: its owing players have a few minutes' warning.
+HURRY_MARGIN = timedelta(minutes=5)
+
+
+@transaction.atomic
+def bring_forward(
+    campaign: Campaign, actor, to: datetime, *, now: datetime, reason: str = ""
+) -> PhaseWindow:
+    """Bring the open window's deadline forward to ``to``, at least ``HURRY_MARGIN`` ahead
+    (issue 43); the seats it still waits for (not ready, not away, not on the caretaker) are
+    emailed at once with the new deadline, and the reminders already due by it are counted as
+    sent (that email is their reminder)."""
+    _running(campaign)
+    window = campaign.open_window()
+    if window is None or window.status != WindowStatus.OPEN:
+        raise OrganiserError("No open phase: a paused campaign's deadline cannot be brought.")
+    window = PhaseWindow.objects.select_for_update().get(id=window.id)
+    if window.deadline is None:
+        raise OrganiserError("This phase waits for the tabletop's results: it has no deadline.")
+    if to < now + HURRY_MARGIN:
+        minutes = int(HURRY_MARGIN.total_seconds() // 60)
+        raise OrganiserError(f"Bring the deadline to at least {minutes} minutes from now.")
+    if to >= window.deadline:
+        raise OrganiserError("That is not before the deadline: extend it instead.")
+    PhaseWindow.objects.filter(id=window.id).update(deadline=to)
+    window.deadline = to
+    ready = set(window.order_sheets.filter(ready=True).values_list("seat_id", flat=True))
+    owing = [
+        s
+        for s in campaign.seats.filter(reserve=False)
+        if window.owes(s)
+        and s.id not in ready
+        and not s.is_absent(now)
+        and not caretaker.on_caretaker(s, now)
+    ]
+    reached = [
+        step
+        for step in deadlines.reminder_steps(campaign.reminders)
+        if now >= to - timedelta(hours=deadlines.lead_hours(step, window.opened_at, to))
+    ]
+    Reminder.objects.bulk_create(
+        [
+            Reminder(window=window, seat=s, hours_before=step, sent_at=now)
+            for s in owing
+            for step in reached
+        ],
+        ignore_conflicts=True,
+    )
+    hours = max(1, math.ceil((to - now).total_seconds() / 3600))
+    for seat in owing:
+        outgoing.queue_reminder(seat.id, window.id, hours)
+    local = to.astimezone(ZoneInfo(campaign.time_zone))
+    log(
+        campaign,
+        actor,
+        OrganiserActionKind.EXTENDED,
+        f"Brought the {window.phase} deadline of turn {window.turn} forward to "
+        f"{local:%a %d %b, %H:%M} ({campaign.time_zone})." + _why(reason),
+        now=now,
+        to=to.isoformat(),
         window=window.id,
     )
     return window
@@ -483,7 +550,8 @@ def end_campaign(campaign: Campaign, actor, *, now: datetime, reason: str = "") 
 
 def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):
     """Resolve the open phase before its deadline: the seats that have not pressed Ready are
-    treated as at a deadline (``standstill``), without it counting as missed."""
+    treated by the campaign's policy (the caretaker's orders under the caretaker policy, else
+    they stand still), without it counting as missed."""
     window = campaign.open_window()
     if window is None or window.status != WindowStatus.OPEN:
         raise OrganiserError("No open phase to resolve.")

@@ -371,8 +371,10 @@ def resolve_due_phase(
     there was nothing to do (not due, paused, or already resolved by someone else).
 
     ``early``: the organiser resolves it before its deadline ("Resolve now"): the seats that
-    have not pressed Ready are treated as at a deadline (``standstill``), without counting it
-    as missed; a deployment that stays open keeps its deadline; every seat is told.
+    have not pressed Ready are treated by the campaign's policy (the caretaker gives their
+    orders under the caretaker policy, ``caretaker.style_for``; otherwise they stand still,
+    ``standstill``), without counting it as missed or holding them; a deployment that stays
+    open keeps its deadline; every seat is told.
 
     ``extra_orders`` are orders that come from no seat, in the engine's format: the tabletop's
     battle results (``{"battle_results": [...]}``, 9.5) entered for a battle phase waiting for
@@ -435,7 +437,7 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
     early = early and not by_deadline
     settings = gameplay.rule_settings(campaign)
     chosen = {s.power: s.leaders for s in seats}
-    per_seat, extra_events, used, back = [], [], {}, []
+    per_seat, extra_events, used, back, to_hold = [], [], {}, [], []
     for seat in seats:
         if not window.owes(seat):
             continue
@@ -474,6 +476,10 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
                 per_seat.append(orders)
                 extra_events += [caretaker.played_event(seat, phase, style), *rejections]
                 used[seat.power] = {"orders": orders, "caretaker": style}
+                if caretaker.holds(
+                    seat, campaign, by_deadline=by_deadline, early=early, absent=absent
+                ):
+                    to_hold.append((seat, style, absent))
             else:
                 extra_events.append(
                     standstill.missing_event(seat, phase, absent=absent, early=early)
@@ -486,6 +492,9 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
             if seat.missed_in_a_row == int(campaign.reminders.get("flag_after_missed", 2)):
                 outgoing.queue_organiser_flag(seat.id)
 
+    for seat, style, absent in to_hold:  # the following windows do not wait (issue 43)
+        why = "its player being away" if absent else f"its {phase.value} orders missing"
+        caretaker.hold(seat, style, turn=window.turn, now=now, why=why)
     if back:  # seats that gave orders again after missing some
         Seat.objects.filter(id__in=back).update(missed_in_a_row=0)
     if extra_orders:
