@@ -30,7 +30,7 @@ from maps.core.model import CitySize, HexMap
 from maps.core.paths import enemy_aware_cost, reachable_paths
 from maps.core.render import name_side
 from maps.core.tiles import Grid
-from rules.armies import siege_train_name, siege_train_short
+from rules.armies import CLOSED_NEUTRALS, siege_train_name, siege_train_short
 
 ARMY_COLOURS = {
     "austria": ("#f4f4f4", "#111111"),
@@ -298,13 +298,18 @@ def reach(
 ) -> list[dict]:
     """Hexes the unit can still enter from ``start`` with ``left`` MPs (the map core's reach
     over the Terrain Effects Chart with the enemy-occupied hexes the view shows, 6.4.4: a force
-    entering one stops there), each with its cost and the direction codes that get there."""
+    entering one stops there; never a closed neutral country, 3.3), each with its cost and the
+    direction codes that get there."""
     try:
         here = parse_hex_id(start)
     except HexIdError:
         return []
     enemies = frozenset(enemies)
-    cost = enemy_aware_cost(hexmap, enemies, forts)
+    terrain = enemy_aware_cost(hexmap, enemies, forts)
+    closed = hexmap.hexes_of_areas(CLOSED_NEUTRALS)  # never entered (3.3)
+
+    def cost(frm, d: int, to) -> int | None:
+        return None if to in closed else terrain(frm, d, to)
 
     def can_leave(h) -> bool:
         return h not in enemies

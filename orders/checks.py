@@ -70,9 +70,23 @@ def order_problems(
         for event in rejected:
             if event.kind is EventKind.ORDER_REJECTED:
                 unit = str(event.data.get("unit", ""))
-                text = event.text.split(": ", 1)[-1] if unit else event.text
-                problems.setdefault(unit, []).append(f"{text} ({event.rule}).")
+                problems.setdefault(unit, []).append(refusal(event.text, unit, event.rule))
     return problems
+
+
+def refusal(text: str, unit: str, rule: str) -> str:
+    """The engine's refusal as the orders page says it beside the unit's name: without
+    "Order rejected:" and the unit's key, the rule once.
+
+    >>> refusal("Order rejected: apraxin: needs 1 march(es) but only 0 remain (6.2)", "apraxin",
+    ...         "6.2")
+    'needs 1 march(es) but only 0 remain (6.2).'
+    """
+    text = text.removeprefix("Order rejected: ")
+    if unit:
+        text = text.removeprefix(f"{unit}: ")
+    text = text.rstrip(".")
+    return text + "." if text.endswith(f"({rule})") else f"{text} ({rule})."
 
 
 def problem_lines(problems: dict[str, list[str]], names: dict[str, str]) -> list[str]:

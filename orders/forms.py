@@ -26,8 +26,10 @@ from maps.core.hexgrid import (
 from maps.core.hexgrid import hex_id as format_hex
 from maps.core.hexgrid import neighbour as step_to
 from maps.core.model import HexMap
+from rules.armies import ADJECTIVES, CLOSED_NEUTRALS, Army
 from rules.leaders import leader, leader_key
 from rules.movers import march_mp
+from rules.orders import unit_army
 from rules.rulesettings import RuleSettings
 
 DIRECTION_NAMES = {1: "W", 2: "NW", 3: "NE", 4: "E", 5: "SE", 6: "SW"}
@@ -79,6 +81,20 @@ class MarchForm(forms.Form):
 
     def clean_meeting(self) -> str:
         return self.cleaned_data.get("meeting") or "hold"
+
+    def clean(self) -> dict:
+        d = super().clean()
+        if (
+            "path" in d
+            and not d["path"]
+            and not any(d.get(f) for f in ("leave_fortress", "enter_fortress", "works"))
+        ):
+            # The engine refuses it ("gives no line of march"): a force with no order stands.
+            raise forms.ValidationError(
+                "An order needs at least one step (a line of march), or entering or leaving a "
+                "fortress: nothing was saved. A force with no order stands still."
+            )
+        return d
 
     def clean_drop(self) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -325,6 +341,7 @@ def march_preview(
     except (PathError, HexIdError) as exc:
         return Preview(start, (), allowance, False, str(exc))
     enemies, forts = enemy_hexes(view, hexmap)
+    closed = hexmap.hexes_of_areas(CLOSED_NEUTRALS)
     if here not in hexmap:
         return Preview(start, (), allowance, False, f"{start} is not a hex of the map.")
     steps: list[Step] = []
@@ -343,7 +360,11 @@ def march_preview(
             here = there
             continue
         cost = hexmap.enter_cost(here, code, enemy_occupied=enemies, enemy_fortresses=forts)
-        if cost is None:
+        if there in closed:
+            note = f"{hexmap.area(there)}, a closed neutral country (3.3)"
+            steps.append(Step(i, code, format_hex(there), None, spent, False, note))
+            valid, message = False, f"Step {i} ({code}) into {format_hex(there)}: {note}."
+        elif cost is None:
             note = "impassable (2.2)"
             steps.append(Step(i, code, format_hex(there), None, spent, False, note))
             valid, message = False, f"Step {i} ({code}) into {format_hex(there)} is {note}."
@@ -367,15 +388,60 @@ def march_preview(
     return Preview(start, tuple(steps), allowance, valid, message)
 
 
-def next_steps(hexmap: HexMap, at: str) -> list[tuple[int, str, str]]:
-    """The six neighbours of ``at`` as (direction code, compass name, hex id), on the map only."""
+def next_steps(
+    hexmap: HexMap, at: str, preview: Preview | None = None, view: View | None = None
+) -> list[tuple[int, str, str]]:
+    """The neighbours of ``at`` the force can enter as (direction code, compass name, hex id):
+    on the map, not impassable (2.2), not a closed neutral country (3.3) and, with the line of
+    march's ``preview``, within the MPs it has left (6.4.5), none after a stop (6.4.4). Only
+    these are numbered on the tap map."""
     try:
         here = parse_hex_id(at)
     except HexIdError:
         return []
+    if preview is not None and not preview.valid:
+        return []  # the line cannot be made as written: nothing to add to it
+    if preview is not None and preview.steps and preview.steps[-1].note.startswith("enemy"):
+        return []  # the force must stop in the enemy's hex (6.4.4)
+    enemies, forts = enemy_hexes(view, hexmap) if view is not None else (frozenset(), frozenset())
+    closed = hexmap.hexes_of_areas(CLOSED_NEUTRALS)
+    left = preview.allowance - preview.spent if preview is not None else None
     out = []
     for code in sorted(DIRECTIONS):
         there = step_to(here, code)
-        if there in hexmap:
-            out.append((code, DIRECTION_NAMES[code], format_hex(there)))
+        if there not in hexmap or there in closed:
+            continue
+        cost = hexmap.enter_cost(here, code, enemy_occupied=enemies, enemy_fortresses=forts)
+        if cost is None or (left is not None and cost > left):
+            continue
+        out.append((code, DIRECTION_NAMES[code], format_hex(there)))
     return out
+
+
+def pool_problem(view: View, orders: list[dict], order: dict) -> str:
+    """Why ``order`` cannot be saved beside the draft's other march ``orders``: its army's march
+    pool (6.2.1: the Swedes march on Russian marches, the Empire on Austrian) has no march left
+    for it this turn (6.2, the marches rolled in 6.1). "" when it has."""
+    army = unit_army(str(order.get("unit", "")))
+    if army is None:
+        return ""
+    pool = army.march_pool
+    have = view.marches.get(pool.value)
+    if have is None:
+        return ""
+    given = 0
+    for o in orders:
+        other = unit_army(str(o.get("unit", "")))
+        if o.get("unit") != order.get("unit") and other is not None and other.march_pool is pool:
+            given += o["marches"] if isinstance(o.get("marches"), int) else 1
+    wanted = order["marches"] if isinstance(order.get("marches"), int) else 1
+    if given + wanted <= have:
+        return ""
+    users = " and ".join(ADJECTIVES[a] for a in Army if a.march_pool is pool)
+    share = "share" if " and " in users else "have"
+    told = f"{given} given to other orders" if given else "none given yet"
+    return (
+        f"Not saved: the {users} forces {share} {have} march{'es' if have != 1 else ''} this "
+        f"turn (6.2, 6.2.1; {told}), and this order needs {wanted}. Remove another order "
+        "first, or leave this force standing."
+    )

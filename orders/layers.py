@@ -189,23 +189,22 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
             view, hexmap, settings, pos[0], path, marches=marches, supplied=pos[1], forced=forced
         )
         enemies, forts = enemy_hexes(view, hexmap)
-        # A wrong order goes no further: the widget says what is wrong and where the force
-        # could get to (its last step that can be made), not the hex of the failed step.
-        made = [s for s in p.steps if s.ok]
+        # Tapping a unit that has an order starts its line anew from where it stands (issue
+        # 43: never added to the saved line). A wrong saved order is said in words.
+        fresh = march_preview(
+            view, hexmap, settings, pos[0], "", marches=marches, supplied=pos[1], forced=forced
+        )
         data["reach"] = {
             "unit": unit,
             "name": units[unit],
-            "path": path,
+            "path": "",
+            "saved": path if order else None,
             "marches": marches,
-            "from": p.end if p.valid else (made[-1].hex if made else p.start),
-            "spent": p.spent if p.valid else (made[-1].spent if made else 0),
-            "allowance": p.allowance,
+            "from": pos[0],
+            "spent": 0,
+            "allowance": fresh.allowance,
             "problem": "" if p.valid else p.message,
-            "hexes": (
-                overlay.reach(view, hexmap, grid, enemies, forts, p.end, p.allowance - p.spent)
-                if p.valid
-                else []
-            ),
+            "hexes": overlay.reach(view, hexmap, grid, enemies, forts, pos[0], fresh.allowance),
         }
     if window is not None and window.phase == "deployment" and sheet is not None:
         data["deploy"] = _deploy_layer(request, access, hexmap, grid, sheet)

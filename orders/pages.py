@@ -277,11 +277,10 @@ def orders_context(
     view: View = page["view"]
     units, kind, draft = page["units"], page["kind"], page["draft"]
     if path is None:
+        # A unit tapped again starts its line of march anew from where it stands: its saved
+        # order is listed (and stands) until a new one is saved, never added to (issue 43).
         path = request.GET.get("path", "")
-        if not path and unit:
-            path = next(
-                (o.get("path", "") for o in draft_items(draft, kind) if o.get("unit") == unit), ""
-            )
+    saved = next((o for o in draft_items(draft, kind) if o.get("unit") == unit), None)
     marches = 1
     for o in draft_items(draft, kind):
         if o.get("unit") == unit and isinstance(o.get("marches"), int):
@@ -295,7 +294,7 @@ def orders_context(
             view, hexmap, settings, start, str(path), marches=marches, supplied=supplied,
             forced=kind == "forced_march",
         )  # fmt: skip
-        steps = next_steps(hexmap, preview.end)
+        steps = next_steps(hexmap, preview.end, preview, view)
     version = ctx.version
     page.update(
         {
@@ -303,6 +302,13 @@ def orders_context(
             "marches_allowed": unit_marches_allowed(view, unit, settings),
             "unit": unit if unit in units else "",
             "path": path,
+            "saved_line": (
+                f"{units[unit]} has an order ({saved.get('path') or 'stand'}): tapping it "
+                "starts its line of march anew from where it stands, and the new line replaces "
+                "the old when saved."
+                if saved and unit in units
+                else ""
+            ),
             "preview": preview,
             "steps": steps,
             # Drawn only if the page shows it (the tap map is shown with a unit chosen).

@@ -30,7 +30,14 @@ from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
 from campaign.services.resolution import queue_resolution
 from orders import dashboard as dashboard_parts
 from orders.access import SeatContext, _access, _window, seat_context
-from orders.forms import BattleDecisionForm, ForcedMarchForm, HonorsForm, MarchForm, TransferForm
+from orders.forms import (
+    BattleDecisionForm,
+    ForcedMarchForm,
+    HonorsForm,
+    MarchForm,
+    TransferForm,
+    pool_problem,
+)
 from orders.models import OrderSheet
 from orders.pages import (
     battle_hexes,
@@ -148,6 +155,14 @@ def save_march(request: HttpRequest, code) -> HttpResponse:
             )  # fmt: skip
         order = form.order()
         draft = dict(sheet.draft) if isinstance(sheet.draft, dict) else {}
+        full = (
+            pool_problem(seat_ctx.view, draft_items(draft, kind), order) if kind == "march" else ""
+        )
+        if full:  # the army's marches of this turn are all given (6.2, 6.2.1)
+            form.add_error(None, full)
+            return _refused(
+                request, seat_ctx, sheet, form=form, unit=order["unit"], path=order["path"]
+            )
         items = [o for o in draft_items(draft, kind) if o.get("unit") != order["unit"]]
         draft[kind] = [*items, order]
         save_draft(sheet, draft, seat_ctx.access)

@@ -819,16 +819,18 @@
 
   Widget.prototype.drawReach = function (r) {
     var self = this;
+    // A unit that has an order starts its line anew from where it stands (never added to).
+    var anew = r.saved !== null && r.saved !== undefined
+      ? " Its order (" + (r.saved || "stand") + ") is replaced by a new line from here." : "";
     if (r.problem) {
-      // the order cannot be carried out as written: say why, light nothing to add to it
       this.say(
-        r.name + ": this order cannot be carried out. " + r.problem +
-          " Remove it, or change its line of march below."
+        r.name + ": its order cannot be carried out. " + r.problem + anew +
+          (r.hexes.length ? " Tap a lit hex to march there instead." : "")
       );
     } else {
       this.say(
-        r.name + " in " + r.from + ": " + r.spent + " of " + r.allowance + " MP spent. " +
-          (r.hexes.length ? "Tap a lit hex to march there." : "It can go no further this phase.")
+        r.name + " in " + r.from + ": " + r.allowance + " MP." + anew + " " +
+          (r.hexes.length ? "Tap a lit hex to march there." : "It can go nowhere this phase.")
       );
     }
     r.hexes.forEach(function (h) {
@@ -856,7 +858,7 @@
   };
 
   Widget.prototype.march = function (r, h) {
-    var path = r.path ? r.path + "-" + h.codes : h.codes;
+    var path = h.codes; // from where the unit stands: a new line, never added to the old
     this.say("Saving " + r.name + " to " + h.hex + "…");
     htmx.ajax("POST", this.el.dataset.save, {
       target: "#play",

@@ -602,9 +602,18 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
     shot(browser, "orders-reach")
     tap_reach(browser, wait, sheet, "march", "frederick", far=False)
     first = next(o["path"] for o in sheet.draft["march"] if o["unit"] == "frederick")
-    tap_reach(browser, wait, sheet, "march", "frederick", far=False)
+    # Frederick, with an order, chosen again: a new line from where he stands (issue 43), said
+    # in one line; the tap replaces his order, never adds to it (1-1 once became 1-1-4-4)
+    choose_in_list(browser, wait, "frederick")
+    wait.until(
+        ec.text_to_be_present_in_element(
+            (By.ID, "mapwidget-status"), f"Its order ({first}) is replaced by a new line from here"
+        )
+    )
+    all_tappable(browser)  # (the map back in view: the list scrolled it away)
+    tap_reach(browser, wait, sheet, "march", "frederick")
     second = next(o["path"] for o in sheet.draft["march"] if o["unit"] == "frederick")
-    assert second.startswith(first + "-"), (first, second)
+    assert not second.startswith(first + "-"), (first, second)
     tap_counter(browser, wait, "prussia-1")
     tap_reach(browser, wait, sheet, "march", "prussia-1")
     saved = {o["unit"]: o["path"] for o in sheet.draft["march"]}

@@ -113,8 +113,11 @@ def test_reach_then_a_tap_saves_the_march_and_draws_it(marching, player):
     (drawn,) = after["orders"]
     assert drawn["unit"] == "frederick" and drawn["spent"] == far["cost"]
     assert len(drawn["line"]) == len(far["codes"].split("-")) + 1
-    assert after["reach"]["from"] == far["hex"]
-    assert after["reach"]["spent"] == far["cost"]
+    # the unit chosen again starts its line anew from where it stands (issue 43), its saved
+    # line named: a tap then replaces the order, never adds to it (1-1 became 1-1-4-4)
+    assert after["reach"]["from"] == POSITIONS["prussia"] and after["reach"]["spent"] == 0
+    assert after["reach"]["saved"] == far["codes"] and after["reach"]["path"] == ""
+    assert after["reach"]["hexes"] == reach["hexes"]
 
 
 def test_the_overlay_answers_not_modified_until_the_draft_changes(marching, player):

@@ -67,19 +67,13 @@ def test_an_impossible_transfer_is_shown_wrong_and_blocks_ready(marching, player
 
 
 def test_the_map_says_what_is_wrong_with_a_march_too_long(marching, player):
-    """The map widget's reach for a wrong order: the problem in words, the force where its last
-    step that can be made leaves it (not the hex of the failed step), nothing lit to add."""
+    """The map widget's reach for a unit with an order: a new line from where the unit stands
+    (issue 43: tapping it again never adds to its saved line), the saved line named, and a
+    wrong saved order's problem in words."""
     prussia = seat(marching, "prussia")
     c = client_for(player)
-    c.post(
-        url("save_march", prussia),
-        in_phase(prussia, {"unit": "frederick", "path": "4-4", "marches": "1"}),
-    )
-    fine = json.loads(c.get(url("map_overlay", prussia), {"unit": "frederick"}).content)["reach"]
-    assert fine["problem"] == "" and fine["hexes"] and fine["spent"] == 2
 
-    def reach_of(steps: int) -> dict:
-        path = "-".join(["4"] * steps)
+    def reach_of(path: str) -> dict:
         c.post(
             url("save_march", prussia),
             in_phase(prussia, {"unit": "frederick", "path": path, "marches": "1"}),
@@ -88,11 +82,18 @@ def test_the_map_says_what_is_wrong_with_a_march_too_long(marching, player):
             "reach"
         ]
 
-    reach = reach_of(8)
-    assert "MP are left (6.4.5)" in reach["problem"] and reach["hexes"] == []
-    # where the longest march East that can be made ends, and what it spends
-    can = next(r for r in map(reach_of, range(7, 0, -1)) if not r["problem"])
-    assert (reach["from"], reach["spent"]) == (can["from"], can["spent"])
+    fine = reach_of("4-4")
+    start = fine["from"]
+    assert fine["problem"] == "" and fine["hexes"] and fine["spent"] == 0
+    assert fine["saved"] == "4-4" and fine["path"] == ""
+    # the lit hexes' codes are lines from the unit's own hex, not from the saved line's end
+    by_hex = {h["hex"]: h for h in fine["hexes"]}
+    east = next(h for h in by_hex.values() if h["codes"] == "4")
+    assert east["cost"] <= fine["allowance"]
+
+    wrong = reach_of("-".join(["4"] * 8))
+    assert "MP are left (6.4.5)" in wrong["problem"] and wrong["saved"] == "-".join(["4"] * 8)
+    assert wrong["from"] == start and wrong["hexes"] == fine["hexes"]
 
 
 @pytest.mark.django_db(transaction=True)
