@@ -185,14 +185,31 @@ def orders_for(seat: Seat, phase: Phase, state: State, hexmap, style: str) -> di
     return {}
 
 
+def gives_orders(phase: Phase, style: str) -> bool:
+    """Whether the caretaker gives orders of its own in ``phase`` (``orders_for``): marches
+    when it plays on, battle decisions always; never a forced march, and no march when
+    defensive (its forces hold their ground)."""
+    return phase is Phase.BATTLE or (phase is Phase.MARCH and style == "plays-on")
+
+
 def played_event(seat: Seat, phase: Phase, style: str) -> dict:
-    """Every seat reads that the caretaker played this seat in this phase (never its orders)."""
+    """Every seat reads what the caretaker did for this seat in this phase (never its orders):
+    that it gave them, only where it gives any (``gives_orders``); otherwise what became of
+    the seat's forces ("made no forced march"), issue 43."""
+    if gives_orders(phase, style):
+        text = f"The {seat.label}'s {phase.value} orders were given by the caretaker ({style})."
+    elif phase is Phase.FORCED_MARCH:
+        text = f"The {seat.label}'s forces made no forced march: the caretaker never forces one."
+    elif phase is Phase.MARCH:
+        text = (
+            f"The {seat.label}'s forces held their ground: the caretaker ({style}) gives no march."
+        )
+    else:
+        text = f"The {seat.label} gave no {phase.value} orders: the caretaker ({style}) gives none."
+    gave = gives_orders(phase, style)
     return event_to_dict(
         Event(
-            "1.4",
-            EventKind.CARETAKER,
-            f"The {seat.label}'s {phase.value} orders were given by the caretaker ({style}).",
-            {"caretaker": style, "seat": seat.power},
+            "1.4", EventKind.CARETAKER, text, {"caretaker": style, "seat": seat.power, "gave": gave}
         )
     )
 

@@ -484,7 +484,9 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
                 extra_events.append(
                     standstill.missing_event(seat, phase, absent=absent, early=early)
                 )
-        handed = caretaker.on_caretaker(seat, now)
+        # A deadline the caretaker covered (it gave the seat's orders, by the policy or a hand
+        # over) is no miss: the count and the flag are of deadlines nobody covered (issue 43).
+        handed = caretaker.on_caretaker(seat, now) or used.get(seat.power, {}).get("caretaker")
         if (sheet is None or not sheet.ready) and by_deadline and not absent and not handed:
             seat.missed_in_a_row += 1
             Seat.objects.filter(id=seat.id).update(missed_in_a_row=seat.missed_in_a_row)

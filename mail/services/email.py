@@ -29,7 +29,7 @@ from battles.services.mail import build_mail
 from campaign.models import Campaign, Invitation, OutboxEmail, PhaseWindow, Seat, StateVersion
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
-from campaign.services import deadlines, outgoing, queue, viewcache
+from campaign.services import caretaker, deadlines, outgoing, queue, silence, viewcache
 from campaign.services.plaintext import one_line
 from feeds.services import tokens as calendar_tokens
 from letters.services import press
@@ -351,7 +351,10 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
                 seat, catchup.last_visit(seat), latest=latest, window=shared.window(seat.campaign)
             )
             ctx["catch_up"] = told
-            ctx["catch_up_lines"] = [(x.text, settings.SITE_URL + x.url) for x in told.lines]
+            ctx["catch_up_lines"] = [
+                (x.text, "  ".join(settings.SITE_URL + u for _, u in x.more or (("", x.url),)))
+                for x in told.lines
+            ]
         ctx["dice_link"] = _url("campaign_dice", seat.campaign.code)
         if kind == "campaign-over" and war.war_shown(seat.campaign):
             ctx["war_link"] = _url("war", seat.campaign.code)  # the fog lifts (issue 28)
@@ -380,6 +383,13 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         hours=ids.get("hours"),
         latest=latest,
         missed=seat.missed_in_a_row if seat else 0,
+        # what a silence does under the campaign's policy (the call for orders says it)
+        if_silent=(
+            silence.if_silent(seat, campaign, window.phase, now=timezone.now())
+            if seat is not None and window is not None
+            else ""
+        ),
+        policy=caretaker.policy(campaign),  # (the flag offers the caretaker in its style)
     )
     last = kind == "reminder" and deadlines.is_last_step(
         campaign.reminders, ids.get("step") or ids.get("hours") or 0

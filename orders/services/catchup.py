@@ -62,7 +62,6 @@ FORCE_KINDS = frozenset(
     k.value
     for k in (
         EventKind.ORDER_REJECTED,
-        EventKind.CARETAKER,
         EventKind.DEPLOYMENT_REJECTED,
         EventKind.UNSUPPLIED,
         EventKind.FORCED_MARCH_FAILED,
@@ -107,6 +106,8 @@ TOLD_ACTIONS = frozenset(
         OrganiserActionKind.POLICY,
     }
 )
+# (The caretaker's events name the seat it played, ``data["seat"]``: one line for all of them,
+# ``_caretaker``.)
 # The army named in a public event's numbers (``data``): the event is about that army.
 ARMY_KEYS = ("army", "from", "by", "loser", "winner")
 
@@ -131,6 +132,7 @@ class Since:
 class Line:
     text: str
     url: str
+    more: tuple[tuple[str, str], ...] = ()  # links of their own within the line (label, url)
 
 
 @dataclass(frozen=True)
@@ -246,6 +248,7 @@ def catch_up(
     moved = since.version is None or latest.id > since.version_pk
     if moved:
         ranked += _phases(seat, since, latest)
+        ranked += _caretaker(seat, since)
     # A battle is set up, and decided, by a phase resolved: none is new without a version.
     ranked += _battles(seat, since, _seat_battles(seat, since) if moved else [])
     # Letters and the organiser's acts only when the campaign had news after the visit
@@ -263,7 +266,12 @@ def catch_up(
         if window.deadline is not None:
             zone = ZoneInfo(seat.campaign.time_zone)
             when = date_format(localtime(window.deadline, zone), "D j M, H:i T")
-        text = f"The {window.phase} deadline moved to {when}: grace for the seats missing"
+        # (the grace runs from the sweep that gave it, a minute or so after the old deadline)
+        moved = ""
+        if window.deadline is not None:
+            hours = int((window.deadline - window.graced_from).total_seconds() // 3600)
+            moved = f" by {hours} hour{'' if hours == 1 else 's'} of grace,"
+        text = f"The {window.phase} deadline moved{moved} to {when}, for the seats missing"
         ranked.append((FIRST, Line(text, reverse("orders:dashboard", args=[code]))))
     return _cut(since, ranked, code)
 
@@ -330,6 +338,45 @@ def _phases(seat: Seat, since: Since, latest: StateVersion) -> list[tuple[int, L
                 url = reverse("orders:report_version", args=[code, number])
                 out.append((SECOND, Line(told, url)))
     return out
+
+
+def _caretaker(seat: Seat, since: Since) -> list[tuple[int, Line]]:
+    """One line for the turns since the visit in which the caretaker gave the seat's orders
+    ("The caretaker gave your orders in turns 2 and 3"), each turn a link to the report of
+    the phase it played. Its events are public and name the seat (``data["seat"]``); one that
+    says it gave nothing (a forced march it never makes, ``data["gave"]`` false) is no turn."""
+    rows = Event.objects.filter(campaign_id=seat.campaign_id, kind=EventKind.CARETAKER.value)
+    if since.version is not None:
+        rows = rows.filter(version_id__gt=since.version_pk)
+    turns: dict[int, int] = {}  # turn -> the number of the first version it played in
+    for data, number, turn in rows.order_by("version__number", "seq").values_list(
+        "data", "version__number", "version__turn"
+    ):
+        data = data if isinstance(data, dict) else {}
+        if data.get("seat") != seat.power or data.get("gave") is False:
+            continue
+        # the version a phase made is of the turn it was played in, but a turn's last phase
+        # makes the next turn's first version: the report's turn is the version before's
+        turns.setdefault(_played_in(seat, number, turn), number)
+    if not turns:
+        return []
+    code = seat.code
+    links = tuple(
+        (f"turn {t}", reverse("orders:report_version", args=[code, n])) for t, n in turns.items()
+    )
+    names = [str(t) for t in turns]
+    said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    text = f"The caretaker gave your orders in turn{'s' if len(names) > 1 else ''} {said}"
+    return [(FIRST, Line(text, links[0][1], links))]
+
+
+def _played_in(seat: Seat, number: int, turn: int) -> int:
+    before = (
+        StateVersion.objects.filter(campaign_id=seat.campaign_id, number=number - 1)
+        .values_list("turn", flat=True)
+        .first()
+    )
+    return before if before is not None else turn
 
 
 def _own_events(seat: Seat, since: Since) -> list[tuple[int, EngineEvent]]:

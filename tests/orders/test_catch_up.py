@@ -241,7 +241,8 @@ def test_a_deadline_moved_by_grace_appears(campaign, prussia, player):
         graced_from=moment, deadline=moment + timedelta(hours=24)
     )  # as caretaker.give_grace leaves it
     block = lines_of(c.get(url("dashboard", prussia)).content.decode())
-    assert "The deployment deadline moved to" in block and "grace for the seats missing" in block
+    assert "The deployment deadline moved by 24 hours of grace, to" in block
+    assert "for the seats missing" in block
     assert "Nothing new." in lines_of(c.get(url("dashboard", prussia)).content.decode())
 
 
