@@ -11,7 +11,8 @@ webhook that is never called: the tasks run eagerly), and visits the dashboard o
   list (``tests.campaign.test_leak_crawler.urls_for``: every pattern, with every seat's and
   version's arguments) and every same-site link and ``hx-get`` target found on the way, within
   the campaign. Status, content type and redirect target are part of the channel. PNGs are
-  compared by their decoded pixels (Pillow), PDFs by their text (pypdfium2) when installed.
+  compared by their decoded pixels (Pillow; the digest of the RGBA pixels), PDFs by their text
+  (pypdfium2) when installed.
 - ``mail-order answer``: a mail order from the player (``orders.mailorders.receive``); its answer
   is one of the emails.
 - ``email <n>``: every email to the player (subject, text and HTML bodies, in the order sent).
@@ -24,6 +25,7 @@ The crawl is bounded (``MAX_REQUESTS``); a crawl that hits the cap fails, never 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import re
 from email.message import EmailMessage
@@ -90,7 +92,6 @@ class SeatObserver:
         self.codes = {str(c) for c in self.codes}
         client_for(self.user).get(f"/orders/{self.seat.code}/")  # a last visit to count from
         self.requests = 0
-        self.base_version = campaign.latest_version().number
         self.pictures = True  # draw the seat's map pictures (off in the controls: seconds each)
 
     # -- the observe() of two_worlds ------------------------------------------------------------
@@ -171,13 +172,15 @@ class SeatObserver:
 
     def draw(self, target: str) -> bool:
         """Draw the picture a page asked for (as ``runperiodic`` does with no broker) when it is
-        the seat's picture of the version at the copy or a later one: an earlier version's is
-        the same in both worlds (no secret of a test reaches back), and each costs seconds."""
+        the seat's picture of the latest version, the one the worker draws as the phase
+        resolves: an earlier version's was drawn when that version was new, before any secret
+        of a test, and each costs seconds."""
         match = resolve(urlsplit(target).path)
         if not self.pictures or match.view_name != "orders:map":
             return False
         number = match.kwargs["number"]
-        if number < self.base_version or str(match.kwargs["code"]) != str(self.seat.code):
+        latest = self.campaign.latest_version().number
+        if number != latest or str(match.kwargs["code"]) != str(self.seat.code):
             return False
         version = self.campaign.versions.get(number=number)
         return draw_picture(version.id, self.seat.id) is not None
@@ -220,7 +223,8 @@ def readable(body: bytes) -> bytes:
         from PIL import Image
 
         image = Image.open(io.BytesIO(body)).convert("RGBA")
-        return f"PNG {image.size} pixels ".encode() + image.tobytes()
+        pixels = hashlib.sha256(image.tobytes()).hexdigest()  # megabytes: their digest
+        return f"PNG {image.size} pixels sha256 {pixels}".encode()
     if body[:5] == b"%PDF-":
         try:
             import pypdfium2 as pdfium
