@@ -117,5 +117,26 @@ def test_a_march_stopped_at_its_first_step_is_not_news_to_the_enemy(hexmap, at_m
     assert compared > 0  # the sample deployment has forces by a border or an impassable hex
 
 
+def test_no_stop_of_any_force_in_any_direction_tells_the_enemy_where_it_meant_to_go(
+    hexmap, at_march
+):
+    """Every force of the sample deployment marched 40 steps in each of the six directions:
+    every stop short (terrain, MPs, an enemy-occupied hex beyond the MPs, a closed country)
+    reads to the enemy as the order cut where the force stopped."""
+    reasons = set()
+    for force in at_march.forces():
+        unit, army = force.commander.key, force.commander.army
+        enemy = "austria" if army is Army.PRUSSIA else "prussia"
+        for direction in range(1, 7):
+            after, long = march(at_march, hexmap, unit, [direction] * 40)
+            stop = next((e for e in long if e.kind is EventKind.STOPPED), None)
+            if stop is None:
+                continue
+            cut_after, cut = march(at_march, hexmap, unit, [direction] * stop.data["hexes"])
+            assert seen(after, long, [enemy]) == seen(cut_after, cut, [enemy]), stop.text
+            reasons.add(stop.rule)
+    assert reasons >= {"3.3", "6.4.4", "6.4.5"}
+
+
 def test_the_event_fog_doctests():
     assert doctest.testmod(eventfog).failed == 0
