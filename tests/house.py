@@ -46,7 +46,7 @@ LIBRARIES: dict[str, str] = {
     "rules": "the rules engine (pure)",
     "tabletop": "the tabletop battle (pure)",
     "maps.core": "the map core (pure)",
-    "dgk": "settings, the Celery app, the root urls",
+    "dgk": "settings, the Celery app, the root urls, the guard on addresses users give",
 }
 PACKAGES = (*APPS, "rules", "tabletop", "dgk")
 # Not the product: the map generator is a development tool with its own requirements.
