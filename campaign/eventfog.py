@@ -142,8 +142,8 @@ def stopped_march_as_seen(event: Event, informed: frozenset[Army]) -> Event | No
     if army is not None and army in informed:
         return event
     text = event.text.split(STOP_CLAUSE, 1)[0].rstrip(".") + "."
-    if not data.get("hexes") and "leaving the fortress" not in text:
-        return None  # it never left its hex: seen as a force that had no order
+    if not data.get("hexes") and text.endswith(f" stays at {data.get('from')}."):
+        return None  # it never left its hex nor changed fortress: as a force with no order
     forced = data.get("phase") == "forced march"
     return dataclasses.replace(
         event,

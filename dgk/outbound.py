@@ -21,7 +21,10 @@
 private addresses. requests-hardened's filter refuses those, so with it on the session is
 requests' own adapter behind ``check`` (as Saleor's ``HTTP_IP_FILTER_ENABLED=False``): checked,
 not pinned. Link-local (the clouds' metadata service, 169.254.169.254), multicast, unspecified
-and reserved addresses are refused either way.
+and reserved addresses are refused by ``check`` either way; with the setting on, a name that
+changes its answer between the check and the connection could still reach one (never turn it on
+on a cloud server). The name's resolution itself is outside the deadline (the system resolver's
+own timeouts bound it).
 """
 
 from __future__ import annotations

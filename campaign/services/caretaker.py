@@ -249,9 +249,15 @@ def take_back(seat: Seat, actor, *, now: datetime, why: str = "") -> bool:
     joining); whether it was on it."""
     if not seat.caretaker_style:
         return False
-    Seat.objects.filter(id=seat.id).update(
-        caretaker_style="", caretaker_until=None, caretaker_since=None, caretaker_held=False
-    )
+    # Conditional, as ``hold``: two taps at once log one return.
+    if (
+        not Seat.objects.filter(id=seat.id)
+        .exclude(caretaker_style="")
+        .update(
+            caretaker_style="", caretaker_until=None, caretaker_since=None, caretaker_held=False
+        )
+    ):
+        return False
     seat.caretaker_style, seat.caretaker_until = "", None
     seat.caretaker_since, seat.caretaker_held = None, False
     log(

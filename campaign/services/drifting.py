@@ -43,13 +43,12 @@ def declare_absence(seat: Seat, until: datetime | None, *, now: datetime) -> Non
             raise AbsenceError(f"An absence lasts at most {MAX_ABSENCE_DAYS} days.")
     seat.absent_until = until
     seat.save(update_fields=["absent_until"])
-    chosen = caretaker.policy(seat.campaign)
     if until is None:  # (his own settings, saved: he is back)
         caretaker.player_back(seat, seat.user, now=now)
-    elif chosen["policy"] == "caretaker" and not seat.caretaker_style:
-        latest = seat.campaign.latest_version()
-        turn = latest.turn if latest is not None else 1
-        caretaker.hold(seat, chosen["style"], turn=turn, now=now, why="its player being away")
+    # An away seat is not waited for from now on (``resolution.is_due``), and under the
+    # caretaker policy the first phase resolved without its orders holds it (``holds``). It is
+    # not held here: the hold is logged for every player, and an absence is the seat's own
+    # business until a phase shows the caretaker playing it (issue 42's fog).
 
 
 def send_reminders(*, now: datetime) -> int:

@@ -62,14 +62,29 @@ def send_to_device(device: PushDevice, payload: dict, *, now: datetime) -> str:
         log.warning("push: device %s refused (%s)", device.code, status)
         return "failed"
     except outbound.Refused as exc:
-        PushDevice.objects.filter(id=device.id).delete()
-        log.warning("push: device %s's endpoint is refused (%s), forgotten", device.code, exc)
-        return "forgotten"
+        if _endpoint_refused(device.endpoint):  # for good: the address itself
+            PushDevice.objects.filter(id=device.id).delete()
+            log.warning("push: device %s's endpoint is refused (%s), forgotten", device.code, exc)
+            return "forgotten"
+        # What its host resolves to here (a DNS64 network's NAT64 prefix, say) is the server's
+        # network, not the player's doing: kept, tried again at the next push.
+        log.warning("push: device %s's host refused here (%s)", device.code, exc)
+        return "failed"
     except Exception as exc:  # a bad key, an unreachable service, ...: this device only
         log.warning("push: device %s failed: %s", device.code, outbound.outcome(exc), exc_info=exc)
         return "failed"
     PushDevice.objects.filter(id=device.id).update(last_sent=now)
     return "sent"
+
+
+def _endpoint_refused(endpoint: str) -> bool:
+    """Whether the address itself is refused (read by the sender's parser), not what it
+    resolves to."""
+    try:
+        outbound.parse(endpoint)
+    except outbound.Refused:
+        return True
+    return False
 
 
 def send_pushes(pushes: list[dict], *, now: datetime) -> dict[str, int]:

@@ -3,7 +3,8 @@
 campaign, France silent from turn 2, the caretaker policy with no excused miss. From France's
 first miss on, every window resolves as soon as Austria and Prussia are Ready, France's forces
 get the caretaker's orders, and the board says since when; France opens his orders page and the
-next window waits for him again. A player marked away is held from the start of his absence.
+next window waits for him again. A player marked away is not waited for from the start of his
+absence, and held from the first phase the caretaker plays for him.
 And what a silent seat costs the others, in days over 6 turns, under each policy with the
 default deadlines (docs/operations.md, "What a silent player costs the others")."""
 
@@ -191,14 +192,21 @@ def test_a_seat_handed_over_by_the_organiser_stays_when_its_player_looks(rossbac
     assert france.caretaker_style == "defensive" and france.caretaker_since == 1
 
 
-def test_a_player_marked_away_is_held_from_the_start_of_his_absence(rossbach):
+def test_a_player_marked_away_is_not_waited_for_and_held_at_the_first_phase_played(rossbach):
+    """From the start of his absence the windows do not wait for him, and the first phase
+    resolved without him holds him; the absence itself is told to nobody before that (the
+    organiser's log, which every player reads, says nothing of it)."""
     france = seat(rossbach, "france")
     now = timezone.now()
+    logged = OrganiserAction.objects.filter(campaign=rossbach).count()
     drifting.declare_absence(france, now + timedelta(days=10), now=now)
     france.refresh_from_db()
-    assert france.caretaker_held and france.caretaker_since == 1
+    assert not france.caretaker_style
+    assert OrganiserAction.objects.filter(campaign=rossbach).count() == logged
     window, hours, version = step(rossbach, silent={"france"})
     assert hours == 0 and version.orders["france"]["caretaker"] == "plays-on"
+    france.refresh_from_db()
+    assert france.caretaker_held and france.caretaker_since == 1
     assert france.missed_this_season == 0
 
 

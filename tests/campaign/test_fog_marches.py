@@ -20,7 +20,7 @@ from maps.core.loader import load_map
 from rules.armies import Army
 from rules.deployment import army_points_from, sample_deployments
 from rules.dice import Dice
-from rules.events import EventKind
+from rules.events import Event, EventKind
 from rules.orders import MarchOrder, Orders
 from rules.phases import resolve_phase
 from rules.rulesettings import DEFAULT_SETTINGS
@@ -136,6 +136,27 @@ def test_no_stop_of_any_force_in_any_direction_tells_the_enemy_where_it_meant_to
             assert seen(after, long, [enemy]) == seen(cut_after, cut, [enemy]), stop.text
             reasons.add(stop.rule)
     assert reasons >= {"3.3", "6.4.4", "6.4.5"}
+
+
+@pytest.mark.parametrize(
+    ("text", "seen_as"),
+    [
+        ("French force under D'Estrees stays at 1331; it may not enter United Provinces (3.3).",
+         None),
+        ("French force under D'Estrees stays at 1331 and enters Lille; it may not enter United "
+         "Provinces (3.3).", "French force under D'Estrees stays at 1331 and enters Lille."),
+        ("French force under D'Estrees stays at 1331, leaving the fortress; it may not enter "
+         "United Provinces (3.3).",
+         "French force under D'Estrees stays at 1331, leaving the fortress."),
+    ],
+)  # fmt: skip
+def test_a_force_stopped_in_its_hex_is_seen_only_entering_or_leaving_its_fortress(text, seen_as):
+    """What the enemy sees of a force that never left its hex: a fortress entered or left (the
+    counter moves in or out), never the step it meant to take."""
+    data = {"leader": "d-estrees", "from": "1331", "to": "1331", "hexes": 0, "phase": "march"}
+    event = Event("3.3", EventKind.STOPPED, text, {**data, "stopped": True})
+    seen = eventfog.stopped_march_as_seen(event, frozenset({Army.PRUSSIA}))
+    assert (seen.text if seen else None) == seen_as
 
 
 def test_the_event_fog_doctests():
