@@ -348,18 +348,25 @@ def _caretaker(seat: Seat, since: Since) -> list[tuple[int, Line]]:
     rows = Event.objects.filter(campaign_id=seat.campaign_id, kind=EventKind.CARETAKER.value)
     if since.version is not None:
         rows = rows.filter(version_id__gt=since.version_pk)
-    turns: dict[int, int] = {}  # turn -> the number of the first version it played in
+    played = []
     for data, number, turn in rows.order_by("version__number", "seq").values_list(
         "data", "version__number", "version__turn"
     ):
         data = data if isinstance(data, dict) else {}
-        if data.get("seat") != seat.power or data.get("gave") is False:
-            continue
-        # the version a phase made is of the turn it was played in, but a turn's last phase
-        # makes the next turn's first version: the report's turn is the version before's
-        turns.setdefault(_played_in(seat, number, turn), number)
-    if not turns:
+        if data.get("seat") == seat.power and data.get("gave") is not False:
+            played.append((number, turn))
+    if not played:
         return []
+    # The version a phase made is of the turn it was played in, but a turn's last phase makes
+    # the next turn's first version: the report's turn is the version before's (one query).
+    before = dict(
+        StateVersion.objects.filter(
+            campaign_id=seat.campaign_id, number__in={n - 1 for n, _t in played}
+        ).values_list("number", "turn")
+    )
+    turns: dict[int, int] = {}  # turn -> the number of the first version it played in
+    for number, turn in played:
+        turns.setdefault(before.get(number - 1, turn), number)
     code = seat.code
     links = tuple(
         (f"turn {t}", reverse("orders:report_version", args=[code, n])) for t, n in turns.items()
@@ -368,15 +375,6 @@ def _caretaker(seat: Seat, since: Since) -> list[tuple[int, Line]]:
     said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
     text = f"The caretaker gave your orders in turn{'s' if len(names) > 1 else ''} {said}"
     return [(FIRST, Line(text, links[0][1], links))]
-
-
-def _played_in(seat: Seat, number: int, turn: int) -> int:
-    before = (
-        StateVersion.objects.filter(campaign_id=seat.campaign_id, number=number - 1)
-        .values_list("turn", flat=True)
-        .first()
-    )
-    return before if before is not None else turn
 
 
 def _own_events(seat: Seat, since: Since) -> list[tuple[int, EngineEvent]]:
