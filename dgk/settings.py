@@ -276,11 +276,33 @@ SEASON_BOOKS_DIR = Path(os.getenv("SEASON_BOOKS_DIR", "") or BASE_DIR / "var" / 
 # each running campaign's season file, with its dice seed, every BACKUP_EVERY_HOURS; the last
 # BACKUP_KEEP files of each campaign are kept. Keep this folder as private as the database.
 BACKUP_DIR = Path(os.getenv("BACKUP_DIR", "") or BASE_DIR / "var" / "backups")
+# The players' photos of the table after a battle (issue 45, docs/tabletop.md): a display size
+# and a thumbnail of each, metadata stripped; the original upload is never kept.
+PHOTOS_DIR = Path(os.getenv("PHOTOS_DIR", "") or BASE_DIR / "var" / "photos")
 BACKUP_KEEP = envint("BACKUP_KEEP", "7", minimum=1)
 BACKUP_EVERY_HOURS = envint("BACKUP_EVERY_HOURS", "24", minimum=1)
 # The largest season file read (seasons.services.seasonfile), compressed and decompressed
 # alike: a whole played season is under 5 MB of JSON; a larger file is refused unread.
 SEASON_FILE_MAX_BYTES = envint("SEASON_FILE_MAX_BYTES", str(64 * 1024 * 1024), minimum=1)
+
+# Every file the site writes and serves goes through one of these named storages
+# (django.core.files.storage.storages[name]); the code never opens the folders above itself.
+# By default each is a folder of this machine, the *_DIR setting of its kind: nothing changes for
+# a club on one server. docs/operations.md, "When one server is not enough", tells how to put them
+# in an S3-compatible bucket instead, so that web servers and workers on several machines share
+# them.
+FILE_KINDS = {
+    "pictures": MAP_PICTURES_DIR,
+    "tiles": MAP_TILES_DIR,
+    "books": SEASON_BOOKS_DIR,
+    "backups": BACKUP_DIR,
+    "photos": PHOTOS_DIR,
+}
+for _kind, _folder in FILE_KINDS.items():
+    STORAGES[_kind] = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(_folder), "allow_overwrite": True},
+    }
 
 # In development (and tests) WhiteNoise serves from the source folders, without collectstatic.
 WHITENOISE_AUTOREFRESH = DEBUG
