@@ -64,6 +64,9 @@ class Battle(models.Model):
     archive = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(default=timezone.now)
     applied_at = models.DateTimeField(null=True, blank=True)
+    # {side: true} for each side that agreed its battle's photos may appear in the public
+    # gazette (docs/tabletop.md, "Photos and accounts of the battle").
+    gazette_consent = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["turn", "hex"]
@@ -122,3 +125,56 @@ class ResultEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle}: entry {self.number}"
+
+
+class BattlePhoto(models.Model):
+    """A photo of the table, as the site stored it: re-encoded from pixels only (no metadata),
+    a display size and a thumbnail in storages["photos"]; the original upload is not kept
+    (issue 45, docs/tabletop.md)."""
+
+    battle = models.ForeignKey(Battle, models.CASCADE, related_name="photos")
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The key in battle.setup["sides"] the adder fought on, or "" for the organiser's.
+    side = models.CharField(max_length=20, blank=True)
+    # The order the sides chose; the lowest is the battle's best photo (the book prints it).
+    position = models.PositiveSmallIntegerField(default=0)
+    caption = models.CharField(max_length=200, blank=True)
+    display = models.CharField(max_length=200)  # a name in storages["photos"]
+    thumbnail = models.CharField(max_length=200)  # a name in storages["photos"]
+    width = models.PositiveIntegerField(default=0)
+    height = models.PositiveIntegerField(default=0)
+    thumb_width = models.PositiveIntegerField(default=0)
+    thumb_height = models.PositiveIntegerField(default=0)
+    display_bytes = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["position", "created"]
+
+    def __str__(self) -> str:
+        return f"{self.battle}: photo {self.position}"
+
+
+class BattleAccount(models.Model):
+    """One side's written account of the battle: plain text with paragraphs, shown escaped."""
+
+    battle = models.ForeignKey(Battle, models.CASCADE, related_name="accounts")
+    side = models.CharField(max_length=20)
+    text = models.TextField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["battle", "side"]
+        constraints = [
+            # BattleAccount.objects.update_or_create(battle=b, side=s): one account a side.
+            models.UniqueConstraint(fields=["battle", "side"], name="one_account_per_side")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle}: {self.side}'s account"
