@@ -284,6 +284,17 @@ BACKUP_EVERY_HOURS = envint("BACKUP_EVERY_HOURS", "24", minimum=1)
 # The largest season file read (seasons.services.seasonfile), compressed and decompressed
 # alike: a whole played season is under 5 MB of JSON; a larger file is refused unread.
 SEASON_FILE_MAX_BYTES = envint("SEASON_FILE_MAX_BYTES", str(64 * 1024 * 1024), minimum=1)
+# The players' photos of a battle (docs/tabletop.md, "Photos and accounts of the battle"): limits
+# a club never meets and an attacker always hits. One file at most PHOTO_MAX_BYTES (a phone's
+# photo is 2-8 MB) and PHOTO_MAX_PIXELS (a 48-megapixel phone sensor shoots 12 MP by default;
+# a decompression bomb declares billions); PHOTOS_PER_BATTLE photos a battle; one upload's files
+# and the battle's stored photos together at most PHOTOS_MAX_BYTES_PER_BATTLE.
+PHOTO_MAX_BYTES = envint("PHOTO_MAX_BYTES", str(15 * 1024 * 1024), minimum=1)
+PHOTO_MAX_PIXELS = envint("PHOTO_MAX_PIXELS", "40000000", minimum=1)
+PHOTOS_PER_BATTLE = envint("PHOTOS_PER_BATTLE", "20", minimum=1)
+PHOTOS_MAX_BYTES_PER_BATTLE = envint(
+    "PHOTOS_MAX_BYTES_PER_BATTLE", str(120 * 1024 * 1024), minimum=1
+)
 
 # Every file the site writes and serves goes through one of these named storages
 # (django.core.files.storage.storages[name]); the code never opens the folders above itself.
