@@ -1,0 +1,308 @@
+"""A player's photo of the table made safe to keep (issue 45): read by its content, refused
+with a message naming the file when it is not a plain JPEG, PNG or WebP photo, and re-encoded
+from its pixels alone into a display size and a thumbnail, so no metadata survives (EXIF with
+the GPS position of the player's house, XMP, IPTC, the camera's serial number, embedded
+thumbnails, comments, colour profiles: the colours are turned into sRGB first).
+
+Pure Pillow, no Django: the limits come in as ``Limits``. The original upload is never kept;
+the caller stores the two renditions (``battles.services.photos``).
+
+Why each refusal (docs/security.md, "Uploads"): the type is read from the bytes, never the
+name, so an HTML page or an SVG (which can carry script) named ``.jpg`` is refused; a file with
+bytes after its image's end (a JPEG with a ZIP or a ``<script>`` joined to it: a polyglot) is
+refused, though nothing of it would be kept, so the site never holds or answers with such a
+file; a file declaring more pixels than ``max_pixels`` is refused from its header, before a
+pixel is decoded (a decompression bomb: a few kilobytes that would take gigabytes). HEIC is
+refused with a word on how to share it as a JPEG (docs/tabletop.md says why).
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from dataclasses import dataclass
+
+from PIL import Image, ImageCms, ImageOps
+
+DISPLAY_SIDE = 1600  # the longest side of the display size, in pixels
+THUMB_SIDE = 400  # the longest side of the thumbnail
+DISPLAY_QUALITY = 85
+THUMB_QUALITY = 80
+
+# The formats kept, by their magic bytes, and the name Pillow gives each.
+FORMATS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WEBP"}
+_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs",
+                b"mif1", b"msf1", b"avif", b"avis"}  # fmt: skip
+
+
+class PhotoRefused(ValueError):
+    """An upload the site will not keep; the message names the file and says why."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one file (settings PHOTO_MAX_BYTES and PHOTO_MAX_PIXELS)."""
+
+    max_bytes: int = 15 * 1024 * 1024
+    max_pixels: int = 40_000_000
+
+
+@dataclass(frozen=True)
+class Rendition:
+    """A JPEG made from pixels only: its bytes and its size."""
+
+    data: bytes
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Processed:
+    """What is kept of one upload: the display size and the thumbnail; ``kind`` is the format
+    it came in."""
+
+    display: Rendition
+    thumbnail: Rendition
+    kind: str
+
+
+def megabytes(size: int) -> str:
+    """``megabytes(15 * 1024 * 1024)`` is ``"15 MB"``; ``megabytes(1572864)`` is ``"1.5 MB"``."""
+    value = size / (1024 * 1024)
+    return f"{value:.0f} MB" if value == int(value) else f"{value:.1f} MB"
+
+
+def sniff(data: bytes) -> str:
+    """The kind of file the bytes are, by their first bytes alone: "JPEG", "PNG", "WEBP",
+    "HEIC", "SVG", "HTML", or "" for anything else.
+
+    >>> sniff(b"\\xff\\xd8\\xff\\xe0...")
+    'JPEG'
+    >>> sniff(b"  <!DOCTYPE html><html>")
+    'HTML'
+    """
+    if data[:3] == b"\xff\xd8\xff":
+        return "JPEG"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "PNG"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WEBP"
+    if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+        return "HEIC"
+    head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if head.startswith(b"<"):
+        if b"<svg" in head:
+            return "SVG"
+        if b"<html" in head or head.startswith(b"<!doctype html"):
+            return "HTML"
+        if head.startswith(b"<?xml"):
+            return "SVG" if b"svg" in head else ""
+        return "HTML"
+    return ""
+
+
+# ---- the end of the image ------------------------------------------------------------------
+
+
+def _jpeg_end(data: bytes, start: int = 0) -> int:
+    """The offset just after the EOI marker of the JPEG starting at ``start``, following its
+    segments by their lengths (so an embedded EXIF thumbnail's own EOI is skipped) and its
+    entropy-coded data to the next marker. ValueError if it never ends."""
+    if data[start : start + 2] != b"\xff\xd8":
+        raise ValueError("no SOI")
+    i = start + 2
+    n = len(data)
+    while i < n:
+        if data[i] != 0xFF:
+            raise ValueError("not a marker")
+        while i < n and data[i] == 0xFF:  # fill bytes
+            i += 1
+        if i >= n:
+            break
+        marker = data[i]
+        i += 1
+        if marker == 0xD9:  # EOI
+            return i
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # no length
+            continue
+        if i + 2 > n:
+            break
+        (length,) = struct.unpack(">H", data[i : i + 2])
+        i += length
+        if marker == 0xDA:  # SOS: entropy-coded data up to the next marker that is not RST
+            while i < n - 1:
+                if data[i] == 0xFF and data[i + 1] != 0x00 and not 0xD0 <= data[i + 1] <= 0xD7:
+                    if data[i + 1] == 0xFF:
+                        i += 1
+                        continue
+                    break
+                i += 1
+    raise ValueError("no EOI")
+
+
+def _png_end(data: bytes) -> int:
+    """The offset just after the IEND chunk, walking the chunks by their lengths."""
+    i = 8
+    while i + 8 <= len(data):
+        (length,) = struct.unpack(">I", data[i : i + 4])
+        kind = data[i + 4 : i + 8]
+        i += 12 + length
+        if kind == b"IEND":
+            return i
+    raise ValueError("no IEND")
+
+
+def _webp_end(data: bytes) -> int:
+    """The offset just after the RIFF container, as its header declares (padded to even)."""
+    (size,) = struct.unpack("<I", data[4:8])
+    return 8 + size + (size & 1)
+
+
+def _trailer(data: bytes, kind: str) -> bytes:
+    """What follows the image's end. A JPEG may be followed by further whole JPEGs (the
+    Multi-Picture Format of phones' HDR gain maps, each followed to its own end); zero bytes of
+    padding are allowed."""
+    try:
+        if kind == "JPEG":
+            end = _jpeg_end(data)
+            while data[end : end + 2] == b"\xff\xd8":
+                end = _jpeg_end(data, end)
+        elif kind == "PNG":
+            end = _png_end(data)
+        else:
+            end = _webp_end(data)
+    except (ValueError, struct.error):
+        return b""  # cut short: Pillow's reading says so, with its own message
+    return data[end:].rstrip(b"\x00")
+
+
+# ---- reading and re-encoding ---------------------------------------------------------------
+
+
+def _refuse_by_kind(name: str, kind: str) -> None:
+    if kind == "HEIC":
+        raise PhotoRefused(
+            f"“{name}” is a HEIC photo, which the site does not read. Share it as a JPEG: on an"
+            " iPhone, choose it from the photo library in this form (the phone converts it), or"
+            " set Settings › Camera › Formats to “Most Compatible”."
+        )
+    if kind == "SVG":
+        raise PhotoRefused(
+            f"“{name}” is an SVG drawing, not a photo: only JPEG, PNG and WebP photos are kept."
+        )
+    if kind == "HTML":
+        raise PhotoRefused(
+            f"“{name}” is a web page (HTML), not a photo, whatever its name says: only JPEG, PNG"
+            " and WebP photos are kept."
+        )
+    if kind not in FORMATS:
+        raise PhotoRefused(
+            f"“{name}” is not a JPEG, PNG or WebP photo (read from its content, not its name)."
+        )
+
+
+def _to_srgb(image: Image.Image) -> Image.Image:
+    """RGB pixels in sRGB: a phone's Display P3 or Adobe RGB profile is applied, not dropped
+    (dropping it would dull the colours); transparency is laid on white."""
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        back = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        image = Image.alpha_composite(back, rgba)
+    icc = image.info.get("icc_profile")
+    if icc and image.mode in ("RGB", "RGBA", "CMYK"):
+        try:
+            converted = ImageCms.profileToProfile(
+                image,
+                ImageCms.ImageCmsProfile(io.BytesIO(icc)),
+                ImageCms.createProfile("sRGB"),
+                outputMode="RGB",
+            )
+            if converted is not None:
+                return converted
+        except (ImageCms.PyCMSError, OSError, ValueError):
+            pass  # a broken profile: the pixels as they are
+    return image.convert("RGB")
+
+
+def _encode(image: Image.Image, side: int, quality: int) -> Rendition:
+    """A JPEG of the pixels alone, its longest side at most ``side``: a new image is made from
+    the raw pixels, so nothing of the source's ``info`` (EXIF, XMP, ICC, comments) can follow."""
+    small = image.copy()
+    small.thumbnail((side, side), Image.Resampling.LANCZOS)
+    clean = Image.frombytes("RGB", small.size, small.tobytes())
+    out = io.BytesIO()
+    clean.save(out, "JPEG", quality=quality, optimize=True, progressive=True)
+    return Rendition(data=out.getvalue(), width=clean.width, height=clean.height)
+
+
+def process(data: bytes, name: str, limits: Limits = Limits()) -> Processed:
+    """Read one upload and make its display size and thumbnail; PhotoRefused, with a message
+    naming the file, for anything the site will not keep. The orientation the phone meant (its
+    EXIF Orientation) is applied to the pixels before the metadata is dropped."""
+    if not data:
+        raise PhotoRefused(f"“{name}” is empty.")
+    if len(data) > limits.max_bytes:
+        raise PhotoRefused(too_large(name, len(data), limits))
+    kind = sniff(data)
+    _refuse_by_kind(name, kind)
+    extra = _trailer(data, kind)
+    if extra:
+        if extra[4:8] == b"ftyp":
+            raise PhotoRefused(
+                f"“{name}” is a motion photo (a video is joined after the picture). Share it as a"
+                " still photo, or turn off motion for it, and add it again."
+            )
+        raise PhotoRefused(
+            f"“{name}” has {len(extra)} bytes of something else joined after the end of its"
+            " picture (another file hidden in it), so it is not kept. Add the photo as the"
+            " camera made it."
+        )
+    try:
+        image = Image.open(io.BytesIO(data), formats=[FORMATS[kind]])
+    except Image.DecompressionBombError:
+        raise PhotoRefused(_too_many_pixels(name, None, limits)) from None
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise PhotoRefused(f"“{name}” could not be read as a {kind} photo ({exc}).") from None
+    with image:
+        if image.width * image.height > limits.max_pixels:
+            raise PhotoRefused(_too_many_pixels(name, image.size, limits))
+        try:
+            if kind == "JPEG":
+                image.draft("RGB", (DISPLAY_SIDE, DISPLAY_SIDE))  # decode at a smaller scale
+            image.load()
+            upright = ImageOps.exif_transpose(image)
+            rgb = _to_srgb(upright)
+        except Image.DecompressionBombError:
+            raise PhotoRefused(_too_many_pixels(name, image.size, limits)) from None
+        except (OSError, SyntaxError, ValueError) as exc:
+            raise PhotoRefused(
+                f"“{name}” could not be read as a {kind} photo: it may be damaged or cut short"
+                f" ({exc})."
+            ) from None
+    return Processed(
+        display=_encode(rgb, DISPLAY_SIDE, DISPLAY_QUALITY),
+        thumbnail=_encode(rgb, THUMB_SIDE, THUMB_QUALITY),
+        kind=kind,
+    )
+
+
+def too_large(name: str, size: int, limits: Limits) -> str:
+    """The message for a file above ``limits.max_bytes``, which is refused unread."""
+    return (
+        f"“{name}” is {megabytes(size)}; a photo may be at most {megabytes(limits.max_bytes)}."
+        " Share it at a smaller size (phones offer it)."
+    )
+
+
+def _too_many_pixels(name: str, size: tuple[int, int] | None, limits: Limits) -> str:
+    most = f"{limits.max_pixels / 1_000_000:g}"
+    if size is None:
+        return (
+            f"“{name}” declares far more pixels than any photo (a decompression bomb?); a photo"
+            f" may be at most {most} megapixels."
+        )
+    width, height = size
+    return (
+        f"“{name}” is {width * height / 1_000_000:.0f} megapixels ({width}×{height}); a photo"
+        f" may be at most {most} megapixels. Share it at a smaller size."
+    )
