@@ -309,11 +309,42 @@ FILE_KINDS = {
     "backups": BACKUP_DIR,
     "photos": PHOTOS_DIR,
 }
+# FILE_STORAGE=s3 puts every kind in one private S3-compatible bucket, each under its own prefix,
+# from django-storages' usual variables; the credentials, AWS_ACCESS_KEY_ID and
+# AWS_SECRET_ACCESS_KEY, are read from the environment by boto3 itself. Served only by the
+# site's views after their access checks: no public ACL, no public URL (dgk.files).
+FILE_STORAGE = os.getenv("FILE_STORAGE", "local").strip().lower() or "local"
+if FILE_STORAGE not in ("local", "s3"):
+    raise ImproperlyConfigured(
+        f"FILE_STORAGE={FILE_STORAGE!r}: use local (folders of this machine) or s3 (a bucket)."
+    )
+if FILE_STORAGE == "s3":
+    AWS_STORAGE_BUCKET_NAME = os.getenv("AWS_STORAGE_BUCKET_NAME", "").strip()
+    if not AWS_STORAGE_BUCKET_NAME:
+        raise ImproperlyConfigured(
+            "FILE_STORAGE=s3 needs AWS_STORAGE_BUCKET_NAME, the bucket that holds the files."
+        )
+    AWS_S3_ENDPOINT_URL = envurl("AWS_S3_ENDPOINT_URL", "", ("http", "https")) or None
+    AWS_S3_REGION_NAME = os.getenv("AWS_S3_REGION_NAME", "").strip() or "us-east-1"
+    AWS_S3_ADDRESSING_STYLE = os.getenv("AWS_S3_ADDRESSING_STYLE", "").strip() or "path"
 for _kind, _folder in FILE_KINDS.items():
-    STORAGES[_kind] = {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(_folder), "allow_overwrite": True},
-    }
+    STORAGES[_kind] = (
+        {
+            "BACKEND": "storages.backends.s3.S3Storage",
+            "OPTIONS": {
+                "bucket_name": AWS_STORAGE_BUCKET_NAME,
+                "endpoint_url": AWS_S3_ENDPOINT_URL,
+                "region_name": AWS_S3_REGION_NAME,
+                "addressing_style": AWS_S3_ADDRESSING_STYLE,
+                "location": _kind,
+                "default_acl": None,
+                "querystring_auth": True,
+                "file_overwrite": True,
+            },
+        }
+        if FILE_STORAGE == "s3"
+        else {"BACKEND": "dgk.files.WholeFileStorage", "OPTIONS": {"location": str(_folder)}}
+    )
 
 # In development (and tests) WhiteNoise serves from the source folders, without collectstatic.
 WHITENOISE_AUTOREFRESH = DEBUG

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET
 
 from campaign.models import Heartbeat
 from campaign.tasks import WORKER
+from dgk import files
 from dgk.cache import DegradingRedisCache
 from dgk.celery import app
 from seasons.services import backups
@@ -82,25 +83,32 @@ def _check_cache() -> dict:
 
 
 def _check_disk() -> dict:
-    """Free space in each folder the site writes to (map pictures and tiles, the books of the
-    season, the backups)."""
-    folders = {
-        "pictures": settings.MAP_PICTURES_DIR,
-        "tiles": settings.MAP_TILES_DIR,
-        "books": settings.SEASON_BOOKS_DIR,
-        "backups": settings.BACKUP_DIR,
-    }
+    """Each storage the site writes to (map pictures and tiles, the books of the season, the
+    backups, the photos): a folder of this machine, its free space; a bucket, that it answers
+    a HEAD (once per bucket)."""
     least = settings.DISK_MIN_FREE_MB
     report: dict = {"ok": True, "min_free_mb": least}
-    for name, folder in folders.items():
-        path = Path(folder)
+    buckets: dict[str, str | None] = {}
+    for kind in settings.FILE_KINDS:
+        store = files.storage(kind)
+        if not files.is_local(store):
+            if store.bucket_name not in buckets:
+                buckets[store.bucket_name] = files.bucket_error(store)
+            error = buckets[store.bucket_name]
+            report[kind] = {
+                "bucket": "down" if error else "ok",
+                **({"error": error} if error else {}),
+            }
+            report["ok"] = report["ok"] and error is None
+            continue
+        path = folder = Path(store.location)
         while not path.exists() and path != path.parent:
             path = path.parent  # not made yet: the disk it will be made on
         free = shutil.disk_usage(path).free // 2**20
-        report[name] = {"free_mb": free}
+        report[kind] = {"free_mb": free}
         if free < least:
             report["ok"] = False
-            report[name]["error"] = f"{free} MB free in {folder}, below {least} MB"
+            report[kind]["error"] = f"{free} MB free in {folder}, below {least} MB"
     return report
 
 

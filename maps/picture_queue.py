@@ -18,22 +18,24 @@ from django.db import transaction
 from campaign.models import Campaign, Seat, StateVersion
 from campaign.services import queue
 from campaign.services.gameplay import load_campaign_map
-from maps.pictures import mark_wanted, picture_path
+from maps.pictures import mark_wanted, picture_key, picture_stored
 
 QUEUED_FOR = 600  # seconds a queued picture is not queued again
 
 
 def ask_for_picture(version: StateVersion, seat: Seat | None) -> None:
     """Have the worker draw the picture of ``version`` for ``seat`` (None: the umpire) unless
-    it is on disk already."""
-    path = picture_path(version, seat)
-    if path.is_file():
+    it is stored already."""
+    if picture_stored(version, seat):
         return
     version_id, seat_id = version.id, seat.id if seat is not None else None
     if settings.CELERY_TASK_ALWAYS_EAGER:
         transaction.on_commit(lambda: mark_wanted(version_id, seat_id), robust=True)
         return
-    key = "maps:picture-queued:" + hashlib.sha256(str(path).encode()).hexdigest()[:32]
+    key = (
+        "maps:picture-queued:"
+        + hashlib.sha256(picture_key(version, seat).encode()).hexdigest()[:32]
+    )
     if cache.add(key, 1, timeout=QUEUED_FOR):
         # Robust: with the broker down the page still answers; the next ask after the cache
         # key expires queues it again.

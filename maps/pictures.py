@@ -1,16 +1,18 @@
-"""The seat map pictures on disk: one PNG per (state version, seat), drawn once, by the worker.
+"""The seat map pictures: one PNG per (state version, seat), drawn once, by the worker.
 
-Where: ``settings.MAP_PICTURES_DIR / <campaign code> / <version id> / <name>.png``, the name
+Where: ``<campaign code>/<version id>/<name>.png`` in the ``pictures`` storage (``dgk.files``:
+the folder ``MAP_PICTURES_DIR``, or the bucket's ``pictures/`` prefix), the name
 being the seat's code and a stamp of what decides its view (its armies, the campaign's
 ``allies_share``, the drawing's ``PICTURE_VERSION``), or ``umpire`` for the non-playing umpire's
 picture. Versions never change (a roll back deletes a version, and a later one gets a new id),
-so a picture, once written, is never drawn again. Files are written whole (a temporary file
-renamed into place), so a reader never sees half a picture.
+so a picture, once written, is never drawn again. Files are written whole, so a reader never
+sees half a picture.
 
 The web never draws one (``orders.picture_views`` serves the file, or asks for it through
 ``maps.picture_queue`` and answers 202); ``draw_picture`` runs in the worker
 (``maps.tasks.draw_map_picture``). Without a broker, tasks run eagerly in the process that
-queues them, so the web process only leaves a note in ``wanted/`` and the periodic task
+queues them, so the web process only leaves a note in ``wanted/`` (of the same storage) and the
+periodic task
 ``draw_wanted_map_pictures`` (``manage.py runperiodic``, another process) draws what the notes
 ask for.
 """
@@ -19,24 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from pathlib import Path
-
-from django.conf import settings
 
 from campaign.models import Seat, StateVersion
 from campaign.services import knowledge
 from campaign.services.gameplay import load_campaign_map
-from dgk.files import write_whole
+from dgk import files
 from maps.seat_picture import picture_title, seat_picture_png
 
 logger = logging.getLogger(__name__)
 
 PICTURE_VERSION = "1"  # bump when the drawing changes: new names, pictures drawn anew
 UMPIRE = "umpire"
-
-
-def pictures_root() -> Path:
-    return Path(settings.MAP_PICTURES_DIR)
+KIND = "pictures"  # the storage (settings.FILE_KINDS)
+WANTED = "wanted"
 
 
 def picture_name(seat: Seat | None) -> str:
@@ -48,14 +45,20 @@ def picture_name(seat: Seat | None) -> str:
     return f"{seat.code}-{hashlib.sha256(stamp.encode()).hexdigest()[:12]}"
 
 
-def picture_path(version: StateVersion, seat: Seat | None) -> Path:
+def picture_key(version: StateVersion, seat: Seat | None) -> str:
+    """The picture's name in the ``pictures`` storage."""
     code = seat.campaign.code if seat is not None else version.campaign.code
-    return pictures_root() / str(code) / str(version.id) / f"{picture_name(seat)}.png"
+    return f"{code}/{version.id}/{picture_name(seat)}.png"
 
 
-def draw_picture(version_id: int, seat_id: int | None) -> Path | None:
+def picture_stored(version: StateVersion, seat: Seat | None) -> bool:
+    return files.storage(KIND).exists(picture_key(version, seat))
+
+
+def draw_picture(version_id: int, seat_id: int | None) -> str | None:
     """Draw and store the picture of one version for one seat (``None``: the umpire) unless it
-    is there already; the path, or None when the version, the seat or the map is gone."""
+    is there already; its name in the storage, or None when the version, the seat or the map
+    is gone."""
     version = StateVersion.objects.select_related("campaign").filter(id=version_id).first()
     seat = None
     if seat_id is not None:
@@ -64,9 +67,9 @@ def draw_picture(version_id: int, seat_id: int | None) -> Path | None:
             return None
     if version is None:
         return None
-    path = picture_path(version, seat)
-    if path.is_file():
-        return path
+    key = picture_key(version, seat)
+    if files.storage(KIND).exists(key):
+        return key
     hexmap = load_campaign_map(version.campaign.map_name)
     if hexmap is None:
         logger.warning("no map picture: the map of %s cannot be loaded", version.campaign)
@@ -75,39 +78,40 @@ def draw_picture(version_id: int, seat_id: int | None) -> Path | None:
     png = seat_picture_png(
         view, hexmap, title=picture_title(view, version.campaign.name, version.number)
     )
-    write_whole(path, png)
-    return path
+    return files.save_whole(KIND, key, png)
 
 
 # --- notes for the embedded mode (no broker) ------------------------------------------------------
 
 
-def wanted_dir() -> Path:
-    return pictures_root() / "wanted"
+def wanted_notes() -> list[str]:
+    """The names of the notes left, in name order (not a file being written: ``.write-*``)."""
+    store = files.storage(KIND)
+    try:
+        return sorted(n for n in store.listdir(WANTED)[1] if not n.startswith("."))
+    except FileNotFoundError:
+        return []
 
 
 def mark_wanted(version_id: int, seat_id: int | None) -> None:
     """Leave a note that the picture is wanted (an empty file: cheap, and safe to do twice)."""
-    folder = wanted_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{version_id}-{UMPIRE if seat_id is None else seat_id}").touch()
+    files.save_whole(KIND, f"{WANTED}/{version_id}-{UMPIRE if seat_id is None else seat_id}", b"")
 
 
 def draw_wanted() -> int:
     """Draw every picture a note asks for, then remove the note; how many notes ended with a
-    picture on disk. Safe to run twice, and by two processes at once (each picture is written
+    picture stored. Safe to run twice, and by two processes at once (each picture is written
     whole, and only once). A picture that fails is logged and its note removed: the next page
     that shows it asks again."""
     done = 0
-    folder = wanted_dir()
-    notes = sorted(folder.iterdir()) if folder.is_dir() else []
-    for note in notes:
-        version_id, _, seat = note.name.partition("-")
+    store = files.storage(KIND)
+    for note in wanted_notes():
+        version_id, _, seat = note.partition("-")
         if version_id.isdigit() and (seat.isdigit() or seat == UMPIRE):
             seat_id = None if seat == UMPIRE else int(seat)
             try:
                 done += draw_picture(int(version_id), seat_id) is not None
             except Exception:  # one broken picture must not stop the others
-                logger.exception("drawing the map picture %s failed", note.name)
-        note.unlink(missing_ok=True)
+                logger.exception("drawing the map picture %s failed", note)
+        store.delete(f"{WANTED}/{note}")
     return done

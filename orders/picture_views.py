@@ -1,20 +1,22 @@
 """The map pictures of the player pages: a seat's picture of one version, and the umpire's.
 
-Drawn once by the worker (``maps.pictures``, docs/map-pictures.md), never here: the view serves
-the file from disk with the version's cache headers, or, while it is not there yet, asks for it
-(``maps.picture_queue``) and answers 202 with a small "being drawn" picture that no one caches,
-and ``Retry-After``.
+Drawn once by the worker (``maps.pictures``, docs/map-pictures.md), never here: the view streams
+the file from the ``pictures`` storage (a folder or a private bucket: never a URL of its own that
+another player could be given) with the version's cache headers, or, while it is not there yet,
+asks for it (``maps.picture_queue``) and answers 202 with a small "being drawn" picture that no
+one caches, and ``Retry-After``.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.views.decorators.http import require_GET
 
 from campaign.models import Seat, StateVersion
+from dgk import files
 from maps.picture_queue import ask_for_picture
-from maps.pictures import picture_name, picture_path
+from maps.pictures import KIND, picture_key, picture_name
 from orders.access import _access, _hexmap, _umpire_access, _version, version_cache_headers
 
 RETRY_AFTER = 10  # seconds: about the time the worker takes to draw a picture of a large map
@@ -59,14 +61,15 @@ def _picture(request: HttpRequest, version: StateVersion, seat: Seat | None) -> 
     headers = version_cache_headers(request, version, picture_name(seat))
     if request.headers.get("If-None-Match") == headers["ETag"]:
         return HttpResponseNotModified(headers=headers)
-    try:
-        handle = picture_path(version, seat).open("rb")
-    except OSError:
-        ask_for_picture(version, seat)
-        return HttpResponse(
-            BEING_DRAWN,
-            status=202,
-            content_type="image/svg+xml",
-            headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"},
-        )
-    return FileResponse(handle, content_type="image/png", headers=headers)
+    response = files.file_response(
+        KIND, picture_key(version, seat), content_type="image/png", headers=headers
+    )
+    if response is not None:
+        return response
+    ask_for_picture(version, seat)
+    return HttpResponse(
+        BEING_DRAWN,
+        status=202,
+        content_type="image/svg+xml",
+        headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"},
+    )

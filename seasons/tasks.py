@@ -14,11 +14,10 @@ from seasons.services import backups, seasonbook
 @shared_task(ignore_result=True)
 def backup_campaigns() -> int:
     """Beat, every 5 minutes: the season file of every running campaign with none yet or
-    whose last backup is a day old (``BACKUP_EVERY_HOURS``) into ``BACKUP_DIR``, the last
-    ``BACKUP_KEEP`` kept. A failure (a full disk) is logged and shown by /healthz; it never
-    removes a backup already made."""
+    whose last backup is a day old (``BACKUP_EVERY_HOURS``) into the ``backups`` storage, the
+    last ``BACKUP_KEEP`` kept. A failure (a full disk, a bucket that refuses) is logged and shown
+    by /healthz; it never removes a backup already made."""
     done = backups.backup_campaigns(
-        folder=settings.BACKUP_DIR,
         keep=settings.BACKUP_KEEP,
         every=timedelta(hours=settings.BACKUP_EVERY_HOURS),
         now=timezone.now(),
@@ -28,7 +27,7 @@ def backup_campaigns() -> int:
 
 @shared_task(ignore_result=True)  # after the resolutions (CELERY_TASK_ROUTES)
 def print_season_book(campaign_id: int) -> int:
-    """Print the book of a campaign that is over, both papers, unless on disk (safe twice)."""
+    """Print the book of a campaign that is over, both papers, unless stored (safe twice)."""
     return len(seasonbook.draw_book(campaign_id))
 
 

@@ -12,7 +12,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaign.access import member_campaign, organiser_campaign
 from campaign.models import Campaign
 from campaign.services.actionlog import OrganiserError
+from dgk import files
 from seasons.services import bookfiles, war
 
 
@@ -73,18 +74,18 @@ def _book_urls(campaign: Campaign, *, public: bool) -> list[tuple[str, str]]:
 
 
 def _book(request: HttpRequest, campaign: Campaign, paper: str, *, back: str) -> HttpResponse:
-    """The book of the season as the worker printed it; not on disk yet: asked for again, and a
+    """The book of the season as the worker printed it; not stored yet: asked for again, and a
     page that says so and looks again in a while (202)."""
     if paper not in bookfiles.PAPERS:
         raise Http404("The book is printed on A4 or Letter paper.")
-    path = bookfiles.book_path(campaign, paper)
-    if path.is_file():
-        response = FileResponse(
-            path.open("rb"),
-            content_type="application/pdf",
-            filename=f"book-of-the-season-{paper}.pdf",
-        )
-        response["Cache-Control"] = "private, no-cache"
+    response = files.file_response(
+        bookfiles.KIND,
+        bookfiles.book_key(campaign, paper),
+        content_type="application/pdf",
+        headers={"Cache-Control": "private, no-cache"},
+        filename=f"book-of-the-season-{paper}.pdf",
+    )
+    if response is not None:
         return response
     bookfiles.ask_for_book(campaign)
     return render(

@@ -12,9 +12,11 @@
   ``.ci/run``), when they fail instead.
 - ``pure`` tests (engine, map core) must not use the database; the module sets
   ``pytestmark = pytest.mark.pure`` itself.
-- Map pictures (and the notes asking for them) go to a temporary folder of the run, never to
-  ``var/``; a worker subprocess is told it through ``MAP_PICTURES_DIR``. So do the nightly
-  backups (``BACKUP_DIR``).
+- Map pictures (and the notes asking for them), tiles, books and the nightly backups go to
+  temporary folders of the run, never to ``var/`` nor to a bucket: their storages
+  (``settings.STORAGES``, ``dgk.files``) are folders there, and a worker subprocess is told them
+  through ``FILE_STORAGE=local`` and ``MAP_PICTURES_DIR`` and its kin. A test points a kind
+  elsewhere with ``tests.storage.folders.with_folders``.
 - ``SITE_URL`` is ``http://localhost:8000`` unless the environment says otherwise, never the
   address a ``./bin/run`` of this checkout recorded in ``var/site-url``.
 """
@@ -94,21 +96,36 @@ def _force_eager_tasks() -> None:
     app.conf.task_eager_propagates = True
 
 
-def _pictures_in_a_temporary_folder() -> None:
-    from django.conf import settings
-
-    os.environ["MAP_PICTURES_DIR"] = str(_PICTURES_DIR)
-    settings.MAP_PICTURES_DIR = _PICTURES_DIR
-    books = _PICTURES_DIR.with_name(f"dgk-test-books-{_SUFFIX}")
-    os.environ["SEASON_BOOKS_DIR"] = str(books)
-    settings.SEASON_BOOKS_DIR = books
-
-
-def _backups_in_a_temporary_folder() -> None:
-    from django.conf import settings
-
+# Each kind of file of the run (settings.FILE_KINDS) and its *_DIR setting; photos are left to
+# their own tests.
+_FOLDERS = {
+    "pictures": ("MAP_PICTURES_DIR", _PICTURES_DIR),
+    "books": ("SEASON_BOOKS_DIR", _PICTURES_DIR.with_name(f"dgk-test-books-{_SUFFIX}")),
     # runperiodic and the beat run the nightly backups too: never into the project's var/.
-    settings.BACKUP_DIR = _PICTURES_DIR.with_name(f"dgk-test-backups-{_SUFFIX}")
+    "backups": ("BACKUP_DIR", _PICTURES_DIR.with_name(f"dgk-test-backups-{_SUFFIX}")),
+    "tiles": ("MAP_TILES_DIR", _PICTURES_DIR.with_name(f"dgk-test-tiles-{_SUFFIX}")),
+}
+
+
+def _files_in_temporary_folders() -> None:
+    """The storages of the run in its folders, here and in any subprocess it starts."""
+    from django.conf import settings
+    from django.core.files.storage import storages
+
+    from tests.storage.folders import local
+
+    os.environ["FILE_STORAGE"] = "local"
+    for name, folder in _FOLDERS.values():
+        os.environ[name] = str(folder)
+        setattr(settings, name, folder)
+    settings.STORAGES = {
+        **settings.STORAGES,
+        **{kind: local(folder) for kind, (_name, folder) in _FOLDERS.items()},
+    }
+    # What Django does when a test changes STORAGES (django.test.signals.storages_changed).
+    storages.__dict__.pop("backends", None)
+    storages._backends = None
+    storages._storages = {}
 
 
 def _vapid_key_in_a_temporary_folder() -> None:
@@ -129,8 +146,7 @@ def _fast_password_hashing() -> None:
 def pytest_configure(config: pytest.Config) -> None:
     _set_test_database_names()
     _force_eager_tasks()
-    _pictures_in_a_temporary_folder()
-    _backups_in_a_temporary_folder()
+    _files_in_temporary_folders()
     _vapid_key_in_a_temporary_folder()
     _fast_password_hashing()
 
@@ -191,9 +207,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     for suffix in ("", "-journal", "-wal", "-shm"):
         path = Path(f"{_SQLITE_TEST_FILE}{suffix}")
         path.unlink(missing_ok=True)
-    shutil.rmtree(_PICTURES_DIR, ignore_errors=True)
-    shutil.rmtree(_PICTURES_DIR.with_name(f"dgk-test-backups-{_SUFFIX}"), ignore_errors=True)
-    shutil.rmtree(_PICTURES_DIR.with_name(f"dgk-test-books-{_SUFFIX}"), ignore_errors=True)
+    for _name, folder in _FOLDERS.values():
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

@@ -1,12 +1,13 @@
-"""The book of the season on disk, and asking the worker to print it (docs/season-end.md).
+"""The book of the season in the ``books`` storage, and asking the worker to print it
+(docs/season-end.md).
 
-Where: ``settings.SEASON_BOOKS_DIR / <campaign code> / <stamp>-<paper>.pdf``; the stamp is the
-campaign's last state version and the moment it ended, so a campaign reopened and ended again
-gets a new book, and a book once printed is never printed again. Files are written whole (a
-temporary file renamed into place).
+Where: ``<campaign code>/<stamp>-<paper>.pdf`` in the ``books`` storage (``dgk.files``: the
+folder ``SEASON_BOOKS_DIR``, or the bucket's ``books/`` prefix); the stamp is the campaign's
+last state version and the moment it ended, so a campaign reopened and ended again gets a new
+book, and a book once printed is never printed again. Files are written whole.
 
 The web never prints one: the campaign's end asks for it (``ask_for_book``: a task for the
-worker when the transaction commits); a download of a book not yet on disk asks again and
+worker when the transaction commits); a download of a book not yet stored asks again and
 answers "being printed". Without a broker tasks run eagerly in the process that queues them,
 so a note is left instead for ``draw_wanted_books``, which ``manage.py runperiodic`` runs in
 its own process (as ``maps.picture_queue`` does for the map pictures). The drawing itself is
@@ -16,7 +17,6 @@ its own process (as ``maps.picture_queue`` does for the map pictures). The drawi
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
@@ -24,13 +24,12 @@ from django.db import transaction
 
 from campaign.models import Campaign
 from campaign.services import queue
+from dgk import files
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 QUEUED_FOR = 600  # seconds a queued book is not queued again
-
-
-def books_root() -> Path:
-    return Path(settings.SEASON_BOOKS_DIR)
+KIND = "books"  # the storage (settings.FILE_KINDS)
+WANTED = "wanted"
 
 
 def book_stamp(campaign: Campaign) -> str:
@@ -39,26 +38,31 @@ def book_stamp(campaign: Campaign) -> str:
     return f"v{latest or 0}-e{ended}"
 
 
-def book_path(campaign: Campaign, paper: str, stamp: str | None = None) -> Path:
+def book_key(campaign: Campaign, paper: str, stamp: str | None = None) -> str:
+    """The book's name in the ``books`` storage."""
     if paper not in PAPERS:
         raise ValueError(f"no paper {paper!r}")
-    return books_root() / str(campaign.code) / f"{stamp or book_stamp(campaign)}-{paper}.pdf"
+    return f"{campaign.code}/{stamp or book_stamp(campaign)}-{paper}.pdf"
+
+
+def book_stored(key: str) -> bool:
+    return files.storage(KIND).exists(key)
 
 
 def book_ready(campaign: Campaign) -> bool:
     stamp = book_stamp(campaign)
-    return all(book_path(campaign, paper, stamp).is_file() for paper in PAPERS)
+    return all(book_stored(book_key(campaign, paper, stamp)) for paper in PAPERS)
 
 
 def ask_for_book(campaign: Campaign) -> None:
-    """Have the worker print the book of ``campaign`` (both papers) unless it is on disk."""
+    """Have the worker print the book of ``campaign`` (both papers) unless it is stored."""
     if book_ready(campaign):
         return
     campaign_id = campaign.id
     if settings.CELERY_TASK_ALWAYS_EAGER:
         transaction.on_commit(lambda: mark_wanted(campaign_id), robust=True)
         return
-    key = "dgk:book-queued:" + hashlib.sha256(str(book_path(campaign, "a4")).encode()).hexdigest()
+    key = "dgk:book-queued:" + hashlib.sha256(book_key(campaign, "a4").encode()).hexdigest()
     if cache.add(key[:80], 1, timeout=QUEUED_FOR):
         queue.on_commit(queue.PRINT_SEASON_BOOK, campaign_id, robust=True)
 
@@ -71,21 +75,18 @@ def on_campaign_ended(sender, *, campaign: Campaign, **kwargs) -> None:
 # --- notes for the embedded mode (no broker) ------------------------------------------------------
 
 
-def wanted_dir() -> Path:
-    return books_root() / "wanted"
-
-
 def mark_wanted(campaign_id: int) -> None:
-    folder = wanted_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / str(campaign_id)).touch()
+    """Leave a note that the book is wanted (an empty file: cheap, and safe to do twice)."""
+    files.save_whole(KIND, f"{WANTED}/{campaign_id}", b"")
 
 
 def wanted_ids() -> list[int]:
-    folder = wanted_dir()
-    notes = sorted(folder.iterdir()) if folder.is_dir() else []
-    return [int(n.name) for n in notes if n.name.isdigit()]
+    try:
+        notes = files.storage(KIND).listdir(WANTED)[1]
+    except FileNotFoundError:
+        return []
+    return sorted(int(n) for n in notes if n.isdigit())
 
 
 def forget_wanted(campaign_id: int) -> None:
-    (wanted_dir() / str(campaign_id)).unlink(missing_ok=True)
+    files.storage(KIND).delete(f"{WANTED}/{campaign_id}")

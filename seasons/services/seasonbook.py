@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import logging
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -29,7 +28,7 @@ from battles.services.briefing import turn_label
 from campaign.models import Campaign, Event, StateVersion
 from campaign.projection import View
 from campaign.services import fairdice, gameplay, viewcache
-from dgk.files import write_whole
+from dgk import files
 from maps.war_picture import season_region, turn_picture_png
 from rules.dice import short_code
 from seasons.services import bookfiles, war
@@ -186,19 +185,20 @@ def book_pdf(campaign: Campaign, paper: str = "a4") -> bytes:
     return battle_print.html_to_pdf(book_html(campaign, paper), timeout=300)
 
 
-def draw_book(campaign_id: int) -> list[Path]:
-    """Print the book of a campaign that is over in both papers, unless they are on disk; the
-    paths (none when the campaign is gone or still running). Safe to run twice."""
+def draw_book(campaign_id: int) -> list[str]:
+    """Print the book of a campaign that is over in both papers, unless they are stored; their
+    names in the ``books`` storage (none when the campaign is gone or still running). Safe to
+    run twice."""
     campaign = Campaign.objects.filter(id=campaign_id).first()
     if campaign is None or not war.war_shown(campaign):
         return []
     stamp = bookfiles.book_stamp(campaign)
     out = []
     for paper in bookfiles.PAPERS:
-        path = bookfiles.book_path(campaign, paper, stamp)
-        if not path.is_file():
-            write_whole(path, book_pdf(campaign, paper))
-        out.append(path)
+        key = bookfiles.book_key(campaign, paper, stamp)
+        if not bookfiles.book_stored(key):
+            files.save_whole(bookfiles.KIND, key, book_pdf(campaign, paper))
+        out.append(key)
     return out
 
 

@@ -25,6 +25,7 @@ from maps.tiles import render_tiles
 from orders.models import OrderSheet
 from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F401
 from tests.orders.test_play_fixtures import client_for, in_phase, url
+from tests.storage.folders import with_folders
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,9 +35,9 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 @pytest.fixture
 def tiles(settings, tmp_path):
     """The pyramid of the bundled map at the zooms the test looks at (a second or two)."""
-    settings.MAP_TILES_DIR = tmp_path / "tiles"
+    settings.STORAGES = with_folders(tiles=tmp_path / "tiles")
     render_tiles(load_map("central_europe_1756"))
-    return settings.MAP_TILES_DIR
+    return tmp_path / "tiles"
 
 
 HELD_BACK = {"leaders": "frederick", "siege_trains": "prussia-1", "garrisons": "Breslau"}

@@ -13,7 +13,8 @@ import shutil
 import pytest
 
 from campaign.models import StateVersion
-from maps.pictures import picture_path
+from dgk import files
+from maps.pictures import KIND, picture_key
 from maps.tasks import draw_map_picture, draw_wanted_map_pictures
 from tests.campaign.test_fog_review import without_noise as without_times
 from tests.orders.test_play_fixtures import (
@@ -93,9 +94,9 @@ def test_a_sharing_ally_sees_them_and_an_enemy_still_does_not(deployed):
 
 def _picture(s, version) -> bytes:
     """The seat's picture of ``version`` as the worker draws it (the task, run eagerly)."""
-    shutil.rmtree(picture_path(version, s).parent, ignore_errors=True)
+    files.storage(KIND).delete(picture_key(version, s))
     assert draw_map_picture.delay(version.id, s.id).get()
-    return picture_path(version, s).read_bytes()
+    return files.read_bytes(KIND, picture_key(version, s))
 
 
 def test_the_enemy_map_picture_does_not_change_with_the_secrets(deployed):

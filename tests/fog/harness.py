@@ -47,15 +47,16 @@ from pathlib import Path
 
 import time_machine
 from django.apps import apps
-from django.conf import settings
 from django.core import mail
 from django.core.cache import caches
 from django.db import connection, models, transaction
+from django.test import override_settings
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from campaign.services import viewcache
 from push.services import delivery
+from tests.storage.folders import with_folders
 
 # Every comparison made in this session: (label, channels, "no difference" / "differs"),
 # printed by tests/fog/conftest.py at the end of the session.
@@ -157,7 +158,7 @@ class fresh_world:  # noqa: N801 (a context manager, used like a function)
     """Empty caches and an empty outbox before and after; the map pictures and season books
     written in a folder of this world alone; the pushes recorded in ``PUSHED``, not sent."""
 
-    DIRS = ("MAP_PICTURES_DIR", "SEASON_BOOKS_DIR")
+    KINDS = ("pictures", "books")  # their storages (settings.FILE_KINDS)
 
     def __enter__(self):
         clear_caches()
@@ -165,15 +166,15 @@ class fresh_world:  # noqa: N801 (a context manager, used like a function)
         self.sender = delivery.send_to_device
         delivery.send_to_device = _record_push
         self.tmp = Path(tempfile.mkdtemp(prefix="dgk-fog-"))
-        self.saved = {name: getattr(settings, name) for name in self.DIRS}
-        for name in self.DIRS:
-            setattr(settings, name, self.tmp / name.lower())
+        self.folders = override_settings(
+            STORAGES=with_folders(**{kind: self.tmp / kind for kind in self.KINDS})
+        )
+        self.folders.enable()
         return self
 
     def __exit__(self, *exc):
         delivery.send_to_device = self.sender
-        for name, value in self.saved.items():
-            setattr(settings, name, value)
+        self.folders.disable()
         shutil.rmtree(self.tmp, ignore_errors=True)
         clear_caches()
         return False

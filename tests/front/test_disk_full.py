@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from campaign.tasks import record_heartbeat
-from maps.pictures import draw_picture, picture_path
+from dgk import files
+from maps.pictures import KIND, draw_picture, picture_key
 from orders.access import _version
 from tests.conftest import REQUIRE_SERVICES
 from tests.orders.test_play_fixtures import (  # noqa: F401 (fixtures)
@@ -21,13 +22,14 @@ from tests.orders.test_play_fixtures import (  # noqa: F401 (fixtures)
     seat,
     url,
 )
+from tests.storage.folders import with_folders
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def full_disk(tmp_path, settings):
-    """MAP_PICTURES_DIR on a 4 MB filesystem of its own, with not a byte free."""
+    """The pictures' folder on a 4 MB filesystem of its own, with not a byte free."""
     folder = tmp_path / "pictures"
     folder.mkdir()
     mounted = subprocess.run(
@@ -40,7 +42,7 @@ def full_disk(tmp_path, settings):
         if REQUIRE_SERVICES:
             pytest.fail(reason)
         pytest.skip(reason)
-    settings.MAP_PICTURES_DIR = folder
+    settings.STORAGES = with_folders(pictures=folder)
     filler = folder / "filler"
     try:
         with filler.open("wb") as out:
@@ -59,11 +61,12 @@ def test_a_picture_on_a_full_disk_leaves_nothing_and_is_drawn_when_there_is_room
 ):
     prussia = seat(rules_campaign, "prussia")
     version = _version(rules_campaign)
-    path = picture_path(version, prussia)
+    key = picture_key(version, prussia)
+    path = Path(files.storage(KIND).path(key))
     with pytest.raises(OSError) as raised:
         draw_picture(version.id, prussia.id)
     assert raised.value.errno == errno.ENOSPC
-    assert not path.exists() and not list(Path(path.parent).glob(".draw-*"))  # no half file
+    assert not path.exists() and not list(path.parent.glob(".write-*"))  # no half file
     # The page and its picture answer: "being drawn", asked for again.
     c = client_for(player)
     assert c.get(url("dashboard", prussia)).status_code == 200
@@ -73,9 +76,9 @@ def test_a_picture_on_a_full_disk_leaves_nothing_and_is_drawn_when_there_is_room
     settings.DISK_MIN_FREE_MB = 2
     body = admin_client.get("/healthz").json()
     assert body["status"] == "degraded"
-    assert str(settings.MAP_PICTURES_DIR) in body["disk"]["pictures"]["error"]
+    assert str(full_disk.parent) in body["disk"]["pictures"]["error"]
     # Room again: the picture is drawn, whole, and /healthz is ok.
     full_disk.unlink()
-    assert draw_picture(version.id, prussia.id) == path
+    assert draw_picture(version.id, prussia.id) == key
     assert path.read_bytes().startswith(b"\x89PNG")
     assert admin_client.get("/healthz").json()["status"] == "ok"

@@ -9,6 +9,7 @@ from django.utils import timezone
 from campaign.models import Heartbeat
 from campaign.tasks import WORKER, record_heartbeat
 from tests.servers import spare_port
+from tests.storage.folders import with_folders
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +131,7 @@ def test_a_cache_down_is_degraded_not_failed(admin_client, settings):
 
 def test_a_disk_nearly_full_is_degraded_and_named(admin_client, client, settings, tmp_path):
     record_heartbeat.delay()
-    settings.MAP_PICTURES_DIR = tmp_path / "pictures"
+    settings.STORAGES = with_folders(pictures=tmp_path / "pictures")
     settings.DISK_MIN_FREE_MB = 2**40  # more than any disk has
     response = admin_client.get("/healthz")
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from battles.services.printing import chromium
 from campaign.services import organiser as organiser_service
+from dgk import files
 from seasons.services import bookfiles
 from tests.conftest import TEST_BROKER_URL
 from tests.integration.test_celery_worker import worker_queue  # noqa: F401
@@ -38,21 +39,24 @@ def test_the_worker_prints_the_book_when_the_season_ends(
     with django_capture_on_commit_callbacks(execute=True):
         organiser_service.end_campaign(campaign, organiser, now=timezone.now())
     campaign.refresh_from_db()
-    paths = [bookfiles.book_path(campaign, paper) for paper in bookfiles.PAPERS]
-    assert not any(p.exists() for p in paths)
+    keys = [bookfiles.book_key(campaign, paper) for paper in bookfiles.PAPERS]
+    assert not any(bookfiles.book_stored(k) for k in keys)
     sender = Celery("dgk-test-sender", broker=TEST_BROKER_URL, set_as_current=False)
 
     sender.send_task("seasons.tasks.print_season_book", args=[campaign.id], queue=queue)
 
     started = time.monotonic()
-    while not all(p.is_file() for p in paths) and worker.poll() is None:
+    while not all(bookfiles.book_stored(k) for k in keys) and worker.poll() is None:
         if time.monotonic() - started > PRINT_SECONDS:
             pytest.fail(f"no book in {PRINT_SECONDS}s; the worker's log:\n{log.read_text()}")
         time.sleep(0.5)
     sender.close()
     print(f"\nthe worker printed the book in {time.monotonic() - started:.1f}s (A4 and Letter)")
-    assert all(p.read_bytes().startswith(b"%PDF-") for p in paths), log.read_text()
+    assert all(files.read_bytes(bookfiles.KIND, k).startswith(b"%PDF-") for k in keys), (
+        log.read_text()
+    )
     r = client_for(campaign.seats.get(power="prussia").user).get(
         reverse("war_book", args=[campaign.code, "a4"])
     )
-    assert r.status_code == 200 and b"".join(r.streaming_content) == paths[0].read_bytes()
+    book = files.read_bytes(bookfiles.KIND, keys[0])
+    assert r.status_code == 200 and b"".join(r.streaming_content) == book

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from campaign.models import Heartbeat
 from campaign.services import setup
-from maps.pictures import picture_path
+from dgk import files
+from maps.pictures import KIND, picture_key, picture_stored
 from rules.armies import Army
 from tests.conftest import TEST_BROKER_URL, broker_reachable, database_url_for_subprocess
 from tests.orders.test_play_fixtures import ARMY_POINTS, write_map
@@ -104,16 +105,18 @@ def test_the_worker_draws_a_seats_map_picture(worker_queue, organiser, tmp_path)
     setup.start_campaign(campaign, organiser, now=timezone.now())
     version = campaign.latest_version()
     prussia = campaign.seats.get(power="prussia")
-    path = picture_path(version, prussia)
-    assert not path.exists()
+    assert not picture_stored(version, prussia)
     sender = Celery("dgk-test-sender", broker=TEST_BROKER_URL, set_as_current=False)
 
     sender.send_task("maps.tasks.draw_map_picture", args=[version.id, prussia.id], queue=queue)
 
     deadline = time.monotonic() + WAIT_SECONDS
-    while not path.is_file() and time.monotonic() < deadline and worker.poll() is None:
+    while not picture_stored(version, prussia) and time.monotonic() < deadline:
+        if worker.poll() is not None:
+            break
         time.sleep(0.2)
-    if not path.is_file():
+    if not picture_stored(version, prussia):
         pytest.fail(f"no picture within {WAIT_SECONDS}s; the worker's log:\n{log.read_text()}")
-    assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    picture = files.read_bytes(KIND, picture_key(version, prussia))
+    assert picture.startswith(b"\x89PNG\r\n\x1a\n")
     sender.close()

@@ -1,7 +1,8 @@
 # ruff: noqa: F401, F811 (pytest fixtures imported from test_play_fixtures)
 """The seats' map pictures (docs/map-pictures.md): drawn once per (version, seat) by the worker,
-never in a web request; served from disk with the version's cache headers; holding nothing the
-seat's view does not.
+never in a web request; served from the ``pictures`` storage with the version's cache headers;
+holding nothing the seat's view does not. (The same behaviour in an S3 bucket:
+tests/storage/test_files.py.)
 
 The renderer is watched, not replaced: ``renders`` wraps ``maps.pictures.seat_picture_png`` and
 counts its calls, and ``pieces_drawn`` keeps what ``maps.core.picture.draw_picture`` is given.
@@ -12,6 +13,7 @@ from django.urls import reverse
 
 from campaign.projection import map_counters
 from campaign.services import knowledge
+from dgk import files
 from maps import pictures
 from maps.core import picture
 from maps.tasks import draw_map_picture, draw_wanted_map_pictures
@@ -24,6 +26,7 @@ from tests.orders.test_play_fixtures import (
     seat,
     url,
 )
+from tests.storage.folders import with_folders
 
 pytestmark = pytest.mark.django_db
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -32,8 +35,8 @@ PNG = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture(autouse=True)
 def folder(settings, tmp_path):
     """A picture folder of this test's own (set before the campaign resolves anything)."""
-    settings.MAP_PICTURES_DIR = tmp_path / "pictures"
-    return settings.MAP_PICTURES_DIR
+    settings.STORAGES = with_folders(pictures=tmp_path / "pictures")
+    return tmp_path / "pictures"
 
 
 @pytest.fixture
@@ -78,7 +81,7 @@ def test_no_web_request_draws_a_picture(marching, player, organiser, renders):
     assert r["Retry-After"] and r["Cache-Control"] == "no-store" and "ETag" not in r
     assert umpire.get(umpire_url(marching, latest.number)).status_code == 202
     assert renders == []
-    assert not pictures.picture_path(latest, prussia).exists()
+    assert not pictures.picture_stored(latest, prussia)
 
     assert draw_wanted_map_pictures.delay().get() >= 2  # runperiodic's part, without a broker
     drawn = len(renders)
@@ -87,20 +90,20 @@ def test_no_web_request_draws_a_picture(marching, player, organiser, renders):
     assert b"".join(r.streaming_content).startswith(PNG)
     assert "immutable" in r["Cache-Control"]
     assert umpire.get(umpire_url(marching, latest.number)).status_code == 200
-    assert len(renders) == drawn  # served from disk, not drawn again
+    assert len(renders) == drawn  # served as stored, not drawn again
 
 
 def test_a_resolution_asks_for_every_seats_picture(marching, renders):
     latest = marching.latest_version()
-    notes = {p.name for p in pictures.wanted_dir().iterdir()}
+    notes = set(pictures.wanted_notes())
     seats = list(marching.seats.filter(reserve=False))
     assert {f"{latest.id}-{s.id}" for s in seats} | {f"{latest.id}-umpire"} <= notes
     assert renders == []  # asked for, not drawn, in the request that resolved the phase
     draw_wanted_map_pictures.delay()
     for s in seats:
-        assert pictures.picture_path(latest, s).read_bytes().startswith(PNG)
-    assert pictures.picture_path(latest, None).is_file()
-    assert not any(pictures.wanted_dir().iterdir())
+        assert files.read_bytes(pictures.KIND, pictures.picture_key(latest, s)).startswith(PNG)
+    assert pictures.picture_stored(latest, None)
+    assert pictures.wanted_notes() == []
 
 
 def test_without_a_broker_the_page_leaves_a_note_for_runperiodic(
@@ -108,12 +111,13 @@ def test_without_a_broker_the_page_leaves_a_note_for_runperiodic(
 ):
     prussia = seat(marching, "prussia")
     first = marching.versions.get(number=0)  # no resolution asked for this one
-    note = pictures.wanted_dir() / f"{first.id}-{prussia.id}"
+    note = f"{first.id}-{prussia.id}"
     with django_capture_on_commit_callbacks(execute=True):
         assert client_for(player).get(url("map", prussia, 0)).status_code == 202
-    assert note.is_file() and renders == []
+    assert note in pictures.wanted_notes() and renders == []
     draw_wanted_map_pictures.delay()
-    assert renders and pictures.picture_path(first, prussia).is_file() and not note.exists()
+    assert renders and pictures.picture_stored(first, prussia)
+    assert note not in pictures.wanted_notes()
 
 
 def test_with_a_broker_the_page_queues_the_task_once(
@@ -146,7 +150,7 @@ def test_the_task_is_safe_to_run_twice(marching, renders):
 def test_a_note_for_a_version_rolled_back_is_dropped(marching, renders):
     pictures.mark_wanted(10**9, None)
     draw_wanted_map_pictures.delay()
-    assert f"{10**9}-umpire" not in {p.name for p in pictures.wanted_dir().iterdir()}
+    assert f"{10**9}-umpire" not in pictures.wanted_notes()
 
 
 def test_a_seat_gets_a_new_picture_when_its_view_changes(marching):

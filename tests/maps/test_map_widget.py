@@ -32,6 +32,7 @@ from tests.orders.test_play_fixtures import (  # noqa: F401 (fixtures)
     seat,
     url,
 )
+from tests.storage.folders import with_folders
 
 pytestmark = pytest.mark.django_db
 
@@ -174,7 +175,7 @@ def test_the_page_embeds_the_seats_layer_as_overlay_json_gives_it(marching, play
 
 
 def test_tiles_are_served_from_the_disk_cache_with_long_cache_headers(settings, tmp_path, client):
-    settings.MAP_TILES_DIR = tmp_path
+    settings.STORAGES = with_folders(tiles=tmp_path)
     hexmap = load_map("central_europe_1756")
     stamp = map_stamp(hexmap)
     tile = reverse("maps:tile", args=[stamp, "0", "0", "0"])
@@ -190,7 +191,7 @@ def test_tiles_are_served_from_the_disk_cache_with_long_cache_headers(settings, 
 
 
 def test_rendertiles_writes_the_levels_asked_once(settings, tmp_path, capsys):
-    settings.MAP_TILES_DIR = tmp_path
+    settings.STORAGES = with_folders(tiles=tmp_path)
     call_command("rendertiles", "--zoom", "-1")
     out = capsys.readouterr().out
     assert "tiles in" in out
@@ -255,11 +256,11 @@ def test_the_umpire_sees_every_counter_on_his_map_and_players_cannot(marching, o
 def test_a_page_never_draws_missing_tiles_it_says_to_run_rendertiles(
     marching, player, settings, tmp_path, caplog
 ):
-    settings.MAP_TILES_DIR = tmp_path / "tiles"
+    settings.STORAGES = with_folders(tiles=tmp_path / "tiles")
     assert settings.CELERY_TASK_ALWAYS_EAGER  # tests run tasks eagerly: in the request
     page = client_for(player).get(url("orders", seat(marching, "prussia")))
     assert page.status_code == 200 and 'id="mapwidget"' in page.content.decode()
-    assert not settings.MAP_TILES_DIR.exists()  # nothing drawn
+    assert not (tmp_path / "tiles").exists()  # nothing drawn
     assert "rendertiles" in caplog.text
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 from campaign.models import Campaign, CampaignStatus, Event, StateVersion
 from campaign.services import organiser as organiser_service
 from campaign.services import reopen, viewcache
+from dgk import files
 from orders.models import OrderSheet
 from seasons.services import bookfiles, war
 from tests.orders.test_play_fixtures import client_for
@@ -285,9 +286,7 @@ def test_every_page_open_without_signing_in_but_the_home_page_says_noindex(
         assert r["X-Robots-Tag"] == "noindex, nofollow", url
     assert anonymous.get("/healthz")["X-Robots-Tag"] == "noindex, nofollow"  # 503: no worker
     campaign.refresh_from_db()
-    book = bookfiles.book_path(campaign, "letter")
-    book.parent.mkdir(parents=True, exist_ok=True)
-    book.write_bytes(b"%PDF-1.4 the book")
+    files.save_whole(bookfiles.KIND, bookfiles.book_key(campaign, "letter"), b"%PDF-1.4 the book")
     r = anonymous.get(reverse("war_public_book", args=[token, "letter"]))
     assert r.status_code == 200 and r["X-Robots-Tag"] == "noindex, nofollow"
     assert "X-Robots-Tag" not in anonymous.get(reverse("home")).headers

@@ -12,7 +12,7 @@ from maps.tiles import render_tiles, tile_folder
 
 
 class Command(BaseCommand):
-    help = "Draw the map widget's tile pyramid into MAP_TILES_DIR (skipped if already complete)."
+    help = "Draw the map widget's tile pyramid into the tiles storage (skipped if complete)."
 
     def add_arguments(self, parser):
         parser.add_argument("--map", default=DEFAULT_MAP, help="a bundled map name or a file path")
