@@ -55,4 +55,19 @@ for target in postgres:15 redis:7 caddy:2; do
     DOCKER_BUILDKIT=1 "$DOCKER" build --quiet --build-arg BASE_IMAGE="$BASE_IMAGE" \
         --target "${target%%:*}" --tag "dgk-ci/$target" --file Dockerfile.services . >/dev/null
 done
+# The bucket's server of the several-machines test (Dockerfile.s3: moto from PyPI), built from a
+# context of its own with pip's CA bundle in it when PIP_CERT names one; kept once made.
+if ! "$DOCKER" image inspect dgk-ci/s3 >/dev/null 2>&1; then
+    echo "docker: dgk-ci/s3 (moto's S3 server, from PyPI)"
+    s3_context="$(mktemp -d /var/tmp/dgk-s3.XXXXXX)"
+    cp Dockerfile.s3 s3-requirements.txt "$s3_context/"
+    ca_arg=()
+    if [ -n "${PIP_CERT:-}" ] && [ -f "$PIP_CERT" ]; then
+        cp "$PIP_CERT" "$s3_context/pip-ca.pem"
+        ca_arg=(--build-arg PIP_CA_FILE=pip-ca.pem)
+    fi
+    DOCKER_BUILDKIT=1 "$DOCKER" build --quiet --build-arg BASE_IMAGE="$BASE_IMAGE" "${ca_arg[@]}" \
+        --tag dgk-ci/s3 --file "$s3_context/Dockerfile.s3" "$s3_context" >/dev/null
+    rm -rf "$s3_context"
+fi
 echo "docker: ready ($("$DOCKER" version --format '{{.Server.Version}}'), $(docker-compose version --short))"
