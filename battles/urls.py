@@ -1,8 +1,9 @@
-"""The battles' addresses (issue 7): battle pages, briefings, results, chronicle, gazette."""
+"""The battles' addresses (issue 7): battle pages, briefings, results, chronicle, gazette; the
+photos of the table and the sides' accounts (issue 45)."""
 
 from django.urls import path
 
-from battles import views
+from battles import photo_views, views
 
 app_name = "battles"
 urlpatterns = [
@@ -52,4 +53,39 @@ urlpatterns = [
         name="collection",
     ),
     path("gazette/<uuid:code>/", views.gazette, name="gazette"),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/photos/",
+        photo_views.upload,
+        name="photo_upload",
+    ),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/photos/<uuid:photo_code>/<str:kind>.jpg",
+        photo_views.image,
+        name="photo_image",
+    ),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/photos/<uuid:photo_code>/caption/",
+        photo_views.caption,
+        name="photo_caption",
+    ),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/photos/<uuid:photo_code>/move/",
+        photo_views.move,
+        name="photo_move",
+    ),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/photos/<uuid:photo_code>/remove/",
+        photo_views.remove,
+        name="photo_remove",
+    ),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/account/<str:side>/",
+        photo_views.account,
+        name="account",
+    ),
+    path(
+        "campaigns/<uuid:code>/battles/<uuid:battle_code>/gazette-consent/<str:side>/",
+        photo_views.consent,
+        name="gazette_consent",
+    ),
 ]

@@ -67,7 +67,12 @@ class Processed:
 
 
 def megabytes(size: int) -> str:
-    """``megabytes(15 * 1024 * 1024)`` is ``"15 MB"``; ``megabytes(1572864)`` is ``"1.5 MB"``."""
+    """``megabytes(15 * 1024 * 1024)`` is ``"15 MB"``; ``megabytes(1572864)`` is ``"1.5 MB"``;
+    below a megabyte, kilobytes (``"600 kB"``) or bytes."""
+    if size < 1024:
+        return f"{size} bytes"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} kB"
     value = size / (1024 * 1024)
     return f"{value:.0f} MB" if value == int(value) else f"{value:.1f} MB"
 
@@ -173,7 +178,8 @@ def _trailer(data: bytes, kind: str) -> bytes:
             end = _webp_end(data)
     except (ValueError, struct.error):
         return b""  # cut short: Pillow's reading says so, with its own message
-    return data[end:].rstrip(b"\x00")
+    rest = data[end:]
+    return rest if rest.strip(b"\x00") else b""
 
 
 # ---- reading and re-encoding ---------------------------------------------------------------
@@ -268,7 +274,9 @@ def process(data: bytes, name: str, limits: Limits = Limits()) -> Processed:
             raise PhotoRefused(_too_many_pixels(name, image.size, limits))
         try:
             if kind == "JPEG":
-                image.draft("RGB", (DISPLAY_SIDE, DISPLAY_SIDE))  # decode at a smaller scale
+                # Decode at the smallest scale (1/2, 1/4, 1/8) still larger than the display.
+                ratio = DISPLAY_SIDE / max(image.size)
+                image.draft("RGB", (int(image.width * ratio) + 1, int(image.height * ratio) + 1))
             image.load()
             upright = ImageOps.exif_transpose(image)
             rgb = _to_srgb(upright)
