@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import connection
 from django.db.models import Q
 from django.template.loader import get_template, render_to_string
 from django.urls import NoReverseMatch, get_resolver, get_script_prefix, get_urlconf, reverse
@@ -73,6 +74,26 @@ def _claim(outbox_id: int | None, now: datetime) -> bool:
         .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
         .update(claimed_at=now)
     )
+
+
+def _claim_batch(outbox_ids: list[int | None], now: datetime) -> set[int]:
+    """``_claim`` for every row of a batch in one statement (``UPDATE ... RETURNING``, on
+    PostgreSQL and SQLite alike): the ids taken. A row sent already, or taken by another
+    process less than ``OUTBOX_RETRY_SECONDS`` ago, is not among them."""
+    ids = [i for i in outbox_ids if i is not None]
+    if not ids:
+        return set()
+    ops = connection.ops
+    stale = now - timedelta(seconds=settings.OUTBOX_RETRY_SECONDS)
+    sql = (
+        f"UPDATE {ops.quote_name(OutboxEmail._meta.db_table)} SET claimed_at = %s"
+        f" WHERE id IN ({', '.join(['%s'] * len(ids))}) AND sent_at IS NULL"
+        " AND (claimed_at IS NULL OR claimed_at < %s) RETURNING id"
+    )
+    params = [ops.adapt_datetimefield_value(now), *ids, ops.adapt_datetimefield_value(stale)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {row[0] for row in cursor.fetchall()}
 
 
 def _sent(outbox_id: int | None) -> None:
@@ -494,37 +515,45 @@ def deliver_many(
     alone (``send_email`` retries it), so the others are not sent twice; the session is then
     opened afresh for the rest. ``handoff``: the key of what the resolution left in this
     process, if it ran here (else it is read). ``outbox``: the emails' rows in the outbox, one
-    for each of ``batch``: each is claimed before it is built and marked sent after, so a batch
-    delivered twice (a task run again after its worker died) sends none twice; ``now``: the
-    time of the claims (the real time by default)."""
+    for each of ``batch``: all are claimed in one statement before the first is built, and each
+    is marked sent as soon as it is (those with nothing to send together, at the end), so a
+    batch delivered twice (a task run again after its worker died) sends none twice; ``now``:
+    the time of the claims (the real time by default)."""
     shared = Shared(
         [ids["seat_id"] for _, ids in batch if "seat_id" in ids], outgoing.taken(handoff)
     )
     rows = outbox if outbox is not None else [None] * len(batch)
-    connection = None
+    claimed = _claim_batch(rows, now or timezone.now())  # every row at once, before the first
+    unsent: list[int] = []  # claimed rows with nothing to send: marked done in one statement
+    mailer = None
     sent = 0
     try:
         for (kind, ids), row in zip(batch, rows, strict=True):
-            if not _claim(row, now or timezone.now()):
+            if row is not None and row not in claimed:
                 continue
             try:
                 message = compose(kind, shared, **ids)
-                if message is not None:
-                    if connection is None:
-                        connection = _opened(get_connection())
-                    message.connection = connection
-                    sent += message.send()
-                _sent(row)
+                if message is None:
+                    if row is not None:
+                        unsent.append(row)
+                    continue
+                if mailer is None:
+                    mailer = _opened(get_connection())
+                message.connection = mailer
+                sent += message.send()
+                _sent(row)  # at once: a worker that dies now sends it no second time
             except OSError:
                 logger.warning("email %s %s refused; queued again alone", kind, ids)
                 _release(row)
                 _queue_now(kind, outbox_id=row, **ids)
-                if connection is not None:
-                    _close(connection)
-                    connection = _opened(connection)
+                if mailer is not None:
+                    _close(mailer)
+                    mailer = _opened(mailer)
     finally:
-        if connection is not None:
-            _close(connection)
+        if mailer is not None:
+            _close(mailer)
+        if unsent:
+            OutboxEmail.objects.filter(id__in=unsent).update(sent_at=timezone.now())
     return sent
 
 

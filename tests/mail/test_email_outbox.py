@@ -5,6 +5,8 @@ broker that is down or a worker that dies, and none is sent twice."""
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from campaign.models import OutboxEmail
@@ -91,3 +93,19 @@ def test_an_email_claimed_by_a_dead_worker_is_sent_once_its_claim_is_old(
     assert email.send_pending(now=now + 3 * wait) == 1
     assert len(mailoutbox) == 5
     assert len({m.to[0] for m in mailoutbox}) == 5  # one each
+
+
+def test_a_batch_is_claimed_in_one_statement_leaving_a_row_another_worker_holds(
+    campaign, mailoutbox, django_capture_on_commit_callbacks, broker_down
+):
+    resolve(campaign, django_capture_on_commit_callbacks)  # the queueing fails: rows wait
+    rows = list(OutboxEmail.objects.order_by("id"))
+    now = timezone.now()
+    OutboxEmail.objects.filter(id=rows[2].id).update(claimed_at=now)  # another worker's, fresh
+    with CaptureQueriesContext(connection) as queries:
+        sent = email.deliver_many(
+            [(r.kind, r.ids) for r in rows], rows[0].batch, [r.id for r in rows], now=now
+        )
+    claims = [q for q in queries if "claimed_at" in q["sql"] and "RETURNING" in q["sql"]]
+    assert sent == 4 and len(mailoutbox) == 4 and len(claims) == 1
+    assert [r.id for r in OutboxEmail.objects.filter(sent_at__isnull=True)] == [rows[2].id]
