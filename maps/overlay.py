@@ -12,6 +12,7 @@ side by side in screen pixels, so every force stays tappable at every zoom.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -122,6 +123,14 @@ def _number_stacks(stacks: dict[str, list[dict]], hexmap: HexMap) -> None:
 
 
 NAMES_WITHIN = 3  # hexes from a counter: at zoom 0 a stack moved off its name reaches this far
+# The steps from a hex to every hex within NAMES_WITHIN of it (itself included), made once.
+_WITHIN = tuple(
+    (dq, dr)
+    for dq in range(-NAMES_WITHIN, NAMES_WITHIN + 1)
+    for dr in range(
+        max(-NAMES_WITHIN, -dq - NAMES_WITHIN), min(NAMES_WITHIN, NAMES_WITHIN - dq) + 1
+    )
+)
 
 
 def names_near(counters: list[dict], hexmap: HexMap, grid: Grid) -> list[dict]:
@@ -129,32 +138,35 @@ def names_near(counters: list[dict], hexmap: HexMap, grid: Grid) -> list[dict]:
     or up to ``NAMES_WITHIN`` hexes away): name, centre, the side the tiles print it on, and
     whether it is a star city (printed larger, bold). Below zoom 2 the widget draws a name a
     stack covers again, as a plate beside it (``namePlates`` in static/js/mapwidget.js)."""
-    near: set[Hex] = set()
-    for c in counters:
+    near = _cities_near(hexmap)
+    found: set[int] = set()
+    for text in {c.get("hex") for c in counters}:  # a stack's hex once, whatever its counters
         try:
-            h = parse_hex_id(c["hex"])
-        except (HexIdError, KeyError):
+            found.update(near.get(parse_hex_id(text), ()))
+        except HexIdError:
             continue
-        near.update(
-            Hex(h.q + dq, h.r + dr)
-            for dq in range(-NAMES_WITHIN, NAMES_WITHIN + 1)
-            for dr in range(
-                max(-NAMES_WITHIN, -dq - NAMES_WITHIN), min(NAMES_WITHIN, NAMES_WITHIN - dq) + 1
-            )
-        )
-    out = []
-    for city in hexmap.cities:
-        if city.hex not in near:
-            continue
-        out.append(
-            {
-                "name": city.name,
-                "xy": hex_xy(grid, city.hex_id),
-                "side": name_side(hexmap, city.hex),
-                "star": city.size in (CitySize.CIRCLED_STAR, CitySize.STAR),
-            }
-        )
-    return out
+    return [
+        {
+            "name": city.name,
+            "xy": hex_xy(grid, city.hex_id),
+            "side": name_side(hexmap, city.hex),
+            "star": city.size in (CitySize.CIRCLED_STAR, CitySize.STAR),
+        }
+        for i, city in enumerate(hexmap.cities)
+        if i in found
+    ]
+
+
+@functools.lru_cache(maxsize=8)
+def _cities_near(hexmap: HexMap) -> dict[Hex, tuple[int, ...]]:
+    """Each hex within ``NAMES_WITHIN`` of a city, with the cities (their places in
+    ``hexmap.cities``) that near it: made once per map (a map never changes once loaded)."""
+    near: dict[Hex, list[int]] = {}
+    for i, city in enumerate(hexmap.cities):
+        h = city.hex
+        for dq, dr in _WITHIN:
+            near.setdefault(Hex(h.q + dq, h.r + dr), []).append(i)
+    return {h: tuple(cities) for h, cities in near.items()}
 
 
 def seen_moves(before: View, after: View, grid: Grid) -> list[dict]:

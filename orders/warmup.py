@@ -1,7 +1,9 @@
 """The seats' pages of a new state version, prepared by the worker when a phase resolves.
 
 The worker that resolved the phase knows the new version first. For every playing seat it makes
-the seat's view (``viewcache.seat_view``), what the map widget draws from that view alone
+the seat's view (``viewcache.seat_view``; the version's events and dice read once for all of
+them, ``knowledge.VersionNews``, each view given only the rows its own seat's query reads),
+what the map widget draws from that view alone
 (``layers.seen_layer``) and, for a seat with a player, the map block its pages embed for its
 draft as it is (``layers.warm_inline``: blank after a resolution), the dashboard's kept parts
 (``orders.dashboard``) and its "since you last looked" from the seat's last visit
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from battles.services import records
 from campaign.models import StateVersion
-from campaign.services import viewcache
+from campaign.services import knowledge, viewcache
 from orders import dashboard
 from orders.access import _hexmap, _window
 from orders.layers import seen_layer, warm_inline
@@ -49,12 +51,13 @@ def warm_pages(version_id: int) -> int:
     viewcache.alliances(version)  # the seats' "since you last looked" (orders.services.catchup)
     window = _window(campaign)
     hexmap = _hexmap(campaign)
+    news = knowledge.VersionNews(version)  # the rows every seat's view reads, read once
     done = 0
     for seat in campaign.seats.select_related("visit"):
         if not seat.armies or seat.reserve:
             continue
         seat.campaign = campaign
-        view = viewcache.seat_view(seat, version)
+        view = viewcache.seat_view(seat, version, news=news)
         dashboard.draw_parts(seat, version, view)
         if seat.user_id is not None:  # "since you last looked", from the seat's last visit
             catchup.kept_catch_up(seat, catchup.last_visit(seat), latest=version, window=window)

@@ -12,6 +12,8 @@ from django.db.models.functions import Cast
 
 from campaign.models import Event, Seat, StateVersion
 from campaign.projection import View, Viewer, project
+from rules.armies import Army
+from rules.events import Event as EngineEvent
 from rules.events import EventKind
 from rules.state import State, state_from_dict
 
@@ -41,8 +43,82 @@ def _reports_for(seat: Seat, kind: EventKind) -> Q:
     return q & mine
 
 
+class VersionNews:
+    """What every seat's view of one version reads alike, read once for them all (the worker
+    that prepares the seats' pages, ``orders.warmup``): the events of this turn and the last,
+    every reconnaissance event before them, and this turn's dice; one query each, read at the
+    first view that needs them. Each seat's view takes from it only the rows its own query
+    would read (``for_seat``: the same choice as ``_reports_for``), in the same order, so a
+    seat's projection is handed no other seat's report."""
+
+    def __init__(self, version: StateVersion) -> None:
+        self.version = version
+        self._rows: list[tuple[int, str, bool, list, EngineEvent]] | None = None
+        self._rolls: list | None = None
+
+    def _read(self) -> list[tuple[int, str, bool, list, EngineEvent]]:
+        if self._rows is None:
+            version = self.version
+            rows = Event.objects.filter(
+                campaign_id=version.campaign_id,
+                version__campaign_id=version.campaign_id,  # the versions by (campaign, number)
+                version__number__lte=version.number,
+            ).filter(
+                Q(version__turn__gte=version.turn - 1) | Q(kind=EventKind.RECONNAISSANCE.value)
+            )
+            self._rows = [
+                (turn, kind, public, armies or [], _event(rule, kind, text, data, public, armies))
+                for turn, kind, public, armies, rule, text, data in rows.order_by(
+                    "version__number", "seq"
+                ).values_list("version__turn", "kind", "public", "armies", "rule", "text", "data")
+            ]
+        return self._rows
+
+    def for_seat(self, seat: Seat) -> list[tuple[int, EngineEvent]]:
+        """(turn, event) of the rows ``seat``'s own query reads (``seat_view``)."""
+        recent = self.version.turn - 1
+        share = bool((seat.campaign.options or {}).get("allies_share", False))
+        own = set(seat.armies)
+        recon = EventKind.RECONNAISSANCE.value
+        return [
+            (turn, event)
+            for turn, kind, public, armies, event in self._read()
+            if turn >= recent or (kind == recon and (share or public or own.intersection(armies)))
+        ]
+
+    def rolls(self) -> list:
+        if self._rolls is None:
+            self._rolls = _turn_rolls(self.version)
+        return self._rolls
+
+
+def _event(rule: str, kind: str, text: str, data, public: bool, armies) -> EngineEvent:
+    """A stored event row as the projection reads one (``projection._as_event``)."""
+    audience = None if public else frozenset(Army.parse(a) for a in armies)
+    return EngineEvent(rule, EventKind(kind), text, dict(data), audience)
+
+
+def _turn_rolls(version: StateVersion) -> list:
+    """The dice of ``version``'s turn up to it, in the order made (on every database)."""
+    rolls = []
+    for v in (
+        StateVersion.objects.filter(
+            campaign_id=version.campaign_id, turn=version.turn, number__lte=version.number
+        )
+        .only("rolls")
+        .order_by("number")
+    ):
+        rolls.extend(v.rolls or [])
+    return rolls
+
+
 def seat_view(
-    seat: Seat, version: StateVersion, *, turn: int | None = None, state: State | None = None
+    seat: Seat,
+    version: StateVersion,
+    *,
+    turn: int | None = None,
+    state: State | None = None,
+    news: VersionNews | None = None,
 ) -> View:
     """The seat's view of ``version``: its state, the events up to it (with the reports they
     carry) and this turn's dice. Three queries whatever the number of forces; ``state`` is the
@@ -51,7 +127,11 @@ def seat_view(
     Pages read the events of this turn and the last (and every reconnaissance report, for the
     map); ``turn`` reads the events of that one turn instead (the handover page's earlier
     turns, one page each). An event is projected alone against the state, so the events of a
-    turn read so are those of that turn in a view of the whole history."""
+    turn read so are those of that turn in a view of the whole history. ``news``: the rows of
+    ``version`` read once for every seat (``VersionNews``), which then reads none itself."""
+    state = state if state is not None else state_from_dict(version.state)
+    if news is not None and turn is None and news.version.id == version.id:
+        return project(state, seat_viewer(seat), events=news.for_seat(seat), rolls=news.rolls())
     events = Event.objects.annotate(armies_text=Cast("armies", TextField())).filter(
         campaign_id=version.campaign_id,
         version__campaign_id=version.campaign_id,  # the versions by (campaign, number)
@@ -68,16 +148,7 @@ def seat_view(
         .only("rule", "kind", "text", "public", "armies", "data", "version__turn")
         .order_by("version__number", "seq")
     )
-    rolls = []
-    for v in (
-        StateVersion.objects.filter(
-            campaign_id=version.campaign_id, turn=version.turn, number__lte=version.number
-        )
-        .only("rolls")
-        .order_by("number")
-    ):  # (in the order made, on every database)
-        rolls.extend(v.rolls or [])
-    state = state if state is not None else state_from_dict(version.state)
+    rolls = _turn_rolls(version)
     return project(state, seat_viewer(seat), events=events, rolls=rolls)
 
 

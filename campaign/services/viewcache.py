@@ -60,11 +60,20 @@ def umpire_key(version: StateVersion) -> str:
     return f"{PREFIX}:c{version.campaign_id}:v{_stamp(version)}:umpire"
 
 
-def seat_view(seat: Seat, version: StateVersion, *, turn: int | None = None) -> View:
-    """``knowledge.seat_view``, computed once per (version, seat, scope) for every process."""
+def seat_view(
+    seat: Seat,
+    version: StateVersion,
+    *,
+    turn: int | None = None,
+    news: knowledge.VersionNews | None = None,
+) -> View:
+    """``knowledge.seat_view``, computed once per (version, seat, scope) for every process;
+    ``news``: the version's rows read once for every seat whose view is made (the worker)."""
     return _kept(
         view_key(seat, version, turn=turn),
-        lambda: knowledge.seat_view(seat, version, turn=turn, state=version_state(version)),
+        lambda: knowledge.seat_view(
+            seat, version, turn=turn, state=version_state(version), news=news
+        ),
     )
 
 

@@ -10,6 +10,7 @@ from django.db.models import Q
 from campaign.models import Campaign, Event, StateVersion
 from campaign.projection import project
 from campaign.services import knowledge
+from rules.armies import Army
 from rules.events import EventKind
 from rules.state import state_from_dict
 from tests.seasons.real_season import play_real_season
@@ -51,12 +52,14 @@ def test_filtered_reports_give_the_same_views(
     assert old_reports.filter(public=False).exists()  # the season made some to filter
     versions = list(campaign.versions.filter(turn__gte=3).order_by("number"))
     assert versions
+    sampled = versions[:: max(1, len(versions) // 4)]
+    news = {v.id: knowledge.VersionNews(v) for v in sampled}  # (the worker's: read once)
     for seat in campaign.seats.filter(reserve=False).select_related("campaign"):
-        for version in versions[:: max(1, len(versions) // 4)]:
-            assert knowledge.seat_view(seat, version) == unfiltered_view(seat, version), (
-                seat.power,
-                version.number,
-            )
+        for version in sampled:
+            view = knowledge.seat_view(seat, version)
+            assert view == unfiltered_view(seat, version), (seat.power, version.number)
+            shared = knowledge.seat_view(seat, version, news=news[version.id])
+            assert shared == view, (seat.power, version.number)
 
 
 def test_no_other_seats_report_is_read(organiser, django_capture_on_commit_callbacks, monkeypatch):
@@ -80,6 +83,46 @@ def test_no_other_seats_report_is_read(organiser, django_capture_on_commit_callb
                 old += 1
                 assert row.public or set(seat.armies) & set(row.armies), (seat.power, row.armies)
     assert old  # earlier turns' reports were read, each by its own seat
+
+
+def test_the_rows_read_once_for_every_seat_hand_each_only_its_own_reports(
+    organiser, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The worker's ``VersionNews`` reads a version's rows once for every seat; each seat's
+    projection is handed the rows its own query reads, no other seat's report."""
+    campaign, _ = play_real_season(
+        organiser, django_capture_on_commit_callbacks, turns=3, prefix="news"
+    )
+    version = campaign.latest_version()
+    news = knowledge.VersionNews(version)
+    read: list = []
+    real = knowledge.project
+
+    def recording(state, viewer, *, events, **kwargs):
+        events = list(events)
+        read.extend(events)
+        return real(state, viewer, events=events, **kwargs)
+
+    monkeypatch.setattr(knowledge, "project", recording)
+    old = 0
+    for seat in campaign.seats.filter(reserve=False).select_related("campaign"):
+        read.clear()
+        knowledge.seat_view(seat, version, news=news)
+        own = {Army.parse(a) for a in seat.armies}
+        for turn, event in read:
+            if event.kind is EventKind.RECONNAISSANCE and turn < version.turn - 1:
+                old += 1
+                assert event.audience is None or own & event.audience, (seat.power, event)
+        mine = read[:]
+        read.clear()
+        knowledge.seat_view(seat, version)  # the seat's own query: the same rows, in order
+        assert [(t, e) for t, e in mine] == [
+            (row.version.turn, knowledge._event(
+                row.rule, row.kind, row.text, row.data, row.public, row.armies
+            ))
+            for row in read
+        ]  # fmt: skip
+    assert old  # earlier turns' reports were handed over, each to its own seat
 
 
 def test_an_emails_report_is_its_projections_report(organiser, django_capture_on_commit_callbacks):
