@@ -178,3 +178,21 @@ def make_bucket(store: Storage) -> bool:
         where_made = {"CreateBucketConfiguration": {"LocationConstraint": store.region_name}}
     client.create_bucket(Bucket=store.bucket_name, ACL="private", **where_made)
     return True
+
+
+def copy_folder(kind: str, folder: Path) -> tuple[int, int]:
+    """Copy every file under ``folder`` (a kind's old ``*_DIR``) into the storage of ``kind``
+    under the same name, skipping the names it holds already (so a copy cut short is run
+    again); (copied, skipped). Files being written (``.write-*``) are left out."""
+    store, copied, skipped = storage(kind), 0, 0
+    root = Path(folder)
+    for path in sorted(root.rglob("*")) if root.is_dir() else []:
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        name = path.relative_to(root).as_posix()
+        if store.exists(name):
+            skipped += 1
+            continue
+        save_whole(kind, name, path.read_bytes())
+        copied += 1
+    return copied, skipped
