@@ -1,0 +1,93 @@
+"""What a player's photo costs the server, and what is left of its metadata (issue 45): a
+phone's 12-megapixel JPEG (noise, the worst case for JPEG) read, turned upright, re-encoded to
+the display size and the thumbnail; and the metadata of a phone-like photo before and after
+(``battles.services.imaging``, read back with Pillow).
+
+    .venv/bin/python bench/photo_bench.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PIL import ExifTags, Image  # noqa: E402
+
+from battles.services import imaging  # noqa: E402
+from tests.battles import photo_files  # noqa: E402
+
+SOI = b"\xff\xd8\xff"
+NOISE = {"jfif", "jfif_version", "jfif_unit", "jfif_density", "dpi", "progressive",
+         "progression"}  # fmt: skip
+
+
+def listing(data: bytes) -> list[str]:
+    """The metadata Pillow reads in ``data``, one line each."""
+    image = Image.open(io.BytesIO(data))
+    lines = [
+        f"{image.width}x{image.height}, {len(data)} bytes;"
+        f" metadata blocks: {sorted(k for k in image.info if k not in NOISE) or 'none'}"
+    ]
+    exif = image.getexif()
+    for tag, value in exif.items():
+        if tag not in (0x8769, 0x8825):
+            lines.append(f"  EXIF {ExifTags.TAGS.get(tag, tag)}: {value}")
+    for tag, value in exif.get_ifd(0x8769).items():
+        lines.append(f"  EXIF {ExifTags.TAGS.get(tag, tag)}: {value}")
+    for tag, value in exif.get_ifd(0x8825).items():
+        lines.append(f"  GPS {ExifTags.GPSTAGS.get(tag, tag)}: {value}")
+    if "xmp" in image.info:
+        lines.append(f"  XMP: {bytes(image.info['xmp'])[:48]!r}...")
+    if "comment" in image.info:
+        lines.append(f"  Comment: {image.info['comment']!r}")
+    lines.append(
+        f"  images in the file: {data.count(SOI)};"
+        f" b'Exif\\0\\0' {b'Exif' + bytes(2) in data}, b'GPS' {b'GPS' in data},"
+        f" b'<x:xmpmeta' {b'<x:xmpmeta' in data}"
+    )
+    return lines
+
+
+def main() -> None:
+    phone = photo_files.phone_jpeg((4032, 3024), orientation=6)
+    done = imaging.process(phone, "IMG_2041.jpg")
+    print("A phone's photo, before:")
+    print("\n".join(listing(phone)))
+    print("Kept, the display size:")
+    print("\n".join(listing(done.display.data)))
+    print("Kept, the thumbnail:")
+    print("\n".join(listing(done.thumbnail.data)))
+
+    noise = Image.effect_noise((4032, 3024), 40).convert("RGB")
+    out = io.BytesIO()
+    noise.save(out, "JPEG", quality=90)
+    data = out.getvalue()
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        kept = imaging.process(data, "noise.jpg")
+        times.append(time.perf_counter() - start)
+    print(
+        f"\n12 MP JPEG of noise, {len(data) / 1e6:.1f} MB: processed in"
+        f" {statistics.median(times) * 1000:.0f} ms (median of 5, min"
+        f" {min(times) * 1000:.0f} ms); kept {len(kept.display.data) / 1e3:.0f} kB display +"
+        f" {len(kept.thumbnail.data) / 1e3:.0f} kB thumbnail"
+    )
+    bomb = photo_files.png_bomb()
+    start = time.perf_counter()
+    with contextlib.suppress(imaging.PhotoRefused):
+        imaging.process(bomb, "bomb.png")
+    print(
+        f"Decompression bomb ({len(bomb)} bytes declaring 10 gigapixels): refused in"
+        f" {(time.perf_counter() - start) * 1000:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
