@@ -3,7 +3,7 @@ photos of the table and the sides' accounts (issue 45)."""
 
 from django.urls import path
 
-from battles import photo_views, views
+from battles import gazette_views, photo_views, views
 
 app_name = "battles"
 urlpatterns = [
@@ -53,6 +53,11 @@ urlpatterns = [
         name="collection",
     ),
     path("gazette/<uuid:code>/", views.gazette, name="gazette"),
+    path(
+        "gazette/<uuid:code>/photos/<uuid:photo_code>/<str:kind>.jpg",
+        gazette_views.gazette_photo,
+        name="gazette_photo",
+    ),
     path(
         "campaigns/<uuid:code>/battles/<uuid:battle_code>/photos/",
         photo_views.upload,

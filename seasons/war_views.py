@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from battles.services import photo_pages
 from campaign.access import member_campaign, organiser_campaign
 from campaign.models import Campaign
 from campaign.services.actionlog import OrganiserError
@@ -61,7 +62,15 @@ def _page(request: HttpRequest, campaign: Campaign, *, public: bool) -> HttpResp
             "losses": war.loss_rows(figures),
             "causes": war.warseries.CAUSES,
             "phases": war.phase_records(campaign),
-            "book_urls": _book_urls(campaign, public=public),
+            "book_urls": (
+                []
+                if public and not photo_pages.public_book_allowed(campaign, now=timezone.now())
+                else _book_urls(campaign, public=public)
+            ),
+            # the battles' photos and accounts as may_see_photos allows; the gazette's on the link
+            "battle_photos": photo_pages.for_war(
+                campaign, request.user, public=public, now=timezone.now()
+            ),
         },
     )
 
@@ -151,7 +160,18 @@ def war_book(request: HttpRequest, code, paper: str) -> HttpResponse:
 
 @require_GET
 def war_public_book(request: HttpRequest, token: str, paper: str) -> HttpResponse:
-    return _book(request, _public(token), paper, back=reverse("war_public", args=[token]))
+    """The book on the public link, unless it prints what the sides kept to the club (an
+    account, a photo they did not agree to show the public): the book is printed once, for the
+    members (docs/season-end.md, "The battles' photos in the book")."""
+    campaign = _public(token)
+    if not photo_pages.public_book_allowed(campaign, now=timezone.now()):
+        return render(
+            request,
+            "seasons/book_members.html",
+            {"campaign": campaign, "back": reverse("war_public", args=[token])},
+            status=403,
+        )
+    return _book(request, campaign, paper, back=reverse("war_public", args=[token]))
 
 
 @login_required

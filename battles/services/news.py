@@ -1,5 +1,6 @@
 """The season's battles for members (``chronicle``) and the public news with a delay
-(``gazette``), never carrying secret numbers (issue 7).
+(``gazette``), never carrying secret numbers (issue 7); with the battles' photos and accounts
+where ``battles.services.photos`` lets the reader see them (issue 45, ``photo_pages``).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from battles.models import Battle, BattleStatus
+from battles.services import photo_pages
 from battles.services.briefing import describe_result, seat_label, stakes, turn_label
 from battles.services.records import SIDES, UMPIRE, audience_for, side_name, tabletop_settings
 from campaign.models import Campaign, Event
@@ -26,7 +28,7 @@ def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
     forces are shown to the umpire and to the players who fought; the others (an organiser who
     plays, too) see the size classes of 12.1 (A, B, C), which the VPs reveal anyway."""
     rows = []
-    for b in campaign.battles.all():
+    for b in campaign.battles.prefetch_related("photos", "accounts"):
         sides = b.setup["sides"]
         exact = user is None or audience_for(b, user) is not None
         rows.append(
@@ -56,6 +58,8 @@ def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
                 "quick": b.quick,
                 "vps": _awarded(b) if b.status == BattleStatus.APPLIED else [],
                 "stakes": stakes(b.setup, UMPIRE) if b.status != BattleStatus.APPLIED else [],
+                # the photos and accounts, if may_see_photos lets this reader (all: the book)
+                **photo_pages.for_member(b, user),
             }
         )
     sieges = Event.objects.filter(
@@ -95,7 +99,9 @@ def _place(battle: Battle) -> str:
 
 def gazette(campaign: Campaign, *, now: datetime) -> list[dict[str, str]]:
     """The season's public news, published ``gazette_delay`` after it happened: battles (who
-    met whom, where, who gave way), leaders lost, fortresses fallen. No secret numbers."""
+    met whom, where, who gave way), leaders lost, fortresses fallen. No secret numbers. A
+    battle's photos only when every side agreed (``photo_pages.for_gazette``); never the
+    accounts (docs/press.md, "The gazette's photos")."""
     delay = tabletop_settings(campaign).gazette_delay
     cutoff = now - delay
     news = []
@@ -112,7 +118,14 @@ def gazette(campaign: Campaign, *, now: datetime) -> list[dict[str, str]]:
         )
         if b.quick:
             text += " (Decided without the table.)"
-        news.append({"date": turn_label(b.turn), "text": text, "when": b.applied_at})
+        news.append(
+            {
+                "date": turn_label(b.turn),
+                "text": text,
+                "when": b.applied_at,
+                "photos": photo_pages.for_gazette(b, now=now),
+            }
+        )
     events = Event.objects.filter(
         campaign=campaign,
         public=True,

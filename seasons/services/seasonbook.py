@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from battles.models import BattleStatus
 from battles.services import news as battle_news
+from battles.services import photo_pages
 from battles.services import printing as battle_print
 from battles.services.briefing import turn_label
 from campaign.models import Campaign, Event, StateVersion
@@ -113,7 +114,8 @@ def turn_pages(campaign: Campaign) -> list[TurnPage]:
 
 def battle_pages(campaign: Campaign) -> list[dict[str, Any]]:
     """Each battle as the umpire reads it in the chronicle (exact forces and result), with its
-    table code (the short code printed on its table, never its seed)."""
+    table code (the short code printed on its table, never its seed), its best photo (the one
+    its sides put first) with its caption, and the sides' accounts (issue 45)."""
     out = []
     for row in battle_news.chronicle(campaign):
         if row["kind"] != "battle":
@@ -126,6 +128,7 @@ def battle_pages(campaign: Campaign) -> list[dict[str, Any]]:
                 "hex": b.hex,
                 "table_code": short_code(b.table_seed) if b.table_seed else "",
                 "applied": b.status == BattleStatus.APPLIED,
+                **photo_pages.for_book(b),
             }
         )
     return sorted(out, key=lambda r: (r["turn"], r["hex"]))

@@ -1,6 +1,6 @@
 """A season as one file (docs/export-format.md): a campaign written whole, checked when read.
 
-The file is gzip'd JSON: ``{"format": "dgk-season", "format_version": 1, "sha256": ...,
+The file is gzip'd JSON: ``{"format": "dgk-season", "format_version": 2, "sha256": ...,
 "body": {...}}``, where ``sha256`` is taken over the body's canonical form (keys sorted, no
 spaces, UTF-8), so a truncated file fails to decompress and an altered one fails its checksum.
 
@@ -47,7 +47,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from battles.models import Battle, ResultEntry
+from battles.models import Battle, BattleAccount, BattlePhoto, ResultEntry
 from campaign.models import (
     Campaign,
     CampaignStatus,
@@ -62,9 +62,13 @@ from campaign.models import (
 from feeds.models import CalendarFeed
 from letters.models import Letter
 from orders.models import OrderSheet, SeatVisit
+from seasons.services import seasonphotos
 
 FORMAT = "dgk-season"
-FORMAT_VERSION = 1
+# 2: the battles' photos and accounts (issue 45). A file of version 1 (none of them) is read as
+# it was: nothing of it changed meaning.
+FORMAT_VERSION = 2
+READS = (1, 2)
 # The campaign's secrets: written only with secrets, or once they are revealed (the end).
 SECRET_FIELDS = ("seed", "past_seeds")
 # Columns that are keys of this site only: never written, ignored in an older file that has them.
@@ -90,6 +94,8 @@ RELATIONS: dict[type[models.Model], dict[str, str]] = {
         "settled_by": "person",
     },
     ResultEntry: {"battle": "parent", "seat": "seat", "user": "person", "answered_by": "seat"},
+    BattlePhoto: {"battle": "parent", "added_by": "person"},
+    BattleAccount: {"battle": "parent", "author": "person"},
     Letter: {"campaign": "parent", "sender": "seat", "recipients": "seats"},
     OrganiserAction: {"campaign": "parent", "actor": "person"},
 }
@@ -239,10 +245,10 @@ def _envelope(text: bytes) -> dict:
     if not isinstance(envelope, dict) or envelope.get("format") != FORMAT:
         raise SeasonFileError(f'The file is not a season file (no "format": "{FORMAT}").')
     version = envelope.get("format_version")
-    if version != FORMAT_VERSION:
+    if type(version) is not int or version not in READS:
         raise SeasonFileError(
-            f"The file is in format version {version!r}; this site reads version "
-            f"{FORMAT_VERSION} only (docs/export-format.md). Import it into a site of the "
+            f"The file is in format version {version!r}; this site reads versions "
+            f"{', '.join(map(str, READS))} (docs/export-format.md). Import it into a site of the "
             "version that made it, or a newer one."
         )
     body = envelope.get("body")
@@ -343,6 +349,9 @@ def _columns(obj: models.Model, skip: tuple[str, ...] = ()) -> dict:
     }
 
 
+columns_of = _columns  # for seasonphotos, which writes the photos' rows
+
+
 # --- the export ---------------------------------------------------------------------------
 
 
@@ -419,8 +428,10 @@ def season_body(campaign: Campaign, *, with_secrets: bool, now: datetime | None 
             "answered_by": seat(b.answered_by_id),
             "settled_by": person(b.settled_by_id),
             "entries": entries.get(b.id, []),
+            "photos": seasonphotos.export_photos(b, person=person, columns_of=_columns),
+            "accounts": seasonphotos.export_accounts(b, person=person, columns_of=_columns),
         }
-        for b in campaign.battles.order_by("id")
+        for b in campaign.battles.order_by("id").prefetch_related("photos", "accounts")
     ]
 
     letters = [

@@ -50,7 +50,7 @@ from campaign.services.actionlog import log
 from letters.models import Letter
 from orders.models import OrderSheet
 from rules import dice
-from seasons.services import seasonschema
+from seasons.services import seasonphotos, seasonschema
 from seasons.services.seasonfile import (
     RELATIONS,
     SECRET_FIELDS,
@@ -147,10 +147,24 @@ def import_season(
     """Write the season of ``body`` (from ``seasonfile.loads``); SeasonFileError says why not,
     with nothing written."""
     seasonschema.check(body)
+    stored = seasonphotos.Stored()
     try:
-        return _import(body, organiser=organiser, now=now, new_code=new_code, archive=archive)
+        return _import(
+            body, organiser=organiser, now=now, new_code=new_code, archive=archive, stored=stored
+        )
+    except BaseException:
+        stored.remove()  # the photos stored before the failure: the rows are rolled back
+        raise
+
+
+def _import(body: dict, **kwargs) -> Imported:
+    """``_write`` with every refusal told as a SeasonFileError."""
+    try:
+        return _write(body, **kwargs)
     except SeasonFileError:
         raise
+    except seasonphotos.PhotoRowError as e:
+        raise SeasonFileError(str(e)) from None
     except (IntegrityError, DataError) as e:
         raise SeasonFileError(
             f"The file's rows clash with rows of this site or with each other ({e})."
@@ -173,7 +187,10 @@ def _previous(code: str | None, own: str, organiser) -> tuple[Campaign | None, s
     return None, f"{code} {why}"
 
 
-def _import(body: dict, *, organiser, now: datetime, new_code: bool, archive: bool) -> Imported:
+def _write(
+    body: dict, *, organiser, now: datetime, new_code: bool, archive: bool,
+    stored: seasonphotos.Stored,
+) -> Imported:  # fmt: skip
     head = dict(body["campaign"])
     old_code = head["code"]
     if archive and head.get("status") != CampaignStatus.ENDED:
@@ -303,9 +320,9 @@ def _import(body: dict, *, organiser, now: datetime, new_code: bool, archive: bo
     OrderSheet.objects.bulk_create(sheets)
     Reminder.objects.bulk_create(reminders)
 
-    for row in body["battles"]:
+    for i, row in enumerate(body["battles"]):
         battle = Battle.objects.create(
-            **_columns(Battle, row, skip=("code", "entries")),
+            **_columns(Battle, row, skip=("code", "entries", "photos", "accounts")),
             code=code(row["code"]),
             campaign=campaign,
             entered_by=seat(row.get("entered_by")),
@@ -318,6 +335,14 @@ def _import(body: dict, *, organiser, now: datetime, new_code: bool, archive: bo
                 user=person(e.get("user")), answered_by=seat(e.get("answered_by")),
             )
             for e in row["entries"]
+        )  # fmt: skip
+        seasonphotos.import_photos(
+            battle, row.get("photos", []), person=person, columns=_columns, stored=stored,
+            where=f"battles[{i}]", new_code=new_code,
+        )  # fmt: skip
+        seasonphotos.import_accounts(
+            battle, row.get("accounts", []), person=person, columns=_columns,
+            where=f"battles[{i}]",
         )  # fmt: skip
 
     for row in body["letters"]:

@@ -22,7 +22,7 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_datetime
 
-from battles.models import Battle, ResultEntry
+from battles.models import Battle, BattleAccount, BattlePhoto, ResultEntry
 from campaign.models import (
     Campaign,
     Event,
@@ -36,6 +36,7 @@ from campaign.services.plaintext import control_in
 from letters.models import Letter
 from maps.core.loader import DATA_DIR
 from orders.models import OrderSheet
+from seasons.services import seasonphotos
 from seasons.services.seasonfile import RELATIONS, SITE_ONLY, SeasonFileError, own_columns
 
 INT64 = (-(2**63), 2**63 - 1)
@@ -51,7 +52,7 @@ PARTS = {
 CHILDREN = {
     StateVersion: {"events": Event},
     PhaseWindow: {"sheets": OrderSheet, "reminders": Reminder},
-    Battle: {"entries": ResultEntry},
+    Battle: {"entries": ResultEntry, "photos": BattlePhoto, "accounts": BattleAccount},
 }
 # Texts shown as names: one printable line.
 NAMES = {Campaign: ("name",), Seat: ("label",)}
@@ -163,6 +164,17 @@ def _row(model: type[models.Model], row: dict, where: str, links: dict) -> None:
         here = f"{where}.{name}"
         if name in SITE_ONLY:
             continue  # an older file's key of its own site: ignored
+        if model is BattlePhoto and name in seasonphotos.DERIVED:
+            raise SeasonFileError(
+                f"{here}: a photo travels as its picture ({seasonphotos.IMAGE!r}); where it is "
+                "stored and its sizes are this site's to make, never taken from a file."
+            )
+        if model is BattlePhoto and name == seasonphotos.IMAGE:
+            try:
+                seasonphotos.decode(value, where)  # the picture itself: by the import, as Pillow
+            except seasonphotos.PhotoRowError as exc:
+                raise SeasonFileError(str(exc)) from None
+            continue
         if name in columns:
             _column(columns[name], value, here)
         elif name in relations:
@@ -181,11 +193,15 @@ def _row(model: type[models.Model], row: dict, where: str, links: dict) -> None:
                 "it was made by a newer version. Upgrade this site first."
             )
     for name, f in columns.items():
+        if model is BattlePhoto and name in seasonphotos.DERIVED:
+            continue
         required = not (
             f.has_default() or f.null or isinstance(f, models.CharField | models.TextField)
         )
         if required and name not in row:
             raise SeasonFileError(f"{where}: the column {name} is missing.")
+    if model is BattlePhoto and seasonphotos.IMAGE not in row:
+        raise SeasonFileError(f"{where}: a photo without its picture ({seasonphotos.IMAGE!r}).")
     for name in NAMES.get(model, ()):
         _name(row.get(name, ""), f"{where}.{name}")
     if model is Campaign:

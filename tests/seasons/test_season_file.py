@@ -89,7 +89,7 @@ def test_the_file_is_checked_gzip_json_with_its_sha256(season, tmp_path):
     _export(season, path)
     envelope = json.loads(gzip.decompress(path.read_bytes()))
     assert envelope["format"] == "dgk-season"
-    assert envelope["format_version"] == 1
+    assert envelope["format_version"] == 2
     assert envelope["sha256"] == seasonfile.checksum(envelope["body"])
     assert "seed" not in envelope["body"]["campaign"]  # exported without secrets
     assert envelope["body"]["campaign"]["seed_commitment"] == season.seed_commitment
@@ -127,9 +127,9 @@ def test_an_altered_file_is_refused(season, tmp_path):
 def test_an_unknown_format_version_is_refused(season, tmp_path):
     path = tmp_path / "s.gz"
     _export(season, path)
-    _rewrite(path, lambda e: e.update(format_version=2))
+    _rewrite(path, lambda e: e.update(format_version=3))
     season.delete()
-    with pytest.raises(CommandError, match="format version 2; this site reads version 1"):
+    with pytest.raises(CommandError, match="format version 3; this site reads versions 1, 2"):
         _import(path)
     assert not Campaign.objects.exists()
 
