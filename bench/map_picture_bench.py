@@ -66,8 +66,9 @@ def main() -> None:
         from campaign.models import Campaign
         from campaign.services import knowledge
         from campaign.services.gameplay import load_campaign_map
+        from dgk import files
         from maps.core.picture import MAX_BYTES
-        from maps.pictures import draw_picture, picture_path
+        from maps.pictures import KIND, draw_picture, picture_key
         from maps.seat_picture import picture_title, seat_picture_png
 
         call_command("migrate", verbosity=0)
@@ -93,11 +94,11 @@ def main() -> None:
             t_draw, png = best(args.repeat, drawing)
 
             def task(s=seat):
-                picture_path(version, s).unlink(missing_ok=True)
+                files.storage(KIND).delete(picture_key(version, s))
                 return draw_picture(version.id, s.id if s else None)
 
-            t_task, path = best(args.repeat, task)
-            size = Image.open(path).size
+            t_task, key = best(args.repeat, task)
+            size = Image.open(files.storage(KIND).open(key)).size
             mark = "" if len(png) <= MAX_BYTES else "  OVER THE BOUND"
             print(f"{label:<18} {t_view * 1000:>5.0f}ms {t_draw:>8.2f}s {t_task:>6.2f}s "
                   f"{len(png) / 1024:>6.0f} KB {size[0]:>5}x{size[1]:<5}{mark}")  # fmt: skip
