@@ -164,6 +164,16 @@ FILL = {
     "battles:quick": "battle",
     "battles:date": "battle",
     "battles:collection": "battle",
+    # The photos and accounts (issue 45): a made-up photo answers 404; the real ones are
+    # reached by the links of the pages that may show them.
+    "battles:photo_upload": "battle",
+    "battles:photo_image": "battle_photo_kind",
+    "battles:photo_caption": "battle_photo",
+    "battles:photo_move": "battle_photo",
+    "battles:photo_remove": "battle_photo",
+    "battles:account": "battle_audience",
+    "battles:gazette_consent": "battle_audience",
+    "battles:gazette_photo": "campaign_photo_kind",
     "push:service_worker": "none",
     "push:settings": "seat",
     "push:subscribe": "seat",
@@ -174,6 +184,7 @@ FILL = {
     "calendar_renew_seat": "seat",
     "calendar_renew_organiser": "campaign",
 }
+NO_PHOTO = "00000000-0000-4000-8000-0000000000f0"  # a photo of no battle
 # Pages with htmx partials: requested again as an htmx fragment.
 HTMX = {"orders:orders", "orders:deploy", "organiser_board", "battles:battle", "orders:dashboard"}
 
@@ -280,6 +291,12 @@ def urls_for(campaign, battle) -> list[tuple[str, str]]:
             args_list = [
                 (campaign.code, battle.code, a) for a in ("prussian", "austrian", "umpire")
             ]
+        elif how == "battle_photo":
+            args_list = [(campaign.code, battle.code, NO_PHOTO)]
+        elif how == "battle_photo_kind":
+            args_list = [(campaign.code, battle.code, NO_PHOTO, k) for k in ("thumb", "display")]
+        elif how == "campaign_photo_kind":
+            args_list = [(campaign.code, NO_PHOTO, k) for k in ("thumb", "display")]
         elif how == "token":
             args_list = [(token,)]
         elif how == "campaign_token":
