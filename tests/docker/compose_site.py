@@ -97,16 +97,18 @@ def run(args: list[str], *, timeout: float = 600, check: bool = True, **kwargs):
 
 @dataclass
 class Compose:
-    """`docker compose` on compose.yaml (and CI's override), in the project dgk-smoke."""
+    """`docker compose` on compose.yaml (and CI's override), in the project dgk-smoke unless
+    another is named."""
 
     files: list[str] = field(default_factory=lambda: ["compose.yaml"])
+    project: str = PROJECT
 
     def __post_init__(self):
         if os.getenv("DGK_COMPOSE_OVERRIDE"):
             self.files.append(os.environ["DGK_COMPOSE_OVERRIDE"])
 
     def __call__(self, *args: str, timeout: float = 600, check: bool = True, stdin=None):
-        command = [*compose_command(), "--project-name", PROJECT]
+        command = [*compose_command(), "--project-name", self.project]
         for name in self.files:
             command += ["--file", name]
         return run([*command, *args], timeout=timeout, check=check, stdin=stdin)
@@ -117,7 +119,7 @@ class Compose:
     def exec_to_file(self, target: Path, service: str, *args: str) -> None:
         """Run a command in a service, its output (bytes) into a file on this machine."""
         with target.open("wb") as out:
-            command = [*compose_command(), "--project-name", PROJECT]
+            command = [*compose_command(), "--project-name", self.project]
             for name in self.files:
                 command += ["--file", name]
             subprocess.run(
@@ -132,7 +134,8 @@ class Compose:
 class Browser:
     """A browser's session over HTTPS through Caddy: cookies, CSRF, redirects followed."""
 
-    def __init__(self, cafile: Path):
+    def __init__(self, cafile: Path, base_url: str = BASE_URL):
+        self.base_url = base_url
         self.jar = http.cookiejar.CookieJar()
         context = ssl.create_default_context(cafile=str(cafile))
         self.opener = urllib.request.build_opener(
@@ -141,13 +144,25 @@ class Browser:
         )
 
     def get(self, path: str) -> tuple[int, str, str]:
-        return self._open(urllib.request.Request(BASE_URL + path))
+        return self._open(urllib.request.Request(self.base_url + path))
+
+    def fetch(self, path: str) -> tuple[int, str, bytes]:
+        """A file as the browser downloads it: the status, its Content-Type and its bytes."""
+        try:
+            with self.opener.open(self.base_url + path, timeout=60) as response:
+                return response.status, response.headers.get_content_type(), response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.headers.get_content_type(), exc.read()
+
+    def cookie_header(self) -> str:
+        """The session's cookies, for a request that does not go through this browser."""
+        return "; ".join(f"{cookie.name}={cookie.value}" for cookie in self.jar)
 
     def post(self, path: str, data: dict[str, str], referer: str = "/") -> tuple[int, str, str]:
         """A form posted as the browser would: the CSRF token and the Origin header."""
         body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": self.csrf()}).encode()
-        headers = {"Origin": BASE_URL, "Referer": BASE_URL + referer}
-        return self._open(urllib.request.Request(BASE_URL + path, data=body, headers=headers))
+        headers = {"Origin": self.base_url, "Referer": self.base_url + referer}
+        return self._open(urllib.request.Request(self.base_url + path, data=body, headers=headers))
 
     def _open(self, request) -> tuple[int, str, str]:
         try:
