@@ -11,13 +11,17 @@ machine).
 2. The services: a scratch PostgreSQL database, a five-seat campaign on the bundled map played
    by the automatic players (``tests/seasons/real_season.py``): every phase resolved by
    ``resolve_due_phase``, battles settled by the quick resolution, every email built and sent
-   (to Django's in-memory outbox) as a worker that has started would (``email.warm``); three
-   times, each a new campaign, the fastest kept (``--runs``).
+   (to Django's in-memory outbox) as a worker that has started would (``email.warm``), and
+   every seat's pages prepared after each resolution (``orders.warmup``: views, map layers,
+   dashboard parts, "since you last looked"; the bench's players never visit, so each seat's
+   catch-up counts from the campaign's start); three times, each a new campaign, the fastest
+   kept (``--runs``).
 
 The two are played in turn (engine, services, engine, services...) so that a slow spell of
 the shared machine falls on both sides of the ratio.
 Prints both times, the part spent building emails, and the ratio services / engine. The aim
-(issue 16): the services' season under 3 s, emails included, and under 6x the engine's.
+(issue 44): the services' season within 3x the engine's, measured in one run (issue 16's was
+under 3 s and 6x). docs/performance.md, "The season through the services", has the figures.
 """
 
 from __future__ import annotations
@@ -134,6 +138,20 @@ def run(args) -> None:
     # imported and the email templates compiled once, before its first email.
     if hasattr(email, "warm"):
         email.warm()
+    # The seats' pages prepared after each resolution (``orders.tasks.warm_seat_pages``, run
+    # here after the commit as there is no broker): timed apart, as the emails are.
+    from orders import tasks as order_tasks
+
+    warm_pages, warmed = order_tasks.warm_pages, [0.0]
+
+    def timed_warm_pages(version_id):
+        t = time.perf_counter()
+        try:
+            return warm_pages(version_id)
+        finally:
+            warmed[0] += time.perf_counter() - t
+
+    order_tasks.warm_pages = timed_warm_pages
     organiser = make_user("bench-organiser")
     organiser.groups.add(organisers_group())
     queries = [0, 0]  # the season's, and the emails'
@@ -165,6 +183,7 @@ def run(args) -> None:
     for run_number in range(args.runs):
         engine_season()
         spent[:] = [0.0, 0]
+        warmed[:] = [0.0]
         queries[:] = [0, 0]
         shapes.clear()
         mail.outbox = []
@@ -181,11 +200,13 @@ def run(args) -> None:
         if profile:
             profile.disable()
             profile.dump_stats(args.profile)
-        this = (elapsed, cpu, list(spent), list(queries), Counter(shapes), len(mail.outbox))
+        this = (
+            elapsed, cpu, list(spent), list(queries), Counter(shapes), len(mail.outbox), warmed[0]
+        )  # fmt: skip
         if best is None or elapsed < best[0]:
             best = this
         services_runs.append(elapsed)
-    services, services_cpu, spent, queries, shapes, sent = best
+    services, services_cpu, spent, queries, shapes, sent, prepared = best
     engine, engine_cpu = min(runs)
     latest = campaign.latest_version()
     print(
@@ -196,10 +217,10 @@ def run(args) -> None:
         f"through the services on PostgreSQL: {latest.turn} turns, {latest.number} versions, "
         f"{battles} battles, {spent[1]} emails built ({sent} sent): {services:.2f} s "
         f"(fastest of {', '.join(f'{t:.2f}' for t in services_runs)}), of which emails "
-        f"{spent[0]:.2f} s"
+        f"{spent[0]:.2f} s, the seats' pages prepared {prepared:.2f} s"
     )
     print(
-        f"ratio services / engine: {services / engine:.1f}x (aim: <= 6x, and <= 3 s); "
+        f"ratio services / engine: {services / engine:.1f}x (aim, issue 44: <= 3x); "
         f"emails / engine: {spent[0] / engine:.2f}x (aim: < 1x)"
     )
     print(
