@@ -10,7 +10,7 @@ import struct
 import zipfile
 import zlib
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 SERIAL = "SN-7Y3K-55012"
 XMP = (
@@ -94,11 +94,34 @@ def jpeg(size=(64, 32), colour=(200, 30, 30), **save) -> bytes:
     return out.getvalue()
 
 
-def phone_jpeg(size=(640, 320), orientation: int = 1) -> bytes:
-    """A phone's photo: the left half red, the right half blue (to see a rotation), with EXIF
-    (GPS, serial, orientation, thumbnail), XMP and a comment."""
-    image = Image.new("RGB", size, (220, 20, 20))
-    image.paste((20, 20, 220), (size[0] // 2, 0, size[0], size[1]))
+def table(size=(1600, 1200), seed: int = 0) -> Image.Image:
+    """A miniatures table seen from above: green cloth, a road, a hill, a wood, and two lines of
+    units (blue on the left, white on the right), so a screenshot shows a photo of a battle.
+    ``seed`` shifts the units, to tell two photos apart."""
+    width, height = size
+    image = Image.new("RGB", size, (86, 120, 62))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((width * 0.55, height * 0.1, width * 0.95, height * 0.45), fill=(120, 140, 70))
+    draw.ellipse((width * 0.05, height * 0.6, width * 0.3, height * 0.95), fill=(40, 80, 40))
+    draw.line((0, height * 0.52, width, height * 0.4), fill=(160, 130, 90), width=height // 25)
+    block = (width // 16, height // 24)
+    for i in range(6):
+        for colour, x in (((40, 60, 150), 0.25), ((235, 235, 225), 0.68)):
+            left = int(width * x + (seed * 17 + i * 7) % 40)
+            top = int(height * (0.15 + i * 0.12))
+            draw.rectangle((left, top, left + block[0], top + block[1]), fill=colour,
+                           outline=(20, 20, 20), width=3)  # fmt: skip
+    return image
+
+
+def phone_jpeg(size=(640, 320), orientation: int = 1, picture: Image.Image | None = None) -> bytes:
+    """A phone's photo: the left half red, the right half blue (to see a rotation), or
+    ``picture``; with EXIF (GPS, serial, orientation, thumbnail), XMP and a comment."""
+    if picture is not None:
+        image = picture.convert("RGB")
+    else:
+        image = Image.new("RGB", size, (220, 20, 20))
+        image.paste((20, 20, 220), (size[0] // 2, 0, size[0], size[1]))
     out = io.BytesIO()
     image.save(out, "JPEG", quality=90)
     plain = out.getvalue()
