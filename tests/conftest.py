@@ -96,14 +96,16 @@ def _force_eager_tasks() -> None:
     app.conf.task_eager_propagates = True
 
 
-# Each kind of file of the run (settings.FILE_KINDS) and its *_DIR setting; photos are left to
-# their own tests.
+# Each kind of file of the run (settings.FILE_KINDS) and its *_DIR setting. The photos' own
+# tests point them at a folder of the test; every other test that stores a photo (the fog's
+# worlds, the season file's import) writes here, never into the project's var/.
 _FOLDERS = {
     "pictures": ("MAP_PICTURES_DIR", _PICTURES_DIR),
     "books": ("SEASON_BOOKS_DIR", _PICTURES_DIR.with_name(f"dgk-test-books-{_SUFFIX}")),
     # runperiodic and the beat run the nightly backups too: never into the project's var/.
     "backups": ("BACKUP_DIR", _PICTURES_DIR.with_name(f"dgk-test-backups-{_SUFFIX}")),
     "tiles": ("MAP_TILES_DIR", _PICTURES_DIR.with_name(f"dgk-test-tiles-{_SUFFIX}")),
+    "photos": ("PHOTOS_DIR", _PICTURES_DIR.with_name(f"dgk-test-photos-{_SUFFIX}")),
 }
 
 
