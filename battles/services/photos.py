@@ -246,10 +246,11 @@ class _Full(Exception):
 
 
 def set_caption(photo: BattlePhoto, user, caption: str) -> None:
-    """The caption, by the one who added the photo or the organiser."""
+    """The caption, by the one who added the photo or the organiser: one line, its spaces and
+    line breaks (a phone's caption box wraps, and Enter adds one) made single spaces."""
     if not may_remove(photo, user):
         raise PhotoError("Only the one who added a photo, or the organiser, writes its caption.")
-    caption = caption.strip()
+    caption = " ".join(caption.split())
     if len(caption) > CAPTION_MAX_CHARS:
         raise PhotoError(f"A caption is at most {CAPTION_MAX_CHARS} characters.")
     BattlePhoto.objects.filter(id=photo.id).update(caption=caption)

@@ -309,6 +309,16 @@ def test_the_adder_and_the_organiser_caption_and_the_other_side_does_not(
     assert photo.caption == "Turn 3, at Kolin"
 
 
+def test_a_caption_is_one_line_whatever_the_phone_typed(battle, player):
+    """The caption's box wraps on a phone, and Enter there adds a line break: the caption keeps
+    one line (under the thumbnail, in the book's figure) with single spaces."""
+    photo = add(client_for(player), battle)
+    typed = "  The Prussian left\r\nat dusk,\n\n  seen from   the hill  "
+    client_for(player).post(address("photo_caption", battle, photo.code), {"caption": typed})
+    photo.refresh_from_db()
+    assert photo.caption == "The Prussian left at dusk, seen from the hill"
+
+
 def test_a_caption_too_long_is_shown_again_as_typed(battle, player):
     photo = add(client_for(player), battle)
     typed = "The grenadiers " * 20

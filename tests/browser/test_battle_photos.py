@@ -138,6 +138,13 @@ def in_photo(driver, photo: BattlePhoto, selector: str):
     return driver.find_element(By.CSS_SELECTOR, f"#photo-{photo.code} {selector}")
 
 
+def result_text(driver) -> str:
+    """The result's section as shown now (read in one step: htmx may be swapping it)."""
+    return driver.execute_script(
+        "const r = document.getElementById('result'); return r ? r.innerText : '';"
+    )
+
+
 def thumbnails(driver, selector: str = ".photo-grid img") -> list:
     images = driver.find_elements(By.CSS_SELECTOR, selector)
     for image in images:  # lazy: each is fetched once it comes near the screen
@@ -229,7 +236,7 @@ def test_the_photos_and_accounts_of_a_battle_on_a_phone(
     fits(browser, "the battle page with three photos")
 
     # the caption, as typed on the phone
-    field = in_photo(browser, gps, "input[name=caption]")
+    field = in_photo(browser, gps, "textarea[name=caption]")
     field.send_keys("The Prussian left holds the hill at dusk")
     button = in_photo(browser, gps, "form button[type=submit]")
     big_enough(button, "Save caption")
@@ -290,7 +297,7 @@ def test_the_photos_and_accounts_of_a_battle_on_a_phone(
     upload(browser, wait, [austrian])
     assert "1 photo added." in said(browser)
     grenadiers = battle.photos.get(added_by=other)
-    field = in_photo(browser, grenadiers, "input[name=caption]")
+    field = in_photo(browser, grenadiers, "textarea[name=caption]")
     field.send_keys("Daun's grenadiers in the wood")
     tap(browser, wait, in_photo(browser, grenadiers, "form button[type=submit]"))
     text = browser.find_element(By.ID, "account-austrian")
@@ -326,12 +333,7 @@ def test_the_photos_and_accounts_of_a_battle_on_a_phone(
     enter = browser.find_element(By.XPATH, "//section[@id='result']//button[.='Enter the result']")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", enter)
     enter.click()  # htmx swaps the result's section
-    wait.until(
-        lambda d: (
-            "entries of the result (1)" in d.find_element(By.ID, "result").text
-            or "Every entry of the result (1)" in d.find_element(By.ID, "result").text
-        )
-    )
+    wait.until(lambda d: "Every entry of the result (1)" in result_text(d))
     battle.refresh_from_db()
     assert battle.status == BattleStatus.ENTERED
     browser.delete_all_cookies()
@@ -387,6 +389,12 @@ def test_the_photos_and_accounts_of_a_battle_on_a_phone(
     fits(browser, "the battle page after the result")
     browser.execute_script("document.getElementById('photos').scrollIntoView({block: 'start'});")
     shot(browser, "battle-photos")
+    browser.execute_script("document.getElementById('accounts').scrollIntoView({block: 'start'});")
+    browser.save_screenshot(str(ARTIFACTS / "battle-accounts.png"))
+    browser.execute_script(
+        "document.querySelector('form[data-photo-upload]').scrollIntoView({block: 'center'});"
+    )
+    browser.save_screenshot(str(ARTIFACTS / "battle-upload.png"))
 
     # ---- the book of the season: the best photo on the battles' page ---------------------------
     if chromium() is None:
