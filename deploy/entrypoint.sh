@@ -43,9 +43,9 @@ migrate)
     fi
     ;;
 web)
-    # A long timeout: printing a briefing to PDF with chromium may take a minute.
-    exec gunicorn dgk.wsgi --bind 0.0.0.0:8000 --workers "${WEB_CONCURRENCY:-2}" \
-        --timeout 120 --access-logfile - --no-control-socket
+    # deploy/gunicorn.conf.py: threaded workers, one a core (WEB_CONCURRENCY, WEB_THREADS),
+    # a long timeout (printing a briefing to PDF with chromium may take a minute).
+    exec gunicorn dgk.wsgi -c /app/deploy/gunicorn.conf.py --bind 0.0.0.0:8000
     ;;
 worker)
     exec celery -A dgk worker --loglevel INFO --concurrency "${WORKER_CONCURRENCY:-2}"
