@@ -144,6 +144,8 @@ MIDDLEWARE = [
     # WhiteNoise already. BREACH: see docs/performance.md ("Compression").
     "dgk.compression.TextGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # A signed-in session's end moved on once a day (accounts/middleware.py, issue 44).
+    "accounts.middleware.SlidingSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -155,6 +157,12 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Sessions last the season and slide (accounts/middleware.py): a player signs in once on his
+# phone, not at every deadline (a sign-in is a PBKDF2 check, a quarter second of a core). Read
+# from the cache (Redis) before the database: no session query on a page view.
+SESSION_COOKIE_AGE = envint("SESSION_DAYS", "180", minimum=1) * 24 * 3600
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 ROOT_URLCONF = "dgk.urls"
 WSGI_APPLICATION = "dgk.wsgi.application"
