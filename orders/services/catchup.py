@@ -169,7 +169,9 @@ def record_visit(
     SQLite and PostgreSQL both speak (``bulk_create``'s would add a transaction around it).
     Not even that when the visit changes nothing (``since``, the visit it was ``told`` from,
     saw this version and it told nothing new: the next visit counts from the same moment and
-    finds the same). Whether it wrote."""
+    finds the same; a campaign with no news moment yet has none after the visit either, and
+    the first letter or act sets it). The deadline hour's reloads write nothing (issue 44).
+    Whether it wrote."""
     if (
         since is not None
         and told is not None
@@ -177,8 +179,7 @@ def record_visit(
         and since.version is not None
         and latest is not None
         and since.version_pk == latest.id
-        and seat.campaign.news_at is not None
-        and not _after(seat.campaign.news_at, since)
+        and not _after(seat.campaign.news_at, since)  # (no news at all: none since either)
     ):
         return False
     table = connection.ops.quote_name(SeatVisit._meta.db_table)

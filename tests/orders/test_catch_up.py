@@ -289,3 +289,17 @@ def test_the_worker_makes_the_list_and_a_letter_after_it_still_counts(
     press.send(hanover, [prussia.id], "Meet me at Minden.", now=timezone.now())
     block = lines_of(c.get(url("dashboard", prussia)).content.decode())
     assert "Turn 1:" in block and f"A letter from the {hanover.label}" in block
+
+
+def test_a_reload_writes_no_visit_in_a_campaign_with_no_news_yet(campaign, prussia, player):
+    """The deadline hour (issue 44): a campaign whose news moment is not set yet (no letter,
+    no act of the organiser) writes no visit on a reload that changes nothing."""
+    campaign.__class__.objects.filter(id=campaign.id).update(news_at=None)
+    c = client_for(player)
+    c.get(url("dashboard", prussia))  # the first visit: written
+    c.get(url("dashboard", prussia))
+    with CaptureQueriesContext(connection) as reload:
+        page = c.get(url("dashboard", prussia)).content.decode()
+    assert "Nothing new" in lines_of(page)
+    sql = " ".join(q["sql"] for q in reload.captured_queries)
+    assert "INSERT INTO" not in sql and "UPDATE" not in sql
