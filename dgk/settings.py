@@ -159,10 +159,9 @@ MIDDLEWARE = [
 ]
 
 # Sessions last the season and slide (accounts/middleware.py): a player signs in once on his
-# phone, not at every deadline (a sign-in is a PBKDF2 check, a quarter second of a core). Read
-# from the cache (Redis) before the database: no session query on a page view.
+# phone, not at every deadline (a sign-in is a PBKDF2 check, a quarter second of a core). Kept
+# in the database alone (not cached_db: docs/performance.md, "Not done yet", says why).
 SESSION_COOKIE_AGE = envint("SESSION_DAYS", "180", minimum=1) * 24 * 3600
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 ROOT_URLCONF = "dgk.urls"
 WSGI_APPLICATION = "dgk.wsgi.application"
