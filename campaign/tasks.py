@@ -23,9 +23,18 @@ logger = logging.getLogger(__name__)
 def record_heartbeat(source: str = WORKER) -> None:
     """Record that the process running tasks is alive (read by /healthz)."""
     eager = bool(getattr(record_heartbeat.request, "is_eager", False))
-    Heartbeat.objects.update_or_create(
-        source=source,
-        defaults={"beat_at": timezone.now(), "hostname": socket.gethostname(), "eager": eager},
+    # One statement (INSERT ... ON CONFLICT DO UPDATE): two workers starting at once on two
+    # machines both write the first row, and neither fails on the unique source
+    # (update_or_create's select-then-insert raced there: docs/several-servers.md).
+    Heartbeat.objects.bulk_create(
+        [
+            Heartbeat(
+                source=source, beat_at=timezone.now(), hostname=socket.gethostname(), eager=eager
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["source"],
+        update_fields=["beat_at", "hostname", "eager"],
     )
 
 

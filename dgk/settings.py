@@ -368,7 +368,7 @@ SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "0")
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "0", minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "0")
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "0")
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the load balancer's plain-HTTP probe
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]  # the load balancers' plain-HTTP probes
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

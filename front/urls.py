@@ -5,5 +5,6 @@ from front import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     path("favicon.ico", views.favicon, name="favicon"),
 ]

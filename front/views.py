@@ -147,6 +147,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(body, status=200 if ok else 503)
 
 
+@never_cache
+@require_GET
+def readyz(request: HttpRequest) -> JsonResponse:
+    """Whether this web server can serve pages: its own link to the database, and nothing
+    shared by every server (the worker's heartbeat, the broker, the cache, the disk). The load
+    balancer in front of several web servers asks this (deploy/Caddyfile.several): /healthz
+    fails on every server at once when the worker stops, and a balancer that dropped them all
+    would refuse the pages that still work (docs/several-servers.md)."""
+    database = _check_database()
+    body = {"status": "ready" if database["ok"] else "not ready"}
+    return JsonResponse(body, status=200 if database["ok"] else 503)
+
+
 def _may_read_health_details(request: HttpRequest) -> bool:
     """Host names and error texts are for staff, or a monitor holding HEALTHZ_TOKEN; the
     public (a load balancer) reads only ok or fail."""

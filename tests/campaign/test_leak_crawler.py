@@ -70,6 +70,7 @@ LETTER = "Letter7741secret"
 FILL = {
     "home": "none",
     "healthz": "none",
+    "readyz": "none",
     "favicon": "none",
     "login": "none",
     "logout": "none",

@@ -4,6 +4,8 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from campaign.models import Heartbeat
@@ -149,3 +151,29 @@ def test_the_disk_and_cache_are_ok_by_default(admin_client):
     assert body["status"] == "ok"
     assert body["cache"] == {"ok": True, "backend": "local memory"}
     assert body["disk"]["ok"] is True and body["disk"]["pictures"]["free_mb"] > 0
+
+
+def test_readyz_answers_ready_while_the_worker_is_silent(client):
+    """The load balancer's probe (deploy/Caddyfile.several): this server's own database link
+    only. /healthz fails with no heartbeat; /readyz still says the server can serve."""
+    assert client.get("/healthz").status_code == 503
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ready"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_a_heartbeat_is_one_upsert_statement():
+    """Two workers on two machines start together (compose.several.yaml) and both write the
+    first heartbeat: one INSERT ... ON CONFLICT DO UPDATE each, where update_or_create's
+    select-then-insert had the second fail on the unique source (PostgreSQL logged a duplicate
+    key at every such start) before it read the row again."""
+    with CaptureQueriesContext(connection) as first:
+        record_heartbeat()
+    with CaptureQueriesContext(connection) as second:
+        record_heartbeat()
+    for queries in (first, second):
+        statements = [q["sql"].upper() for q in queries.captured_queries]
+        assert len(statements) == 1, statements
+        assert "ON CONFLICT" in statements[0]
+    assert Heartbeat.objects.filter(source=WORKER).count() == 1
