@@ -7,12 +7,15 @@ what the map widget draws from that view alone
 (``layers.seen_layer``) and, for a seat with a player, the map block its pages embed for its
 draft as it is (``layers.warm_inline``: blank after a resolution), the dashboard's kept parts
 (``orders.dashboard``) and its "since you last looked" from the seat's last visit
-(``orders.services.catchup.kept_catch_up``); once, the battles' records the new state waits for
-(``battles.services.records.sync``) and its alliances (``viewcache.alliances``). All are left
-in Django's cache, which the web processes share (Redis in production), so the first player to
-open a page after the resolution finds them made. Each value is kept under its own seat's key
-(the seat, its armies, whether allies share, the version's own row): a seat's view is made from
-that seat alone, as a page would make it, and no seat is served another's.
+(``orders.services.catchup.kept_catch_up``: the versions made since the last warm-up, their
+events, the battles and the organiser's acts read once for all the seats,
+``catchup.Shared``; each seat's list extended from the one kept at the last warm-up,
+``catchup.Told``, by what its own armies may know); once, the battles' records the new state
+waits for (``battles.services.records.sync``) and its alliances (``viewcache.alliances``). All
+are left in Django's cache, which the web processes share (Redis in production), so the first
+player to open a page after the resolution finds them made. Each value is kept under its own
+seat's key (the seat, its armies, whether allies share, the version's own row): a seat's view
+is made from that seat alone, as a page would make it, and no seat is served another's.
 
 Queued by name on the resolution's commit (``campaign.services.queue.WARM_SEAT_PAGES``); with
 no broker it runs in the resolving process after the commit. A version that is no longer the
@@ -52,6 +55,7 @@ def warm_pages(version_id: int) -> int:
     window = _window(campaign)
     hexmap = _hexmap(campaign)
     news = knowledge.VersionNews(version)  # the rows every seat's view reads, read once
+    told = catchup.Shared(campaign.id)  # and those every seat's catch-up reads
     done = 0
     for seat in campaign.seats.select_related("visit"):
         if not seat.armies or seat.reserve:
@@ -60,7 +64,8 @@ def warm_pages(version_id: int) -> int:
         view = viewcache.seat_view(seat, version, news=news)
         dashboard.draw_parts(seat, version, view)
         if seat.user_id is not None:  # "since you last looked", from the seat's last visit
-            catchup.kept_catch_up(seat, catchup.last_visit(seat), latest=version, window=window)
+            since = catchup.last_visit(seat)
+            catchup.kept_catch_up(seat, since, latest=version, window=window, shared=told)
         if hexmap is not None:
             # The phase the seat's pages show: the open window's, if it waits for this seat.
             owed = window is not None and window.owes(seat) and window.phase in ORDER_PHASES
