@@ -73,12 +73,24 @@ def _script(seat, layer: Layer) -> str:
     )  # fmt: skip
 
 
-def warm_inline(seat, version: StateVersion, view, hexmap, window: PhaseWindow | None) -> None:
+def warm_inline(
+    seat,
+    version: StateVersion,
+    view,
+    hexmap,
+    window: PhaseWindow | None,
+    *,
+    sheets: dict[int, OrderSheet] | None = None,
+) -> None:
     """Draw and keep the block a page embeds for the seat's own player, with no unit chosen and
     the draft as it is now (blank just after a resolution: the sheet the page makes is blank),
-    as ``inline_layer`` would (``orders.warmup``). ``view``: the seat's view of ``version``."""
+    as ``inline_layer`` would (``orders.warmup``). ``view``: the seat's view of ``version``;
+    ``sheets``: the window's sheets by seat, read once for every seat (the worker's)."""
     access = Access(seat, seat.campaign, own=True, views={(version.number, None): view})
-    sheet = _sheet(access, window, make=False)
+    if sheets is None or window is None or not window.owes(seat):
+        sheet = _sheet(access, window, make=False)
+    else:  # as ``_sheet(make=False)``: the seat's, else a blank one not saved
+        sheet = sheets.get(seat.id) or OrderSheet(campaign=seat.campaign, window=window, seat=seat)
     _script(seat, layer_of(access, version, hexmap, window, sheet, ""))
 
 

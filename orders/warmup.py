@@ -30,6 +30,7 @@ from campaign.services import knowledge, viewcache
 from orders import dashboard
 from orders.access import _hexmap, _window
 from orders.layers import seen_layer, warm_inline
+from orders.models import OrderSheet
 from orders.pages import ORDER_PHASES
 from orders.services import catchup
 
@@ -56,6 +57,9 @@ def warm_pages(version_id: int) -> int:
     hexmap = _hexmap(campaign)
     news = knowledge.VersionNews(version)  # the rows every seat's view reads, read once
     told = catchup.Shared(campaign.id)  # and those every seat's catch-up reads
+    sheets = {}  # and the open window's sheets, for the map blocks
+    if window is not None and hexmap is not None:
+        sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}
     done = 0
     for seat in campaign.seats.select_related("visit"):
         if not seat.armies or seat.reserve:
@@ -71,6 +75,6 @@ def warm_pages(version_id: int) -> int:
             owed = window is not None and window.owes(seat) and window.phase in ORDER_PHASES
             seen_layer(seat, version, view, hexmap, window.phase if owed else "")
             if seat.user_id is not None:  # the block its pages embed, for its player
-                warm_inline(seat, version, view, hexmap, window)
+                warm_inline(seat, version, view, hexmap, window, sheets=sheets)
         done += 1
     return done
