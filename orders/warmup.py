@@ -56,7 +56,7 @@ def warm_pages(version_id: int) -> int:
     window = _window(campaign)
     hexmap = _hexmap(campaign)
     news = knowledge.VersionNews(version)  # the rows every seat's view reads, read once
-    told = catchup.Shared(campaign.id)  # and those every seat's catch-up reads
+    told = catchup.Shared(campaign.id, every_seat=True)  # those every seat's catch-up reads
     sheets = {}  # and the open window's sheets, for the map blocks
     if window is not None and hexmap is not None:
         sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}

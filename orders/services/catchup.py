@@ -275,7 +275,7 @@ def catch_up(
     if news or moved:
         ranked += [
             (FIRST, Line(f"A letter from the {sender}", _url("letters", code)))
-            for sender in _letters(seat, since, latest.number)
+            for sender in shared.letters(seat, since, latest.number)
         ]
     if news:
         ranked += _actions(seat, since, shared)
@@ -361,11 +361,38 @@ class Shared:
     organiser's acts. The worker's warm-up makes one for all the seats; each seat still keeps
     only what its own armies may know (``_fold``, ``_seat_battles``)."""
 
-    def __init__(self, campaign_id: int) -> None:
+    def __init__(self, campaign_id: int, *, every_seat: bool = False) -> None:
+        """``every_seat``: made for all the campaign's seats (the worker's), so the letters to
+        them are read once too (``letters``)."""
         self.campaign_id = campaign_id
+        self.every_seat = every_seat
         self._after: dict[tuple, tuple[list[tuple], dict[int, list[dict]]] | None] = {}
         self._battles: list[Battle] | None = None
         self._actions: list[tuple] | None = None
+        self._letters: tuple[int, dict[int, list[tuple]]] | None = None
+
+    def letters(self, seat: Seat, since: Since, latest: int) -> list[str]:
+        """``_letters``; for every seat, the letters that reached any of the campaign's seats
+        by ``latest`` read once, each seat given those addressed to it."""
+        if not self.every_seat:
+            return _letters(seat, since, latest)
+        if self._letters is None or self._letters[0] != latest:
+            by_seat: dict[int, list[tuple]] = {}
+            rows = Letter.recipients.through.objects.filter(
+                letter__campaign_id=self.campaign_id, letter__arrives_version__lte=latest
+            ).order_by("letter__sent", "letter__id")
+            for seat_id, sender, arrives, sent in rows.values_list(
+                "seat_id", "letter__sender__label", "letter__arrives_version", "letter__sent"
+            ):
+                by_seat.setdefault(seat_id, []).append((sender, arrives, sent))
+            self._letters = (latest, by_seat)
+        return [
+            sender
+            for sender, arrives, sent in self._letters[1].get(seat.id, ())
+            if since.version is None
+            or arrives > since.version
+            or (since.at is not None and sent > since.at)
+        ]
 
     def after(self, at: tuple | None, since_pk: int | None, latest: StateVersion):
         """The versions after ``at`` (a ``Told.at``; None: from the first) up to ``latest``,

@@ -16,6 +16,7 @@ from django.utils import timezone
 from campaign.models import Event
 from campaign.services import caretaker
 from campaign.services.resolution import resolve_due_phase
+from letters.services import press
 from orders.models import OrderSheet
 from orders.services import catchup
 from tests.orders.test_play_fixtures import (  # noqa: F401 (fixtures)
@@ -127,3 +128,33 @@ def test_a_seat_away_all_season_costs_what_one_back_yesterday_does(marching, org
             assert f"{previous.number}" in sql  # the versions from the kept one's on
         previous = latest
     assert len(counts) >= 2 and max(counts) == min(counts)
+
+
+def test_the_worker_reads_the_letters_once_and_each_seat_finds_its_own(
+    campaign, prussia, austria, hanover
+):
+    """The warm-up's ``Shared(every_seat=True)`` reads the letters to every seat in one
+    statement: each seat's list names the senders of its own letters since its visit, as the
+    list read for it alone does, and never a letter between others."""
+    earlier = timezone.now() - timedelta(hours=2)
+    press.send(hanover, [prussia.id], "Meet me at Minden.", now=earlier)
+    latest = campaign.latest_version()
+    catchup.record_visit(prussia, latest, now=earlier + timedelta(hours=1))
+    press.send(austria, [hanover.id], "A separate peace, Hanover?", now=timezone.now())
+    press.send(hanover, [prussia.id, austria.id], "To both of you.", now=timezone.now())
+    campaign.refresh_from_db()
+    shared = catchup.Shared(campaign.id, every_seat=True)
+    told = {}
+    for s in (prussia, austria, hanover):
+        s.refresh_from_db()
+        s.campaign = campaign
+        since = catchup.last_visit(s)
+        told[s.power] = catchup.catch_up(s, since, latest=latest, shared=shared)
+        assert told[s.power] == catchup.catch_up(s, since, latest=latest)
+    letters = {
+        p: [x.text for x in c.lines if x.text.startswith("A letter")] for p, c in told.items()
+    }
+    # Prussia's first letter came before its visit; Hanover reads Austria's, never its own
+    assert letters["prussia"] == [f"A letter from the {hanover.label}"]
+    assert letters["austria"] == [f"A letter from the {hanover.label}"]
+    assert letters["hanover"] == [f"A letter from the {austria.label}"]
