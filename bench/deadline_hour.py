@@ -431,6 +431,49 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
     return result
 
 
+def p95(rows: list[dict], *names: str, during: bool = False) -> str:
+    """The largest p95 (ms) of the request kinds named (with ``during``, of the players'
+    requests counted during the burst); "-" when none was made."""
+    found = [
+        int(r["p95"])
+        for r in rows
+        if r["p95"] not in ("", "N/A") and r["count"]
+        and (r["name"].endswith("[during burst]") if during else r["name"] in names)
+    ]  # fmt: skip
+    return str(max(found)) if found else "-"
+
+
+def compare(paths: list[Path]) -> None:
+    """A Markdown table of the runs kept with ``--json`` (before, after), side by side."""
+    runs = [json.loads(p.read_text()) for p in paths]
+    print("| players | scenario | figure | " + " | ".join(p.stem for p in paths) + " |")
+    print("|---|---|---|" + "---|" * len(paths))
+    figures = {
+        "signed-in": [("save p95", ("save march",)), ("Ready p95", ("ready",)),
+                      ("reload p95", ("dashboard reload",)),
+                      ("first dashboard p95", ("dashboard",))],
+        "sign-in": [("sign-in post p95", ("sign in: post",)), ("save p95", ("save march",)),
+                    ("Ready p95", ("ready",)), ("reload p95", ("dashboard reload",))],
+        "burst": [("players' p95 during the burst", ()),
+                  ("burst sign-in post p95", ("burst sign in: post",))],
+    }  # fmt: skip
+    keys = [(r["players"], r["scenario"]) for r in runs[0]]
+    for players, name in keys:
+        found = [next((r for r in run if (r["players"], r["scenario"]) == (players, name)), None)
+                 for run in runs]  # fmt: skip
+        lines = [(label, lambda r, n=names, d=not names: p95(r["rows"], *n, during=d))
+                 for label, names in figures.get(name, [])]  # fmt: skip
+        if name == "flat-out":
+            lines = [("flow / bare req/s", lambda r: f"{r['flow_rps']} / {r['bare_rps']} = "
+                      f"{r['ratio']}")]  # fmt: skip
+        lines.append(("saves, Ready done / lost", lambda r: f"{r['check']['saves']}, "
+                      f"{r['check']['ready']} / {r['check']['missing']}"))  # fmt: skip
+        lines.append(("load average", lambda r: r["load_before"].split("/")[0]))
+        for label, value in lines:
+            cells = [value(r) if r is not None else "" for r in found]
+            print(f"| {players} | {name} | {label} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[50, 200, 500])
@@ -441,7 +484,13 @@ def main() -> None:
     parser.add_argument("--redis-db", type=int, default=13)
     parser.add_argument("--json", type=Path, help="keep the figures in this file")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (logs)")
+    parser.add_argument(
+        "--compare", type=Path, nargs="+", help="print a table of runs kept with --json, only"
+    )
     args = parser.parse_args()
+    if args.compare:
+        compare(args.compare)
+        return
     tree = args.tree.resolve()
     work = Path(tempfile.mkdtemp(prefix="deadline-hour-"))
     base = args.database.rsplit("/", 1)[0]
