@@ -14,8 +14,8 @@ machine).
    (to Django's in-memory outbox) as a worker that has started would (``email.warm``), and
    every seat's pages prepared after each resolution (``orders.warmup``: views, map layers,
    dashboard parts, "since you last looked"; the bench's players never visit, so each seat's
-   catch-up counts from the campaign's start); three times, each a new campaign, the fastest
-   kept (``--runs``).
+   catch-up counts from the campaign's start, kept and extended from one warm-up to the next,
+   ``catchup.Told``); three times, each a new campaign, the fastest kept (``--runs``).
 
 The two are played in turn (engine, services, engine, services...) so that a slow spell of
 the shared machine falls on both sides of the ratio.
