@@ -28,14 +28,17 @@ APPS: dict[str, str] = {
     "the fog, what it tells (queued on commit)",
     "orders": "the seat's orders: the sheets, their checks, the player's pages, orders by email",
     "maps": "the map pages, tiles, a seat's view on the map, the map pictures",
-    "battles": "battles on the tabletop: records, briefings, results, dates, news, their emails",
+    "battles": (
+        "battles on the tabletop: records, briefings, results, dates, news, their emails, "
+        "the photos of the table and the sides' accounts"
+    ),
     "letters": "letters between seats (press)",
     "mail": "composing and sending every email, digests, the call for orders, the outbox",
     "seasons": "the season as a whole: its file, import, backups, the war, the book, next year",
     "accounts": "signing in, its throttling, password reset, the organiser's unlock",
     "organiser": "the organiser's pages: set-up, invitations, the board and its tools",
     "club": "the club: its channel (a webhook for the public news), its roster of players",
-    "front": "the home page, /healthz, the error pages, the demo",
+    "front": "the home page, /healthz and /readyz, the error pages, the demo",
     "push": "web push notifications: a player's devices, what each seat wants pushed",
     "feeds": "the private calendar feeds (RFC 5545): a seat's deadlines and battle nights, "
     "the organiser's whole campaign",
@@ -46,7 +49,10 @@ LIBRARIES: dict[str, str] = {
     "rules": "the rules engine (pure)",
     "tabletop": "the tabletop battle (pure)",
     "maps.core": "the map core (pure)",
-    "dgk": "settings, the Celery app, the root urls, the guard on addresses users give",
+    "dgk": (
+        "settings, the Celery app, the root urls, the guard on addresses users give, "
+        "the file storages"
+    ),
 }
 PACKAGES = (*APPS, "rules", "tabletop", "dgk")
 # Not the product: the map generator is a development tool with its own requirements.
