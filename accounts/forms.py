@@ -3,14 +3,24 @@ addresses (``accounts.services.signin``), the reset email sent by the worker."""
 
 from __future__ import annotations
 
+import threading
+
 from axes.helpers import get_client_ip_address
 from django import forms
+from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.utils import timezone
 
 from accounts.services import signin
 from campaign.services import outgoing
+
+# The password checks one web process runs at once (``SIGNIN_CONCURRENCY``, default 1; issue
+# 44). A check is a PBKDF2 of a quarter to half a second of a core and lets go of the GIL: with
+# every thread of a process checking a password (a burst of sign-ins at the deadline), the
+# page views of the players already in would get a sliver of the cores. The sign-ins beyond
+# it wait their turn, using no CPU.
+PASSWORD_CHECKS = threading.BoundedSemaphore(settings.SIGNIN_CONCURRENCY)
 
 
 class SlowedSignIn:
@@ -33,7 +43,8 @@ class SlowedSignIn:
                 code="slowed",
             )
         try:
-            return super().clean()
+            with PASSWORD_CHECKS:
+                return super().clean()
         except forms.ValidationError:
             if username:
                 signin.after_wrong_password(username, address, now=now)
