@@ -18,9 +18,16 @@ from campaign.services import outgoing
 # The password checks one web process runs at once (``SIGNIN_CONCURRENCY``, default 1; issue
 # 44). A check is a PBKDF2 of a quarter to half a second of a core and lets go of the GIL: with
 # every thread of a process checking a password (a burst of sign-ins at the deadline), the
-# page views of the players already in would get a sliver of the cores. The sign-ins beyond
-# it wait their turn, using no CPU.
+# page views of the players already in would get a sliver of the cores. A few sign-ins wait
+# their turn (``SIGNIN_QUEUE`` a process), using no CPU; one more is answered at once "press
+# Sign in again in a few seconds": waiting, it would hold a thread the players' pages need
+# (gunicorn hands the requests to the threads in the order they came).
 PASSWORD_CHECKS = threading.BoundedSemaphore(settings.SIGNIN_CONCURRENCY)
+_waiting = threading.BoundedSemaphore(settings.SIGNIN_CONCURRENCY + settings.SIGNIN_QUEUE)
+BUSY = (
+    "Many players are signing in at this moment (nothing is wrong with your name or password): "
+    "press Sign in again in a few seconds."
+)
 
 
 class SlowedSignIn:
@@ -42,6 +49,8 @@ class SlowedSignIn:
                 "before, there is no wait.)",
                 code="slowed",
             )
+        if not _waiting.acquire(blocking=False):
+            raise forms.ValidationError(BUSY, code="busy")
         try:
             with PASSWORD_CHECKS:
                 return super().clean()
@@ -49,6 +58,8 @@ class SlowedSignIn:
             if username:
                 signin.after_wrong_password(username, address, now=now)
             raise
+        finally:
+            _waiting.release()
 
 
 class GuardedAuthenticationForm(SlowedSignIn, AuthenticationForm):

@@ -162,8 +162,10 @@ MIDDLEWARE = [
 # phone, not at every deadline (a sign-in is a PBKDF2 check, a quarter second of a core). Kept
 # in the database alone (not cached_db: docs/performance.md, "Not done yet", says why).
 SESSION_COOKIE_AGE = envint("SESSION_DAYS", "180", minimum=1) * 24 * 3600
-# Password checks one web process runs at once; the other sign-ins wait (accounts/forms.py).
+# Password checks one web process runs at once, and sign-ins waiting for one; one more is told
+# to try again in a few seconds (accounts/forms.py).
 SIGNIN_CONCURRENCY = envint("SIGNIN_CONCURRENCY", "1", minimum=1)
+SIGNIN_QUEUE = envint("SIGNIN_QUEUE", "2", minimum=0)
 
 ROOT_URLCONF = "dgk.urls"
 WSGI_APPLICATION = "dgk.wsgi.application"

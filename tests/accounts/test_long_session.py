@@ -5,12 +5,14 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import forms
 from accounts.middleware import RENEWED_KEY
 from tests.orders.test_play_fixtures import client_for
 
@@ -60,3 +62,21 @@ def test_changing_the_password_signs_out_the_other_phones(player):
     assert laptop.get(reverse("orders:index")).status_code == 200  # this one stays signed in
     gone = phone.get(reverse("orders:index"))
     assert gone.status_code == 302 and reverse("login") in gone["Location"]
+
+
+def test_a_sign_in_beyond_the_waiting_room_is_told_to_try_again(player):
+    """Issue 44: sign-ins waiting for a password check are bounded (they would hold the threads
+    the players' pages need); one more is told to try again, and counts as no wrong password."""
+    taken = 0
+    while forms._waiting.acquire(blocking=False):
+        taken += 1
+    try:
+        page = Client().post(reverse("login"), {"username": "fritz", "password": "pw-fritz"})
+    finally:
+        for _ in range(taken):
+            forms._waiting.release()
+    assert page.status_code == 200
+    assert "press Sign in again in a few seconds" in page.content.decode()
+    assert not AccessAttempt.objects.exists()
+    again = Client().post(reverse("login"), {"username": "fritz", "password": "pw-fritz"})
+    assert again.status_code == 302
