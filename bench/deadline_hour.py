@@ -205,12 +205,15 @@ def verify(plan_path: Path, log_path: Path) -> None:
     windows = plan["windows"]
     saved: dict[tuple[str, str], str] = {}
     ready: set[str] = set()
+    retries = 0  # sign-ins told to try again in a few seconds
     for line in log_path.read_text().splitlines() if log_path.exists() else []:
         entry = json.loads(line)
         if entry["kind"] == "save":
             saved[(entry["seat"], entry["unit"])] = entry["path"]
-        else:
+        elif entry["kind"] == "ready":
             ready.add(entry["seat"])
+        else:
+            retries += 1
     sheets = {
         str(s.seat.code): s
         for s in OrderSheet.objects.filter(window_id__in=windows).select_related("seat")
@@ -224,7 +227,9 @@ def verify(plan_path: Path, log_path: Path) -> None:
     missing += [f"ready {s}" for s in ready if s not in sheets or not sheets[s].ready]
     print(
         f"check: {len(saved)} saves and {len(ready)} Ready answered as done, "
-        f"{len(missing)} missing from the database" + (f": {missing[:5]}" if missing else "")
+        f"{len(missing)} missing from the database"
+        + (f": {missing[:5]}" if missing else "")
+        + f"; {retries} sign-ins told to try again in a few seconds"
     )
     now = timezone.now()
     OrderSheet.objects.filter(window_id__in=windows, ready=False).update(

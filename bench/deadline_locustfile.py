@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import re
 import time
 from pathlib import Path
@@ -32,6 +33,7 @@ STARTED = time.time()
 BURST = {"on": False, "left": 0}
 _players = itertools.count()
 _burst = itertools.count()
+BUSY = "press Sign in again in a few seconds"
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
@@ -107,19 +109,28 @@ class SignedInPlayer(Player):
 
 
 def sign_in(client, username: str, password: str, name: str = "sign in") -> bool:
-    """The sign-in page, then the form posted with its token: whether the site signed in."""
+    """The sign-in page, then the form posted with its token: whether the site signed in. Told
+    "press Sign in again in a few seconds" (many signing in at once), the player does."""
     r = client.get("/accounts/login/", name=f"{name}: page")
     match = TOKEN.search(r.text or "")
     if match is None:
         return False
-    with client.post(
-        "/accounts/login/", name=f"{name}: post", allow_redirects=False, catch_response=True,
-        data={"csrfmiddlewaretoken": match.group(1), "username": username, "password": password},
-    ) as r:  # fmt: skip
-        if r.status_code != 302:
+    for _ in range(30):
+        with client.post(
+            "/accounts/login/", name=f"{name}: post", allow_redirects=False, catch_response=True,
+            data={"csrfmiddlewaretoken": match.group(1), "username": username,
+                  "password": password},
+        ) as r:  # fmt: skip
+            if r.status_code == 302:
+                return True
+            if r.status_code == 200 and BUSY in (r.text or ""):
+                r.success()
+                log(kind="told to retry")
+                gevent.sleep(random.uniform(2, 5))
+                continue
             r.failure(f"not signed in ({r.status_code})")
             return False
-    return True
+    return False
 
 
 class SigningInPlayer(Player):
