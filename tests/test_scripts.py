@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ["bin/run", "bin/test", ".ci/run", ".ci/docker/setup.sh"]
 # What the container image and compose.yaml run (POSIX sh: the images have no bash promise).
 IMAGE_SCRIPTS = ["deploy/entrypoint.sh", "deploy/pg-backup.sh"]
-PIN = re.compile(r"^[A-Za-z0-9_.\-]+(\[[a-z,]+\])?==[0-9][A-Za-z0-9.\-+]*$")
+PIN = re.compile(r"^[A-Za-z0-9_.\-]+(\[[a-z0-9,]+\])?==[0-9][A-Za-z0-9.\-+]*$")
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
