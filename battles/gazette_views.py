@@ -29,13 +29,5 @@ def gazette_photo(request: HttpRequest, code, photo_code, kind: str) -> FileResp
     )
     if not photo_pages.is_gazette_photo(photo, now=timezone.now()):
         raise Http404("No such photo.")
-    try:
-        handle = photo_service.open_rendition(photo, kind)
-    except OSError:
-        raise Http404("The photo's file is gone.") from None
-    response = FileResponse(handle, content_type="image/jpeg")
     # Public, as the gazette, but kept by no shared cache: a side may withdraw its consent.
-    response["Cache-Control"] = "private, max-age=3600"
-    response["Content-Disposition"] = f'inline; filename="{photo.code}-{kind}.jpg"'
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
+    return photo_service.photo_response(photo, kind, cache="private, max-age=3600")

@@ -85,7 +85,10 @@ def upload(request: HttpRequest, code, battle_code) -> HttpResponse:
     """Several photos at once (``photos``). A body larger than one upload may bring is refused
     before it is read: the CSRF check would read it first, so it runs after this one."""
     battle = _battle(request, code, battle_code)
-    length = int(request.META.get("CONTENT_LENGTH") or 0)
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:  # as Django reads it: an unreadable length is none
+        length = 0
     most = settings.PHOTOS_MAX_BYTES_PER_BATTLE
     if length > most + 1024 * 1024:  # the files, and a megabyte for the form around them
         message = (
@@ -135,15 +138,7 @@ def image(request: HttpRequest, code, battle_code, photo_code, kind: str) -> Fil
     if kind not in ("display", "thumb"):
         raise Http404("No such size.")
     photo = _photo(request, code, battle_code, photo_code)
-    try:
-        handle = photo_service.open_rendition(photo, kind)
-    except (FileNotFoundError, OSError):
-        raise Http404("The photo's file is gone.") from None
-    response = FileResponse(handle, content_type="image/jpeg")
-    response["Cache-Control"] = "private, max-age=86400"
-    response["Content-Disposition"] = f'inline; filename="{photo.code}-{kind}.jpg"'
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
+    return photo_service.photo_response(photo, kind, cache="private, max-age=86400")
 
 
 @login_required

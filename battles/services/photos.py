@@ -24,12 +24,14 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
 from django.db import transaction
 from django.db.models import F, Max, Sum
+from django.http import FileResponse, Http404
 from django.utils import timezone
 
 from battles.models import Battle, BattleAccount, BattlePhoto, BattleStatus
 from battles.services import imaging
 from battles.services.records import UMPIRE, audience_for, tabletop_settings
 from battles.services.sheet import side_names
+from dgk.files import file_response
 
 ACCOUNT_MAX_CHARS = 5000
 CAPTION_MAX_CHARS = 200
@@ -124,6 +126,26 @@ def open_rendition(photo: BattlePhoto, kind: str):
     checked ``may_see_photos``. FileNotFoundError when it is gone."""
     name = photo.display if kind == "display" else photo.thumbnail
     return photo_storage().open(name, "rb")
+
+
+def photo_response(photo: BattlePhoto, kind: str, *, cache: str) -> FileResponse:
+    """The stored JPEG of ``kind`` streamed to the browser (``dgk.files.file_response``), with
+    ``cache`` as its Cache-Control; Http404 when its file is gone. The caller has checked who
+    may see it (``may_see_photos``, or the gazette's ``is_gazette_photo``)."""
+    name = photo.display if kind == "display" else photo.thumbnail
+    response = file_response(
+        "photos",
+        name,
+        content_type="image/jpeg",
+        headers={
+            "Cache-Control": cache,
+            "Content-Disposition": f'inline; filename="{photo.code}-{kind}.jpg"',
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+    if response is None:
+        raise Http404("The photo's file is gone.")
+    return response
 
 
 def _delete_files(names: list[str]) -> None:

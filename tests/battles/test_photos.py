@@ -26,6 +26,7 @@ from battles.models import Battle, BattleAccount, BattlePhoto, BattleStatus
 from battles.services import photos as photo_service
 from tests.battles import photo_files as files
 from tests.orders.test_play_fixtures import client_for
+from tests.storage.folders import with_folders
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +34,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def photo_folder(settings, tmp_path):
     """The photos' storage in a folder of the test's own."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "photos": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "photos")},
-        },
-    }
+    settings.STORAGES = with_folders(photos=tmp_path / "photos")
     return tmp_path / "photos"
 
 
@@ -228,6 +223,17 @@ def test_an_upload_larger_than_the_limit_is_refused_before_it_is_read(battle, pl
     assert r.status_code == 413
     assert said(r)[0].startswith("This upload is 1.")
     assert said(r)[0].endswith("one upload brings at most 1 kB. Add the photos a few at a time.")
+
+
+def test_an_unreadable_length_is_no_error(battle, player):
+    """A Content-Length that is no number is read as Django reads it (none), not a 500."""
+    files_ = [SimpleUploadedFile("a.jpg", files.jpeg(), content_type="image/jpeg")]
+    r = client_for(player).post(
+        address("photo_upload", battle), {"photos": files_}, CONTENT_LENGTH="lots"
+    )
+    assert r.status_code == 302
+    assert said(r) == ["Choose one photo or more to add."]
+    assert not BattlePhoto.objects.filter(battle=battle).exists()
 
 
 # ---- what is stored --------------------------------------------------------------------------

@@ -14,19 +14,14 @@ from tests.battles.test_battles import (  # noqa: F401 (fixtures)
     page,
 )
 from tests.orders.test_play_fixtures import client_for
+from tests.storage.folders import with_folders
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def photo_folder(settings, tmp_path):
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "photos": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "photos")},
-        },
-    }
+    settings.STORAGES = with_folders(photos=tmp_path / "photos")
 
 
 def test_the_battle_page_carries_the_photos_and_the_accounts(battle, player, other, ally):

@@ -39,6 +39,7 @@ from tests.battles.test_battles import battle, battle_map, campaign  # noqa: F40
 from tests.browser.test_pages_fit import CUT_OFF
 from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F401
 from tests.standing import ally, organiser, other, player  # noqa: F401
+from tests.storage.folders import with_folders
 
 pdfium = pytest.importorskip("pypdfium2")
 pdfium_raw = pytest.importorskip("pypdfium2.raw")
@@ -75,13 +76,7 @@ LOADED = "return Array.from(arguments[0]).every(i => i.complete && i.naturalWidt
 @pytest.fixture(autouse=True)
 def photo_folder(settings, tmp_path):
     """The photos' storage in a folder of the test's own (the live server reads the same)."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "photos": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "photos")},
-        },
-    }
+    settings.STORAGES = with_folders(photos=tmp_path / "photos")
     return tmp_path / "photos"
 
 

@@ -19,6 +19,7 @@ from tests.fog import scenarios
 from tests.fog.channels import SeatObserver
 from tests.fog.harness import assert_differs, assert_same, two_worlds
 from tests.fog.scenarios import decide, ready, two
+from tests.storage.folders import with_folders
 
 pytestmark = pytest.mark.django_db
 
@@ -27,13 +28,7 @@ CAMPAIGN = "3p form"
 
 @pytest.fixture(autouse=True)
 def photo_folder(settings, tmp_path):
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "photos": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(tmp_path / "photos")},
-        },
-    }
+    settings.STORAGES = with_folders(photos=tmp_path / "photos")
 
 
 @pytest.fixture
