@@ -539,6 +539,10 @@ CELERY_TASK_ROUTES = {
     "maps.tasks.draw_map_picture": {"priority": 9},
     "maps.tasks.render_map_tiles": {"priority": 9},
     "seasons.tasks.print_season_book": {"priority": 9},
+    # The periodic look for pictures and books wanted (beat, every PICTURE_SECONDS): drawing
+    # work too, behind the resolutions queued at the deadline (issue 44's bench saw it ahead).
+    "maps.tasks.draw_wanted_map_pictures": {"priority": 9},
+    "seasons.tasks.print_wanted_season_books": {"priority": 9},
 }
 # The one beat schedule: Celery beat reads it with a broker, runperiodic without one.
 # Seconds between runs, keyed by the task's dotted name.

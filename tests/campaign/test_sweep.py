@@ -92,6 +92,9 @@ def test_the_router_gives_the_pictures_and_warmed_pages_their_priorities():
     assert priority(queue.WARM_SEAT_PAGES) == 6
     assert priority(queue.DRAW_MAP_PICTURE) == priority(queue.PRINT_SEASON_BOOK) == 9
     assert priority("maps.tasks.render_map_tiles") == 9
+    # beat's periodic looks for pictures and books wanted are drawing work too
+    assert priority("maps.tasks.draw_wanted_map_pictures") == 9
+    assert priority("seasons.tasks.print_wanted_season_books") == 9
     # each name routed is a task the app knows (a misspelt name would route nothing)
     app.loader.import_default_modules()
     routed = set(app.conf.task_routes)
