@@ -22,9 +22,12 @@ from rules.state import Phase
 STYLE_WORDS = {"defensive": "defensive: it holds its ground", "plays-on": "plays on"}
 
 
-def if_silent(seat: Seat, campaign: Campaign, phase: str, *, now: datetime) -> str:
+def if_silent(
+    seat: Seat, campaign: Campaign, phase: str, *, now: datetime, graced: bool = False
+) -> str:
     """The sentence the call for orders of ``phase`` ends with: what a silence does (not for
-    the deployment, whose own rule the emails tell)."""
+    the deployment, whose own rule the emails tell). ``graced``: the window's deadline has
+    already moved by its grace (``window.graced_from``), so it will not move again."""
     chosen = caretaker.policy(campaign)
     try:
         kind = Phase(phase)
@@ -45,6 +48,11 @@ def if_silent(seat: Seat, campaign: Campaign, phase: str, *, now: datetime) -> s
                 f"after that {then}."
             )
         return f"If you give none, {then}."
+    if chosen["policy"] == "grace" and not excused and graced:
+        return (
+            f"The deadline has already moved once by {chosen['grace_hours']} hours of grace; "
+            "without your orders your forces stand still."
+        )
     if chosen["policy"] == "grace" and not excused:
         return (
             f"If you give none, the deadline moves once by {chosen['grace_hours']} hours of "

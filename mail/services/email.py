@@ -406,7 +406,13 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         missed=seat.missed_in_a_row if seat else 0,
         # what a silence does under the campaign's policy (the call for orders says it)
         if_silent=(
-            silence.if_silent(seat, campaign, window.phase, now=timezone.now())
+            silence.if_silent(
+                seat,
+                campaign,
+                window.phase,
+                now=timezone.now(),
+                graced=window.graced_from is not None,
+            )
             if seat is not None and window is not None
             else ""
         ),

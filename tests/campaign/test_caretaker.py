@@ -104,6 +104,9 @@ def test_grace_moves_the_deadline_once_and_emails_only_the_missing_seat(
     assert window.status == "open" and window.graced_from is not None
     assert window.deadline == later + timedelta(hours=6)
     assert [m.to for m in mailoutbox] == [[other.email]]  # the Austrian player alone
+    # The grace is spent: the email says so, and never that the deadline will move again.
+    assert "The deadline has already moved once by 6 hours of grace" in mailoutbox[0].body
+    assert "moves once" not in mailoutbox[0].body
     page = client_for(other).get(url("dashboard", austria)).content.decode()
     assert "grace until" in page
     # The grace is given once: at its end the window resolves, the seat standing still.

@@ -88,6 +88,19 @@ def test_it_says_what_a_silence_does_under_each_policy(
     assert silence.if_silent(austria, marching, phase, now=timezone.now()) == said
 
 
+def test_after_the_grace_the_reminder_no_longer_promises_it(marching, organiser):
+    """The deadline has moved by its grace once (window.graced_from): a reminder then must not
+    say it will move again."""
+    _policy(marching, organiser, policy="grace", grace_hours=12, excused=0)
+    austria = seat(marching, "austria")
+    now = timezone.now()
+    assert silence.if_silent(austria, marching, "march", now=now, graced=True) == (
+        "The deadline has already moved once by 12 hours of grace; without your orders your "
+        "forces stand still."
+    )
+    assert "moves once" in silence.if_silent(austria, marching, "march", now=now)
+
+
 def test_a_seat_handed_over_is_told_the_caretaker_plays_it(marching, organiser):
     austria = seat(marching, "austria")
     caretaker.hand_over(austria, organiser, style="plays-on", until=None, now=timezone.now())
