@@ -146,6 +146,14 @@ def due_reminder(
     return reached[-1] if reached else None
 
 
+def due_in(hours: int) -> str:
+    """When orders are due, as the emails and pushes say it: "in 6 hours", "in 1 hour", and
+    "within the hour" for 0 (a deadline brought to less than an hour away)."""
+    if hours < 1:
+        return "within the hour"
+    return "in 1 hour" if hours == 1 else f"in {hours} hours"
+
+
 def is_last_step(reminders: dict, hours: int) -> bool:
     """The last (most urgent) reminder also goes to the organiser: the escalation."""
     steps = reminder_steps(reminders)

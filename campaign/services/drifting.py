@@ -86,5 +86,6 @@ def send_reminders(*, now: datetime) -> int:
             outgoing.queue_reminder(seat.id, window.id, lead, step=step)
             sent += 1
         if claimed and deadlines.is_last_step(window.campaign.reminders, step):
-            outgoing.queue_organiser_missing(window.id, [s.id for s in claimed])
+            lead = deadlines.lead_hours(step, window.opened_at, window.deadline)
+            outgoing.queue_organiser_missing(window.id, [s.id for s in claimed], lead)
     return sent

@@ -221,9 +221,14 @@ def bring_forward(
         ],
         ignore_conflicts=True,
     )
-    hours = max(1, math.ceil((to - now).total_seconds() / 3600))
+    # "due within the hour" when less than an hour is left, never "in 1 hour" for 40 minutes
+    left = (to - now).total_seconds()
+    hours = math.ceil(left / 3600) if left >= 3600 else 0
+    # The most urgent reminder step it stands for (the last call, if reached), as drifting's
+    # own reminders carry it: a player who takes only the last call gets this one.
+    step = reached[-1] if reached else None
     for seat in owing:
-        outgoing.queue_reminder(seat.id, window.id, hours)
+        outgoing.queue_reminder(seat.id, window.id, hours, step=step)
     local = to.astimezone(ZoneInfo(campaign.time_zone))
     log(
         campaign,

@@ -134,8 +134,9 @@ def queue_reminder(seat_id: int, window_id: int, hours: int, *, step: int | None
     _queue("reminder", seat_id=seat_id, window_id=window_id, hours=hours, **extra)
 
 
-def queue_organiser_missing(window_id: int, seat_ids: list[int]) -> None:
-    _queue("organiser-missing", window_id=window_id, seat_ids=seat_ids)
+def queue_organiser_missing(window_id: int, seat_ids: list[int], hours: int) -> None:
+    """``hours``: how long before the deadline it goes (what it says)."""
+    _queue("organiser-missing", window_id=window_id, seat_ids=seat_ids, hours=hours)
 
 
 def queue_organiser_flag(seat_id: int) -> None:

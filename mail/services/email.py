@@ -46,13 +46,13 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "email"
 SUBJECTS = {
     "phase-opened": "{campaign}: turn {turn}, {phase} orders are due",
     "battle-pending": "{campaign}: a battle is pending (turn {turn})",
-    "reminder": "{campaign}: {phase} orders due in {hours} hours",
-    "last-reminder": "Last call, {campaign}: {phase} orders due in {hours} hours",
+    "reminder": "{campaign}: {phase} orders due {due}",
+    "last-reminder": "Last call, {campaign}: {phase} orders due {due}",
     "phase-resolved": "{campaign}: turn {turn}, the {done} phase is resolved",
     "campaign-over": "{campaign}: the campaign is over",
     "invitation": "You are invited to the campaign {campaign}",
     "handover": "{campaign}: you now command the {seat}",
-    "organiser-missing": "{campaign}: orders still missing, deadline in {hours} hours",
+    "organiser-missing": "{campaign}: orders still missing, deadline {due}",
     "organiser-flag": "{campaign}: the {seat} has missed {missed} deadlines in a row",
     "reseeded": "{campaign}: the organiser changed the dice seed",
     "rolled-back": "{campaign}: the organiser rolled back the {phase} phase of turn {turn}",
@@ -402,6 +402,8 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         ),
         owes=bool(window and seat and window.owes(seat)),
         hours=ids.get("hours"),
+        # "in 6 hours", "in 1 hour", "within the hour" (the subject and the text say it)
+        due=deadlines.due_in(int(ids["hours"])) if ids.get("hours") is not None else "",
         latest=latest,
         missed=seat.missed_in_a_row if seat else 0,
         # what a silence does under the campaign's policy (the call for orders says it)
@@ -428,6 +430,7 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         phase=(window.phase if window else ""),
         done=(latest.resolved_phase if latest else ""),
         hours=ids.get("hours"),
+        due=ctx["due"],
         seat=seat.label if seat else "",
         missed=ctx["missed"],
     )

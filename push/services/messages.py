@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from campaign.models import Seat
+from campaign.services.deadlines import due_in
 from campaign.services.plaintext import one_line
 from push.models import PushKind
 
@@ -37,11 +38,6 @@ NOTICE_EVENT: dict[str, str] = {
 BATTLE_EVENT: dict[str, str] = {"date-set": "battle-dated"}
 
 
-def _hours(hours) -> str:
-    hours = int(hours)
-    return "1 hour" if hours == 1 else f"{hours} hours"
-
-
 def payload(push: dict, seat: Seat) -> dict:
     """The notification for ``push`` to ``seat``'s player: ``title``, ``body``, ``url`` (a
     path on this site), ``tag`` (a newer push of the same tag replaces the older).
@@ -60,7 +56,7 @@ def payload(push: dict, seat: Seat) -> dict:
         "battle-pending": ("A battle is pending", f"A battle is pending in {name}.", dashboard),
         "reminder": (
             "The deadline is near",
-            f"Orders are due in {_hours(push.get('hours', 0))} in {name}.",
+            f"Orders are due {due_in(int(push.get('hours', 0)))} in {name}.",
             dashboard,
         ),
         "resolved": ("The phase resolved", f"The phase resolved in {name}.", dashboard),

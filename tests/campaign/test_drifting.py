@@ -41,7 +41,11 @@ def test_the_last_reminder_escalates_to_the_organiser(
     assert to_fritz.subject.startswith("Last call") and "organiser has been told" in to_fritz.body
     to_organiser = [m for m in mailoutbox if m.to == ["olga@example.org"]]
     assert len(to_organiser) == 1
-    assert "orders still missing" in to_organiser[0].subject
+    # the lead the players' last call says too, never "None hours"
+    lead = to_fritz.subject.rsplit(" due ", 1)[1]
+    assert lead in ("in 1 hour", "in 2 hours")
+    assert to_organiser[0].subject.endswith(f"orders still missing, deadline {lead}")
+    assert f"closes {lead} and these seats" in to_organiser[0].body
     assert "Prussian player" in to_organiser[0].body
     assert len(mailoutbox) == 6
 

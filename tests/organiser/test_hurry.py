@@ -53,6 +53,24 @@ def test_it_brings_the_deadline_forward_and_emails_the_seats_it_waits_for(
     assert "forward to" in action.text and "France is on holiday" in action.text
 
 
+def test_a_deadline_brought_to_less_than_an_hour_says_within_the_hour(
+    rossbach, mailoutbox, django_capture_on_commit_callbacks
+):
+    """Not "due in 1 hours" for 30 minutes: within the hour; and every reminder step is
+    reached, so it is the last call (a player who takes only the last call gets it)."""
+    now = timezone.now()
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tools.bring_forward(rossbach, rossbach.organiser, now + timedelta(minutes=30), now=now)
+    assert mailoutbox
+    for m in mailoutbox:
+        assert m.subject.startswith("Last call") and m.subject.endswith(
+            "orders due within the hour"
+        )
+        assert "are due within the hour (" in m.body
+        assert "1 hours" not in m.subject + m.body
+
+
 def test_a_deadline_brought_close_sends_no_reminder_after_its_email(rossbach):
     now = timezone.now()
     tools.bring_forward(rossbach, rossbach.organiser, now + timedelta(minutes=30), now=now)
