@@ -45,7 +45,6 @@ import csv
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -54,6 +53,10 @@ import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# After PYTHONPATH: a child serving another tree (--tree) imports that tree's Django first.
+sys.path.append(str(HERE.parent))
+from bench.web_bench import admin_sql, free_port  # noqa: E402 (the path above first)
+
 LOCUSTFILE = HERE / "deadline_locustfile.py"
 SCENARIOS = ("signed-in", "sign-in", "burst", "flat-out")
 TEMPLATE, DATABASE = "dgk_bench_tpl", "dgk_bench"
@@ -265,19 +268,6 @@ def verify(plan_path: Path, log_path: Path) -> None:
 
 
 # --- the orchestra, in this process ----------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def admin_sql(url: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql)
 
 
 def wait_for(url: str, timeout: float = 60) -> None:
