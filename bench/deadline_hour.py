@@ -41,10 +41,12 @@ A full table (3 sizes x 4 scenarios, 45 s each) takes about 15 minutes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -78,6 +80,7 @@ def setup(players: int, out: Path) -> None:
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
+    from django.core.files.storage import storages
     from django.core.management import call_command
     from django.test import Client
     from django.utils import timezone
@@ -157,10 +160,47 @@ def setup(players: int, out: Path) -> None:
             else:
                 plan["burst"].append(entry)
     out.write_text(json.dumps(plan))
+    # The notes asking for the seats' map pictures of the open phase, left by the set-up (no
+    # broker): a live site's worker drew those pictures when the phase opened, hours before the
+    # deadline. Left, the worker would draw them all (960 at 200 players, 0.7 s each) in the
+    # middle of the hour, a load no deadline hour has; drawing them here would take 10 minutes.
+    # No request of the hour shows a picture (locust fetches no image), so removing the notes
+    # is what drawing them would be to the hour. The pictures of the phases resolved during the
+    # hour are asked for and drawn as on a live site.
+    try:
+        from maps.pictures import KIND, WANTED, wanted_notes
+    except ImportError:  # (a tree from before the notes: its pictures were drawn eagerly)
+        notes = []
+    else:
+        notes = wanted_notes()
+        store = storages[KIND]
+        for note in notes:
+            store.delete(f"{WANTED}/{note}")
     print(
         f"set-up: {campaigns} campaigns, {len(plan['players'])} players and "
-        f"{len(plan['burst'])} for the burst in {time.perf_counter() - t0:.0f} s"
+        f"{len(plan['burst'])} for the burst in {time.perf_counter() - t0:.0f} s; "
+        f"{len(notes)} notes asking for the open phase's map pictures removed"
     )
+
+
+def warm(plan_path: Path) -> None:
+    """Each seat's pages of the open phase prepared, as the worker does when a phase opens
+    (``orders.warmup.warm_pages``), into the cache the servers share (``--cache warm``)."""
+    import django
+
+    django.setup()
+    from campaign.models import PhaseWindow
+
+    try:
+        from orders.warmup import warm_pages
+    except ImportError:  # (a tree from before the warm-up: nothing to prepare)
+        print("warm: this tree has no warm-up")
+        return
+    t0 = time.perf_counter()
+    windows = json.loads(plan_path.read_text())["windows"]
+    versions = PhaseWindow.objects.filter(id__in=windows).values_list("version_id", flat=True)
+    seats = sum(warm_pages(v) for v in versions)
+    print(f"warm: {seats} seats' pages prepared in {time.perf_counter() - t0:.0f} s")
 
 
 def legal_marches(campaign, version, hexmap, rules) -> dict[str, dict]:
@@ -352,6 +392,8 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
     admin_sql(args.database, f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
     admin_sql(args.database, f'CREATE DATABASE "{DATABASE}" TEMPLATE "{TEMPLATE}"')
     redis.Redis.from_url(env["CELERY_BROKER_URL"]).flushdb()
+    if args.cache == "warm":  # before the worker starts: its beat would compete
+        print("  " + child(tree, env, "warm", str(plan)).strip().splitlines()[-1])
     port = free_port()
     host = f"http://127.0.0.1:{port}"
     logs = {k: open(work / f"{k}.log", "a") for k in ("worker", "web")}  # noqa: SIM115
@@ -360,13 +402,14 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
             [sys.executable, "-m", "celery", "-A", "dgk", "worker", "-B", "--loglevel", "INFO",
              "--schedule", str(work / "beat-schedule")],
             cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=logs["worker"],
+            start_new_session=True,
         ),
         subprocess.Popen(web_command(tree, port), cwd=tree, env=env, stdout=subprocess.DEVNULL,
-                         stderr=logs["web"]),
+                         stderr=logs["web"], start_new_session=True),
     ]  # fmt: skip
     log_path = work / f"log-{name}-{players}.jsonl"
     log_path.unlink(missing_ok=True)
-    result: dict = {"players": players, "scenario": name}
+    result: dict = {"players": players, "scenario": name, "cache": args.cache}
     try:
         wait_for(f"{host}/accounts/login/")
         for _ in range(8):  # every web worker reads its templates once
@@ -403,7 +446,7 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
         result["load_after"] = load()
         result["rows"] = rows
         print(
-            f"\n== {name}, {players} players (load average 1/5/15 min: before "
+            f"\n== {name}, {players} players, cache {args.cache} (load average 1/5/15 min: before "
             f"{result['load_before']}, after {result['load_after']}; {os.cpu_count()} CPUs)"
         )
         print_stats(rows)
@@ -411,13 +454,15 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
             print(f"  flat out: orders flow {result['flow_rps']} req/s, bare sign-in page "
                   f"{result['bare_rps']} req/s: ratio {result['ratio']}")  # fmt: skip
     finally:
+        # Each in its own process group: the worker's pool and beat, and gunicorn's workers,
+        # stop with it (a worker left behind would take the next scenario's tasks).
         for p in procs:
-            p.terminate()
+            os.killpg(p.pid, signal.SIGTERM)
         for p in procs:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
         for f in logs.values():
             f.close()
     out = child(tree, {**env, "CELERY_BROKER_URL": ""}, "verify", str(plan), str(log_path))
@@ -477,6 +522,11 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, default=HERE.parent, help="the checkout to serve")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis-db", type=int, default=13)
+    parser.add_argument(
+        "--cache", choices=("warm", "cold"), default="warm",
+        help="warm: each seat's pages prepared before the hour, as the worker does when the "
+        "phase opens (a live site); cold: an empty cache, as after a Redis restart",
+    )  # fmt: skip
     parser.add_argument("--json", type=Path, help="keep the figures in this file")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (logs)")
     parser.add_argument(
@@ -524,6 +574,7 @@ def main() -> None:
             admin_sql(args.database, f'DROP DATABASE IF EXISTS "{TEMPLATE}" WITH (FORCE)')
             admin_sql(args.database, f'CREATE DATABASE "{TEMPLATE}"')
             plan = work / f"plan-{players}.json"
+            shutil.rmtree(work / "map_pictures", ignore_errors=True)  # (another size's ids)
             setup_env = {**env, "DATABASE_URL": f"{base}/{TEMPLATE}", "CELERY_BROKER_URL": ""}
             out = child(tree, setup_env, "setup", str(players), str(plan))
             print(out.strip().splitlines()[-1])
@@ -543,6 +594,8 @@ def main() -> None:
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "setup":
         setup(int(sys.argv[2]), Path(sys.argv[3]))
+    elif len(sys.argv) > 1 and sys.argv[1] == "warm":
+        warm(Path(sys.argv[2]))
     elif len(sys.argv) > 1 and sys.argv[1] == "verify":
         verify(Path(sys.argv[2]), Path(sys.argv[3]))
     else:
