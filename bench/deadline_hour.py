@@ -345,6 +345,14 @@ def web_command(tree: Path, port: int) -> list[str]:
             "--no-control-socket"]  # fmt: skip
 
 
+def worker_nice(tree: Path) -> list[str]:
+    """``nice -n N`` as the tree's ``bin/run`` starts the worker (``WORKER_NICE``, default 10),
+    or nothing for a tree whose worker runs at the web server's priority."""
+    if "WORKER_NICE" not in (tree / "bin" / "run").read_text():
+        return []
+    return ["nice", "-n", os.getenv("WORKER_NICE", "10")]
+
+
 def stats(csv_path: Path) -> list[dict]:
     rows = []
     with open(csv_path) as f:
@@ -399,8 +407,8 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
     logs = {k: open(work / f"{k}.log", "a") for k in ("worker", "web")}  # noqa: SIM115
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "dgk", "worker", "-B", "--loglevel", "INFO",
-             "--schedule", str(work / "beat-schedule")],
+            [*worker_nice(tree), sys.executable, "-m", "celery", "-A", "dgk", "worker", "-B",
+             "--loglevel", "INFO", "--schedule", str(work / "beat-schedule")],
             cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=logs["worker"],
             start_new_session=True,
         ),
@@ -409,7 +417,8 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
     ]  # fmt: skip
     log_path = work / f"log-{name}-{players}.jsonl"
     log_path.unlink(missing_ok=True)
-    result: dict = {"players": players, "scenario": name, "cache": args.cache}
+    result: dict = {"players": players, "scenario": name, "cache": args.cache,
+                    "worker_nice": " ".join(worker_nice(tree)[2:]) or "0"}  # fmt: skip
     try:
         wait_for(f"{host}/accounts/login/")
         for _ in range(8):  # every web worker reads its templates once
@@ -446,7 +455,8 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
         result["load_after"] = load()
         result["rows"] = rows
         print(
-            f"\n== {name}, {players} players, cache {args.cache} (load average 1/5/15 min: before "
+            f"\n== {name}, {players} players, cache {args.cache}, worker at nice "
+            f"{result['worker_nice']} (load average 1/5/15 min: before "
             f"{result['load_before']}, after {result['load_after']}; {os.cpu_count()} CPUs)"
         )
         print_stats(rows)

@@ -48,7 +48,10 @@ web)
     exec gunicorn dgk.wsgi -c /app/deploy/gunicorn.conf.py --bind 0.0.0.0:8000
     ;;
 worker)
-    exec celery -A dgk worker --loglevel INFO --concurrency "${WORKER_CONCURRENCY:-2}"
+    # Below the web server's priority when both share a machine (WORKER_NICE, default 10):
+    # at a deadline the players' requests go first (docs/performance.md, "The deadline hour").
+    exec nice -n "${WORKER_NICE:-10}" celery -A dgk worker --loglevel INFO \
+        --concurrency "${WORKER_CONCURRENCY:-2}"
     ;;
 beat)
     exec celery -A dgk beat --loglevel INFO --schedule /tmp/celerybeat-schedule
