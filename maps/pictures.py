@@ -30,7 +30,8 @@ from maps.seat_picture import picture_title, seat_picture_png
 
 logger = logging.getLogger(__name__)
 
-PICTURE_VERSION = "1"  # bump when the drawing changes: new names, pictures drawn anew
+# Bump when the drawing changes: new names, pictures drawn anew (2: the fast octree palette).
+PICTURE_VERSION = "2"
 UMPIRE = "umpire"
 KIND = "pictures"  # the storage (settings.FILE_KINDS)
 WANTED = "wanted"
