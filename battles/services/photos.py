@@ -116,7 +116,9 @@ def photo_storage() -> Storage:
     return storages["photos"]
 
 
-def _names(battle: Battle, code: uuid.UUID) -> tuple[str, str]:
+def stored_names(battle: Battle, code: uuid.UUID) -> tuple[str, str]:
+    """Where a photo's display size and thumbnail are stored in the ``photos`` storage (the
+    upload and the season file's import alike)."""
     folder = f"{battle.campaign.code}/{battle.code}"
     return f"{folder}/{code}-display.jpg", f"{folder}/{code}-thumb.jpg"
 
@@ -228,7 +230,7 @@ def _store(battle: Battle, user, side: str, processed: imaging.Processed) -> Bat
     """Write the two renditions, then the row, counting again under the battle's lock (two
     uploads at once cannot pass the limit); None, and nothing left behind, if it is full."""
     code = uuid.uuid4()
-    display, thumb = _names(battle, code)
+    display, thumb = stored_names(battle, code)
     store = photo_storage()
     store.save(display, ContentFile(processed.display.data))
     store.save(thumb, ContentFile(processed.thumbnail.data))

@@ -26,6 +26,7 @@ from django.core.files.storage import storages
 
 from battles.models import Battle, BattleAccount, BattlePhoto
 from battles.services import imaging
+from battles.services.photos import stored_names
 
 # The photo's columns the site derives from the picture: never written, never read from a file.
 DERIVED = ("display", "thumbnail", "width", "height", "thumb_width", "thumb_height",
@@ -40,12 +41,6 @@ class PhotoRowError(ValueError):
 
 def storage():
     return storages["photos"]
-
-
-def names(campaign_code, battle_code, photo_code) -> tuple[str, str]:
-    """Where a photo's display size and thumbnail are stored (issue 45's convention)."""
-    base = f"{campaign_code}/{battle_code}/{photo_code}"
-    return f"{base}-display.jpg", f"{base}-thumb.jpg"
 
 
 def limits() -> imaging.Limits:
@@ -149,7 +144,7 @@ def import_photos(
         photo.added_by = person(row.get("added_by"))
         if new_code:
             photo.code = uuid.uuid4()
-        display, thumbnail = names(battle.campaign.code, battle.code, photo.code)
+        display, thumbnail = stored_names(battle, photo.code)
         stored.save(display, made.display.data)
         stored.save(thumbnail, made.thumbnail.data)
         photo.display, photo.thumbnail = display, thumbnail
