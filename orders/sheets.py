@@ -8,6 +8,7 @@ caretaker's hold of his seat ends (``player_is_back``, issue 43).
 from __future__ import annotations
 
 import functools
+import json
 
 from django.contrib import messages
 from django.http import HttpRequest
@@ -54,9 +55,14 @@ def posted_phase(request: HttpRequest) -> str:
 def writable_sheet(ctx: SeatContext, kinds: tuple[str, ...], phase: str) -> OrderSheet:
     """The seat's open sheet for this phase (the request's window), locked for update;
     ``Closed`` otherwise (``sheet_locked`` then tells whether the window is still open as the
-    locked row says).
+    statement that locked the row read it).
 
-    ``phase`` is the phase the form was written for (``check_phase``)."""
+    ``phase`` is the phase the form was written for (``check_phase``).
+
+    One statement when the sheet exists (the orders page made it): the row locked, its window
+    read with it. The window's status is as that statement read it, a moment after the
+    request's own read (``seat_context``): what it was, once read again after the lock, when
+    the lock had to wait for another writer of this seat's sheet (a second tab, a mail)."""
     window, access = ctx.window, ctx.access
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
@@ -64,10 +70,14 @@ def writable_sheet(ctx: SeatContext, kinds: tuple[str, ...], phase: str) -> Orde
     wanted = ORDER_PHASES.get(window.phase, ("deployment",))
     if not set(kinds) & set(wanted):
         raise Closed(f"These orders are not given in the {window.phase} phase.")
-    OrderSheet.objects.get_or_create(
-        window=window, seat=access.seat, defaults={"campaign": access.campaign}
-    )
-    return OrderSheet.objects.select_for_update().get(window=window, seat=access.seat)
+    locked = OrderSheet.objects.select_for_update(of=("self",)).select_related("window")
+    sheet = locked.filter(window=window, seat=access.seat).first()
+    if sheet is None:  # (a first save with no page opened before it)
+        OrderSheet.objects.get_or_create(
+            window=window, seat=access.seat, defaults={"campaign": access.campaign}
+        )
+        sheet = locked.get(window=window, seat=access.seat)
+    return sheet
 
 
 def writes_orders(view):
@@ -98,12 +108,23 @@ def player_is_back(access: Access) -> bool:
 
 
 def save_draft(sheet: OrderSheet, draft: dict, access: Access) -> None:
-    sheet.draft = draft
-    sheet.updated = timezone.now()
-    sheet.save(update_fields=["draft", "updated"])
+    """Write ``draft`` as the sheet's (marked when the organiser writes it on the player's
+    behalf). A draft that is the sheet's already (an order saved again as it was) is not
+    written again: nothing reads the sheet's ``updated``, and the draft is the same."""
+    now = timezone.now()
+    if not same_draft(sheet.draft, draft):
+        sheet.draft = draft
+        sheet.updated = now
+        sheet.save(update_fields=["draft", "updated"])
     if access.behalf:
-        mark_entered(sheet, access.user, now=sheet.updated)
+        mark_entered(sheet, access.user, now=now)
     player_is_back(access)
+
+
+def same_draft(old, new) -> bool:
+    """Whether two drafts hold the same orders as the database keeps them (JSON: the order of
+    an object's keys is not kept, a list's is; ``True`` is not ``1``)."""
+    return json.dumps(old, sort_keys=True) == json.dumps(new, sort_keys=True)
 
 
 def sheet_locked(request: HttpRequest, sheet: OrderSheet) -> bool:
