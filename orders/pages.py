@@ -6,9 +6,16 @@ Used by the orders, deployment, report and map widget views.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
 
 from campaign.models import PhaseWindow, StateVersion
 from campaign.projection import Relation, View
@@ -311,11 +318,16 @@ def orders_context(
             ),
             "preview": preview,
             "steps": steps,
-            # Drawn only if the page shows it (the tap map is shown with a unit chosen).
-            "map_svg": SimpleLazyObject(
-                lambda: tap_map(ctx.access, version, view, hexmap, preview, steps)
-            ),
         }
+    )
+    # Drawn only if the page shows it (the tap map is shown with a unit chosen). The map of a
+    # unit just picked, or of the line its order has, is kept: the flow of picking a unit and
+    # saving its march draws the same two maps again and again; a line being typed is drawn
+    # afresh (each is of use once).
+    kept = path == "" or (saved is not None and path == saved.get("path"))
+    numbers = functools.partial(tap_map, ctx.access, version, view, hexmap, preview, steps)
+    page["tap_map"] = SimpleLazyObject(
+        lambda: tap_map_markup(ctx, numbers, page, marches, kept=kept) if hexmap else ""
     )
     return page
 
@@ -331,6 +343,34 @@ def tap_map(access: Access, version: StateVersion, view: View, hexmap, preview, 
     return viewcache.derived(
         access.seat, version, f"tapmap:{map_stamp(hexmap)}", lambda: map_svg(view, hexmap, None)
     )
+
+
+# An hour, as the map layer's blocks: a unit's map is of use while its player writes orders.
+TAP_MAP_TIMEOUT = 3600
+
+
+def tap_map_markup(
+    ctx: SeatContext, numbers: Callable[[], dict], page: dict, marches: int, *, kept: bool
+) -> SafeString:
+    """The tap map of the orders page, drawn (``play/_map.html``) from its ``numbers``; with
+    ``kept``, once per (version, seat) and what else draws it: the map, the unit, its line, its
+    marches, the kind of march and the phase the links post, the rule settings (the line's
+    costs). The seat's code, in the links, is the view's key's."""
+    unit, path, phase, kind = page["unit"], page["path"], page["phase"], page["kind"]
+
+    def draw() -> SafeString:
+        context = {"map_svg": numbers(), "unit": unit, "seat": ctx.seat, "phase": phase,
+                   "marches_chosen": marches}  # fmt: skip
+        return mark_safe(render_to_string("play/_map.html", context))
+
+    if not kept:
+        return draw()
+    inputs = json.dumps([unit, str(path), marches, kind, phase, ctx.campaign.rule_settings])
+    what = hashlib.sha256(inputs.encode()).hexdigest()[:24]
+    return viewcache.derived(
+        ctx.seat, ctx.version, f"tapmap-svg:{map_stamp(ctx.hexmap)}:{what}", draw,
+        timeout=TAP_MAP_TIMEOUT,
+    )  # fmt: skip
 
 
 def unit_marches_allowed(view: View, unit: str, settings: RuleSettings) -> int:
