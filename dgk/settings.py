@@ -148,7 +148,8 @@ MIDDLEWARE = [
     "accounts.middleware.SlidingSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, the user read with the session in one statement (accounts/sessions.py).
+    "accounts.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -160,7 +161,9 @@ MIDDLEWARE = [
 
 # Sessions last the season and slide (accounts/middleware.py): a player signs in once on his
 # phone, not at every deadline (a sign-in is a PBKDF2 check, a quarter second of a core). Kept
-# in the database alone (not cached_db: docs/performance.md, "Not done yet", says why).
+# in the database alone (not cached_db: docs/performance.md, "Not done yet", says why), Django's
+# table, read with the session's user in one statement (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 SESSION_COOKIE_AGE = envint("SESSION_DAYS", "180", minimum=1) * 24 * 3600
 # Password checks one web process runs at once, and sign-ins waiting for one; one more is told
 # to try again in a few seconds (accounts/forms.py).
