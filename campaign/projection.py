@@ -340,9 +340,10 @@ def _leader_public(x, relation: Relation) -> LeaderView:
     )
 
 
-def _force(force, viewer: Viewer) -> ForceView:
-    relation = viewer.relation(force.army)
-    if viewer.knows(force.army):
+def _force(force, relation: Relation, known: bool) -> ForceView:
+    """A force as seen by a viewer in ``relation`` to its army, who knows its secrets or not
+    (``Viewer.knows``)."""
+    if known:
         return ForceView(
             army=force.army,
             hex=force.hex,
@@ -364,10 +365,8 @@ def _force(force, viewer: Viewer) -> ForceView:
     )
 
 
-def _garrison(g, viewer: Viewer) -> GarrisonView:
-    relation = viewer.relation(g.army)
-    points = g.points if viewer.knows(g.army) else None
-    return GarrisonView(g.city, g.army, relation, points)
+def _garrison(g, relation: Relation, known: bool) -> GarrisonView:
+    return GarrisonView(g.city, g.army, relation, g.points if known else None)
 
 
 def _army_totals(state: State) -> tuple[ArmyTotal, ...]:
@@ -400,6 +399,8 @@ def _as_report(item: Any) -> tuple[int, Report]:
 
 
 def _as_event(item: Any) -> tuple[int | None, Event]:
+    if type(item) is tuple and isinstance(item[1], Event):  # (turn, event): the worker's
+        return item[0], item[1]
     if isinstance(item, Event):
         return None, item
     if hasattr(item, "armies") and hasattr(item, "public") and hasattr(item, "kind"):
@@ -520,27 +521,35 @@ def project(
     # Only the first turn has a deployment phase, whatever turn it is (an opening may start later).
     deploying = state.phase is Phase.DEPLOYMENT
 
-    def on_map(army: Army) -> bool:
-        # Deployment is plotted secretly (3): other armies appear once every army has deployed.
-        return viewer.knows(army) or not deploying
+    # The viewer's relation to each army, and whether it knows the army's secrets (``knows``:
+    # an army of ``informed``), once for the whole state rather than once per counter.
+    relation = {a: viewer.relation(a) for a in Army}
+    # Deployment is plotted secretly (3): other armies appear once every army has deployed.
+    shown = informed if deploying else frozenset(Army)
 
-    forces = tuple(_force(f, viewer) for f in state.forces() if on_map(f.army))
-    garrisons = tuple(_garrison(g, viewer) for g in state.garrisons if on_map(g.army))
+    forces = tuple(
+        _force(f, relation[f.army], f.army in informed) for f in state.forces() if f.army in shown
+    )
+    garrisons = tuple(
+        _garrison(g, relation[g.army], g.army in informed)
+        for g in state.garrisons
+        if g.army in shown
+    )
     leaderless = tuple(
         LeaderlessView(
             x.army,
             x.hex,
-            viewer.relation(x.army),
-            x.points if viewer.knows(x.army) else None,
-            x.supplied if viewer.knows(x.army) else None,
+            relation[x.army],
+            x.points if x.army in informed else None,
+            x.supplied if x.army in informed else None,
         )
         for x in state.leaderless
-        if on_map(x.army)
+        if x.army in shown
     )
     trains = tuple(
         SiegeTrainView(t.id, t.army, t.hex, t.inside)
         for t in state.siege_trains
-        if viewer.knows(t.army)  # never reported, not even by reconnaissance (8)
+        if t.army in informed  # never reported, not even by reconnaissance (8)
     )
     marches = {a: n for a, n in state.marches.items() if Army.parse(a) in informed}
     seen_events, seen_reports = _news(viewer, informed, deploying, events, reports)

@@ -7,6 +7,8 @@ the worker (``maps.pictures``) show one and the same view of a version for a sea
 
 from __future__ import annotations
 
+import functools
+
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 
@@ -94,8 +96,15 @@ class VersionNews:
 
 def _event(rule: str, kind: str, text: str, data, public: bool, armies) -> EngineEvent:
     """A stored event row as the projection reads one (``projection._as_event``)."""
-    audience = None if public else frozenset(Army.parse(a) for a in armies)
+    audience = None if public else _audience(tuple(armies))
     return EngineEvent(rule, EventKind(kind), text, dict(data), audience)
+
+
+@functools.lru_cache(maxsize=256)
+def _audience(armies: tuple[str, ...]) -> frozenset[Army]:
+    """The armies of a stored event's audience (a few lists of army names recur in every
+    row)."""
+    return frozenset(Army.parse(a) for a in armies)
 
 
 def _turn_rolls(version: StateVersion) -> list:
