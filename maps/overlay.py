@@ -54,11 +54,32 @@ def short_label(c) -> str:
 
 
 def hex_xy(grid: Grid, text: str) -> list[float] | None:
-    try:
-        x, y = grid.centre(parse_hex_id(text))
-    except HexIdError:
-        return None
-    return [round(x, 1), round(y, 1)]
+    """The centre of the hex ``text`` names, in zoom-0 map units rounded to a tenth; None when
+    ``text`` is not a hex id."""
+    known = _centres(grid)
+    xy = known.get(text)
+    if xy is None:
+        try:
+            x, y = grid.centre(parse_hex_id(text))
+        except HexIdError:
+            return None
+        xy = (round(x, 1), round(y, 1))
+        if _kept_id(text):
+            known[text] = xy
+    return [xy[0], xy[1]]
+
+
+def _kept_id(text) -> bool:
+    """Whether what is found for ``text`` is kept for the process: a hex id as the map writes
+    them, four ASCII digits (at most 10,000 of them, whatever a draft sends)."""
+    return isinstance(text, str) and len(text) == 4 and text.isascii() and text.isdigit()
+
+
+@functools.lru_cache(maxsize=8)
+def _centres(grid: Grid) -> dict[str, tuple[float, float]]:
+    """The rounded centres ``hex_xy`` has found, by hex id, for each grid (a grid, like the map
+    it is made from, never changes): every layer places the same hexes again."""
+    return {}
 
 
 def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> list[dict]:
@@ -110,16 +131,33 @@ def counters(view: View, hexmap: HexMap, grid: Grid, units: dict[str, str]) -> l
 def _number_stacks(stacks: dict[str, list[dict]], hexmap: HexMap) -> None:
     """Each counter's ``slot`` of ``of`` in its hex; in a city's hex also ``name``: the side of
     the city's symbol where the tiles print its name, which the widget keeps clear."""
+    sides = _name_sides(hexmap)
     for h, stack in stacks.items():
-        try:
-            city = hexmap.city_at(parse_hex_id(h))
-        except HexIdError:
-            city = None
-        side = name_side(hexmap, city.hex) if city is not None else ""
+        side = sides.get(h)
+        if side is None:
+            side = _name_side_at(hexmap, h)
+            if _kept_id(h):
+                sides[h] = side
         for i, item in enumerate(stack):
             item["slot"], item["of"] = i, len(stack)
             if side:
                 item["name_side"] = side
+
+
+def _name_side_at(hexmap: HexMap, h: str) -> str:
+    """The side of its symbol the tiles print the name of the city in hex ``h`` on; "" when no
+    city stands there."""
+    try:
+        city = hexmap.city_at(parse_hex_id(h))
+    except HexIdError:
+        city = None
+    return name_side(hexmap, city.hex) if city is not None else ""
+
+
+@functools.lru_cache(maxsize=8)
+def _name_sides(hexmap: HexMap) -> dict[str, str]:
+    """``_name_side_at`` by hex id as found, for each map (a map never changes once loaded)."""
+    return {}
 
 
 NAMES_WITHIN = 3  # hexes from a counter: at zoom 0 a stack moved off its name reaches this far
@@ -138,23 +176,38 @@ def names_near(counters: list[dict], hexmap: HexMap, grid: Grid) -> list[dict]:
     or up to ``NAMES_WITHIN`` hexes away): name, centre, the side the tiles print it on, and
     whether it is a star city (printed larger, bold). Below zoom 2 the widget draws a name a
     stack covers again, as a plate beside it (``namePlates`` in static/js/mapwidget.js)."""
-    near = _cities_near(hexmap)
+    near, by_id = _cities_near(hexmap), _cities_near_id(hexmap)
     found: set[int] = set()
     for text in {c.get("hex") for c in counters}:  # a stack's hex once, whatever its counters
-        try:
-            found.update(near.get(parse_hex_id(text), ()))
-        except HexIdError:
-            continue
+        cities = by_id.get(text)
+        if cities is None:
+            try:
+                cities = near.get(parse_hex_id(text), ())
+            except HexIdError:
+                continue
+            if _kept_id(text):
+                by_id[text] = cities
+        found.update(cities)
+    plates = _name_plates(hexmap, grid)
     return [
-        {
-            "name": city.name,
-            "xy": hex_xy(grid, city.hex_id),
-            "side": name_side(hexmap, city.hex),
-            "star": city.size in (CitySize.CIRCLED_STAR, CitySize.STAR),
-        }
-        for i, city in enumerate(hexmap.cities)
-        if i in found
+        {"name": name, "xy": xy and [xy[0], xy[1]], "side": side, "star": star}
+        for name, xy, side, star in (plates[i] for i in sorted(found))
     ]
+
+
+@functools.lru_cache(maxsize=8)
+def _name_plates(hexmap: HexMap, grid: Grid) -> tuple[tuple[str, Any, str, bool], ...]:
+    """What ``names_near`` says of each city (in ``hexmap.cities`` order): its name, centre,
+    the side the tiles print its name on, and whether it is a star city; made once per map."""
+    return tuple(
+        (
+            city.name,
+            hex_xy(grid, city.hex_id),
+            name_side(hexmap, city.hex),
+            city.size in (CitySize.CIRCLED_STAR, CitySize.STAR),
+        )
+        for city in hexmap.cities
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -167,6 +220,13 @@ def _cities_near(hexmap: HexMap) -> dict[Hex, tuple[int, ...]]:
         for dq, dr in _WITHIN:
             near.setdefault(Hex(h.q + dq, h.r + dr), []).append(i)
     return {h: tuple(cities) for h, cities in near.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def _cities_near_id(hexmap: HexMap) -> dict[str, tuple[int, ...]]:
+    """``_cities_near`` by hex id as found, for each map: the stacks stand in the same hexes
+    from one layer to the next."""
+    return {}
 
 
 def seen_moves(before: View, after: View, grid: Grid) -> list[dict]:
