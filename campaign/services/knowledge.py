@@ -8,6 +8,9 @@ the worker (``maps.pictures``) show one and the same view of a version for a sea
 from __future__ import annotations
 
 import functools
+import threading
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
@@ -48,33 +51,45 @@ def _reports_for(seat: Seat, kind: EventKind) -> Q:
 class VersionNews:
     """What every seat's view of one version reads alike, read once for them all (the worker
     that prepares the seats' pages, ``orders.warmup``): the events of this turn and the last,
-    every reconnaissance event before them, and this turn's dice; one query each, read at the
-    first view that needs them. Each seat's view takes from it only the rows its own query
-    would read (``for_seat``: the same choice as ``_reports_for``), in the same order, so a
-    seat's projection is handed no other seat's report."""
+    every reconnaissance event before them, and this turn's dice, read at the first view that
+    needs them. Each seat's view takes from it only the rows its own query would read
+    (``for_seat``: the same choice as ``_reports_for``), in the same order, so a seat's
+    projection is handed no other seat's report.
+
+    What one version's news read is kept in the process for the campaign's next version
+    (``_Kept``): a version's events and dice never change once written, so the next warm-up
+    reads only the versions made since, with their events (two light queries instead of the
+    turn's whole news), unless a roll back took away the version kept: then it reads it all,
+    as the first one does."""
 
     def __init__(self, version: StateVersion) -> None:
         self.version = version
-        self._rows: list[tuple[int, str, bool, list, EngineEvent]] | None = None
+        self._rows: list[Row] | None = None
         self._rolls: list | None = None
 
-    def _read(self) -> list[tuple[int, str, bool, list, EngineEvent]]:
+    def _read(self) -> list[Row]:
         if self._rows is None:
-            version = self.version
-            rows = Event.objects.filter(
-                campaign_id=version.campaign_id,
-                version__campaign_id=version.campaign_id,  # the versions by (campaign, number)
-                version__number__lte=version.number,
-            ).filter(
-                Q(version__turn__gte=version.turn - 1) | Q(kind=EventKind.RECONNAISSANCE.value)
+            self._load()
+        return self._rows  # type: ignore[return-value]
+
+    def rolls(self) -> list:
+        if self._rolls is None:
+            self._load()
+        return self._rolls  # type: ignore[return-value]
+
+    def _load(self) -> None:
+        version = self.version
+        found = _since_kept(version)
+        if found is None:
+            found = _news_rows(version), _turn_rolls(version)
+        self._rows, self._rolls = found
+        with _kept_lock:
+            _kept.pop(version.campaign_id, None)
+            _kept[version.campaign_id] = _Kept(
+                (version.id, version.created), version.number, version.turn, *found
             )
-            self._rows = [
-                (turn, kind, public, armies or [], _event(rule, kind, text, data, public, armies))
-                for turn, kind, public, armies, rule, text, data in rows.order_by(
-                    "version__number", "seq"
-                ).values_list("version__turn", "kind", "public", "armies", "rule", "text", "data")
-            ]
-        return self._rows
+            while len(_kept) > KEPT_CAMPAIGNS:
+                _kept.pop(next(iter(_kept)))
 
     def for_seat(self, seat: Seat) -> list[tuple[int, EngineEvent]]:
         """(turn, event) of the rows ``seat``'s own query reads (``seat_view``)."""
@@ -88,10 +103,76 @@ class VersionNews:
             if turn >= recent or (kind == recon and (share or public or own.intersection(armies)))
         ]
 
-    def rolls(self) -> list:
-        if self._rolls is None:
-            self._rolls = _turn_rolls(self.version)
-        return self._rolls
+
+# An event row as ``VersionNews`` keeps it: (turn, kind, public, armies, the engine's event).
+Row = tuple[int, str, bool, list, EngineEvent]
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What ``VersionNews`` read for one version: its rows and its turn's dice."""
+
+    version: tuple[int, datetime]  # the version's row id and creation time
+    number: int
+    turn: int
+    rows: list[Row]
+    rolls: list
+
+
+# The last version's news each campaign's warm-up read in this process, by campaign id.
+_kept: dict[int, _Kept] = {}
+_kept_lock = threading.Lock()
+KEPT_CAMPAIGNS = 64
+
+
+def _news_rows(version: StateVersion, *, after: int | None = None) -> list[Row]:
+    """The rows of the events of ``version``'s turn and the last and every reconnaissance
+    event up to it, in the order made; ``after``: only those of the versions numbered above
+    it."""
+    rows = Event.objects.filter(
+        campaign_id=version.campaign_id,
+        version__campaign_id=version.campaign_id,  # the versions by (campaign, number)
+        version__number__lte=version.number,
+    ).filter(Q(version__turn__gte=version.turn - 1) | Q(kind=EventKind.RECONNAISSANCE.value))
+    if after is not None:
+        rows = rows.filter(version__number__gt=after)
+    return [
+        (turn, kind, public, armies or [], _event(rule, kind, text, data, public, armies))
+        for turn, kind, public, armies, rule, text, data in rows.order_by(
+            "version__number", "seq"
+        ).values_list("version__turn", "kind", "public", "armies", "rule", "text", "data")
+    ]
+
+
+def _since_kept(version: StateVersion) -> tuple[list[Row], list] | None:
+    """``version``'s rows and dice made from those kept for an earlier version of its campaign
+    and the versions made since; None when nothing is kept, or the version kept is gone (a
+    roll back) or is not an earlier one (nor of an earlier or the same turn)."""
+    kept = _kept.get(version.campaign_id)
+    if kept is None or kept.number > version.number or kept.turn > version.turn:
+        return None
+    if kept.number == version.number:
+        return (kept.rows, kept.rolls) if kept.version == (version.id, version.created) else None
+    since = list(
+        StateVersion.objects.filter(
+            campaign_id=version.campaign_id,
+            number__gte=kept.number,
+            number__lte=version.number,
+        )
+        .order_by("number")
+        .values_list("id", "created", "number", "turn", "rolls")
+    )
+    if not since or (since[0][0], since[0][1]) != kept.version or since[-1][0] != version.id:
+        return None  # the version kept was rolled back (or this one is no longer the same)
+    recent = version.turn - 1
+    recon = EventKind.RECONNAISSANCE.value
+    rows = [row for row in kept.rows if row[0] >= recent or row[1] == recon]
+    rows += _news_rows(version, after=kept.number)
+    rolls = list(kept.rolls) if kept.turn == version.turn else []
+    for _, _, _, turn, made in since[1:]:
+        if turn == version.turn:
+            rolls.extend(made or [])
+    return rows, rolls
 
 
 def _event(rule: str, kind: str, text: str, data, public: bool, armies) -> EngineEvent:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from django.utils import timezone
 
 from campaign import projection
 from campaign.projection import (
@@ -32,6 +33,8 @@ from campaign.projection import (
     project,
 )
 from campaign.services import knowledge, viewcache
+from campaign.services import organiser as organiser_tools
+from campaign.services.resolution import resolve_due_phase
 from maps import overlay
 from maps.core.hexgrid import HexIdError, parse_hex_id
 from maps.core.loader import load_map
@@ -299,3 +302,68 @@ def test_the_names_near_every_hex_of_the_map_are_as_before(hexmap):
         overlay._number_stacks(stacks, hexmap)
         number_stacks_as_before(was, hexmap)
         assert stacks == was, text
+
+
+# --- a version's news made from the last one's ----------------------------------------------
+
+
+def fresh_news(version):
+    """``VersionNews`` read from nothing kept, as the first warm-up of a process reads it."""
+    knowledge._kept.pop(version.campaign_id, None)
+    news = knowledge.VersionNews(version)
+    return news._read(), news.rolls()
+
+
+def kept_news(version):
+    news = knowledge.VersionNews(version)
+    return news._read(), news.rolls()
+
+
+def test_the_news_kept_from_the_last_version_are_the_news_read_afresh(
+    organiser, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    campaign, _ = play_real_season(
+        organiser, django_capture_on_commit_callbacks, turns=4, prefix="keptnews"
+    )
+    versions = list(campaign.versions.order_by("number"))
+    knowledge._kept.clear()
+    for step in (1, 2, 5):  # a warm-up after each version, or after a few
+        for version in versions[::step]:
+            rows, rolls = kept_news(version)
+            assert knowledge._kept[campaign.id].number == version.number
+            assert (rows, rolls) == fresh_news(version), (step, version.number)
+        knowledge._kept.clear()
+    # and the next version's news read in two statements, whatever the number of rows
+    kept_news(versions[-3])
+    with django_assert_max_num_queries(2):
+        kept_news(versions[-1])
+    with django_assert_max_num_queries(0):
+        kept_news(versions[-1])
+
+
+def test_the_news_of_a_phase_rolled_back_and_resolved_again_are_read_afresh(
+    organiser, django_capture_on_commit_callbacks
+):
+    campaign, _ = play_real_season(
+        organiser, django_capture_on_commit_callbacks, turns=2, prefix="keptback"
+    )
+    stale = {}  # what a worker kept of each version, before the roll back
+    for version in campaign.versions.order_by("number"):
+        kept_news(version)
+        stale[version.number] = knowledge._kept[campaign.id]
+    window = organiser_tools.roll_back(campaign, organiser, now=timezone.now(), reason="test")
+    earlier = campaign.latest_version()
+    assert earlier.number < max(stale)
+    assert kept_news(earlier) == fresh_news(earlier)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert resolve_due_phase(window.id, now=timezone.now(), force=True) is not None
+    again = list(campaign.versions.filter(number__gt=earlier.number).order_by("number"))
+    assert again and not {v.id for v in again} & {k.version[0] for k in stale.values()}
+    checked = 0
+    for version in again:  # made anew, with the numbers of versions kept before
+        for number, kept in stale.items():
+            if number > earlier.number and number <= version.number:
+                knowledge._kept[campaign.id] = kept
+                assert kept_news(version) == fresh_news(version), (number, version.number)
+                checked += 1
+    assert checked >= len(again)
