@@ -19,7 +19,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
 
@@ -120,15 +122,43 @@ def _kept(key: str, make: Callable[[], T], timeout: int = TIMEOUT) -> T:
     value = _local.get(key)
     if value is not None:
         return value  # type: ignore[return-value]
+    passing = _passing.get()
+    if passing is not None:
+        value = passing.get(key)
+        if value is not None:
+            return value  # type: ignore[return-value]
     value = cache.get(key)
     if value is None:
         value = make()
         cache.set(key, value, timeout)
+    if passing is not None:
+        passing[key] = value
+        return value
     with _local_lock:
         _local[key] = value
         while len(_local) > LOCAL_ENTRIES:
             _local.pop(next(iter(_local)))
     return value
+
+
+# Set by ``made_for_others``: what ``_kept`` reads or makes meanwhile, kept only until the end of
+# the block, by key.
+_passing: ContextVar[dict[str, object] | None] = ContextVar("viewcache_passing", default=None)
+
+
+@contextmanager
+def made_for_others() -> Iterator[None]:
+    """Within the block, the views and derived values made are left in Django's cache for the
+    other processes and kept in this one only until the block ends, not among the views it
+    keeps for its own pages (``_local``). The worker that prepares every seat's pages after a
+    resolution (``orders.warmup``) serves none of them: kept, its hundreds of values a season
+    only pushed out the ones its process used, and the garbage collector went through them
+    again and again (a full collection took a tenth of a second of a season's worker)."""
+    token = _passing.set({})
+    try:
+        yield
+    finally:
+        _passing.reset(token)
 
 
 def forget_views() -> None:

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from campaign.models import StateVersion
 from campaign.services import viewcache
 from orders.access import _version
+from orders.warmup import warm_pages
 from tests.campaign.test_fog_review import without_noise
 from tests.maps.test_map_widget import embedded
 from tests.orders.test_play_fixtures import (
@@ -178,3 +179,19 @@ def test_the_map_block_a_page_embeds_follows_the_draft_and_ready(marching, playe
     assert chosen["reach"]["unit"] == "frederick" and "reach" not in after
     c.post(url("ready", prussia), {"phase": "march"})
     assert embedded(c.get(url("orders", prussia)).content.decode())["locked"] is True
+
+
+def test_the_worker_leaves_the_seats_pages_in_the_cache_and_keeps_none_itself(deployed, player):
+    """The worker's warm-up (``orders.warmup``) serves no page: what it makes is left in
+    Django's cache for the web processes, not among the views its own process keeps."""
+    version = _version(deployed)
+    prussia = seat(deployed, "prussia")
+    assert warm_pages(version.id) == len(deployed.seats.filter(reserve=False))
+    # (made_for_others) only the version's battles and alliances, which the resolution reads
+    assert {k.rsplit(":", 1)[1] for k in viewcache._local} <= {"battles", "alliances"}
+    kept = cache.get(viewcache.view_key(prussia, version))
+    assert kept is not None and kept.viewer_label == prussia.label
+    # and a page served after it takes the view the worker made, and keeps it for itself
+    cache.set(viewcache.view_key(prussia, version), dataclasses.replace(kept, turn=99))
+    assert client_for(player).get(url("orders", prussia)).status_code == 200
+    assert viewcache._local[viewcache.view_key(prussia, version)].turn == 99
