@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import FilteredRelation, Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
@@ -29,6 +30,8 @@ from orders.models import OrderSheet
 from rules.armies import Army
 from rules.rulesettings import RuleSettings, settings_from_dict
 from rules.state import State
+
+UNREAD = object()  # (``SeatContext.found_sheet``: the sheet was not read with the window)
 
 
 @dataclass
@@ -53,6 +56,9 @@ class SeatContext:
     access: Access
     version: StateVersion | None
     window: PhaseWindow | None
+    # The seat's sheet of the window when it was read with it (``seat_context(sheet=True)``):
+    # the sheet, or None when it has none yet; UNREAD otherwise (``_sheet`` reads it).
+    found_sheet: object = UNREAD
     seat: Seat = field(init=False)  # the access's, at hand
     campaign: Campaign = field(init=False)
 
@@ -79,16 +85,22 @@ class SeatContext:
         return _settings(self.campaign)
 
 
-def seat_context(request: HttpRequest, code, *, write: bool = False) -> SeatContext:
+def seat_context(
+    request: HttpRequest, code, *, write: bool = False, sheet: bool = False
+) -> SeatContext:
     """``_access`` (403 unless the seat may be opened, or written with ``write``), then the
-    latest version and the open window: the request's ``SeatContext``."""
+    latest version and the open window: the request's ``SeatContext``. With ``sheet`` (a page
+    that shows the seat's sheet and does not write it), the seat's sheet of the window is read
+    with the window, in the same query."""
     access = _access(request, code, write=write)
-    window = _window(access.campaign, with_version=True)
+    window = _window(access.campaign, with_version=True, sheet_of=access.seat if sheet else None)
     # An open window is of the latest version: the resolution opens it from the version it
     # made, and a roll back deletes the versions after the window it opens again. Read with
     # it (one query), the version is read alone only when no window is open.
     version = window.version if window is not None else _version(access.campaign)
-    return SeatContext(access, version, window)
+    # (Django sets no ``seat_sheet`` when the join found none.)
+    found = getattr(window, "seat_sheet", None) if sheet and window is not None else UNREAD
+    return SeatContext(access, version, window, found)
 
 
 def context_of(access: Access, version: StateVersion | None) -> SeatContext:
@@ -163,26 +175,38 @@ def _hexmap(campaign: Campaign):
     return gameplay.load_campaign_map(campaign.map_name)
 
 
-def _window(campaign: Campaign, *, with_version: bool = False) -> PhaseWindow | None:
+def _window(
+    campaign: Campaign, *, with_version: bool = False, sheet_of: Seat | None = None
+) -> PhaseWindow | None:
     """The campaign's open window; ``with_version``: its version read with it (its JSON state
-    deferred, as ``_version`` reads it)."""
+    deferred, as ``_version`` reads it); ``sheet_of``: that seat's sheet of the window read
+    with it too, as ``window.seat_sheet`` (absent when it has none)."""
     windows = PhaseWindow.objects.filter(campaign=campaign, status=WindowStatus.OPEN)
     if with_version:
         windows = windows.select_related("version").defer("version__state", "version__orders")
+    if sheet_of is not None:
+        mine = FilteredRelation("order_sheets", condition=Q(order_sheets__seat=sheet_of))
+        windows = windows.annotate(seat_sheet=mine).select_related("seat_sheet")
     return windows.order_by("-id").first()
 
 
-def _sheet(access: Access, window: PhaseWindow | None, *, make: bool = True) -> OrderSheet | None:
+def _sheet(
+    access: Access, window: PhaseWindow | None, *, make: bool = True, found: object = UNREAD
+) -> OrderSheet | None:
     """The seat's sheet of the window, None when the window does not wait for the seat. For its
     own player (or the organiser on the player's behalf) there always is one: made if need be,
     or, with ``make=False`` (a page that only shows it, as the dashboard), a blank one not
-    saved, which shows as the one made would (the pages that write make it)."""
+    saved, which shows as the one made would (the pages that write make it). ``found``: the
+    sheet (or None) when it was read already (``SeatContext.found_sheet``)."""
     if window is None or not window.owes(access.seat):
         return None
+    if found is not UNREAD and (found is not None or not access.own):
+        return found  # type: ignore[return-value]
     if not access.own:
         return OrderSheet.objects.filter(window=window, seat=access.seat).first()
     if not make:
-        found = OrderSheet.objects.filter(window=window, seat=access.seat).first()
+        if found is UNREAD:
+            found = OrderSheet.objects.filter(window=window, seat=access.seat).first()
         return found or OrderSheet(campaign=access.campaign, window=window, seat=access.seat)
     sheet, _ = OrderSheet.objects.get_or_create(
         window=window, seat=access.seat, defaults={"campaign": access.campaign}

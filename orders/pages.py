@@ -152,7 +152,7 @@ def page_context(ctx: SeatContext, sheet: OrderSheet | None = None, *, make: boo
     ``make=False``, a page that writes nothing, a blank one not saved: ``access._sheet``)."""
     window, version = ctx.window, ctx.version
     if sheet is None and version is not None:
-        sheet = _sheet(ctx.access, window, make=make)
+        sheet = _sheet(ctx.access, window, make=make, found=ctx.found_sheet)
     view = ctx.view
     owed = ""
     if window is not None and window.owes(ctx.seat):

@@ -94,7 +94,7 @@ def dashboard(request: HttpRequest, code) -> HttpResponse:
 @login_required
 @require_GET
 def orders(request: HttpRequest, code) -> HttpResponse:
-    seat_ctx = seat_context(request, code)
+    seat_ctx = seat_context(request, code, sheet=True)
     player_is_back(seat_ctx.access)  # (a hold of the caretaker ends: issue 43)
     ctx = orders_context(request, seat_ctx)
     if request.htmx:

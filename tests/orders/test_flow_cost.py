@@ -188,3 +188,17 @@ def test_a_kept_tap_map_is_the_seat_s_own(marching, player):
     # A line being typed is drawn each time, not kept.
     c.get(url("orders", prussia), {"unit": "frederick", "path": "4-4"})
     assert len([k for k in cache._cache if ":tapmap-svg:" in k]) == 1
+
+
+def test_the_orders_page_reads_the_sheet_with_the_window(marching, player):
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    c.get(url("orders", prussia), {"unit": "frederick"})  # (the first makes the sheet)
+    _save(c, prussia)
+    with CaptureQueriesContext(connection) as page:
+        r = c.get(url("orders", prussia), {"unit": "frederick"})
+    assert "<code>4</code>" in r.content.decode()  # the draft of the sheet read with the window
+    statements = _tables(page.captured_queries)
+    assert [s for s in statements if "orders_ordersheet" in s] == [
+        "SELECT campaign_phasewindow campaign_stateversion orders_ordersheet"
+    ], statements
