@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import re
 
 from rules.armies import Army
@@ -31,9 +32,11 @@ __all__ = ["as_seen", "roll_concerns", "unit_army"]
 STOP_CLAUSE = "; it "
 
 
+@functools.lru_cache(maxsize=1024)
 def unit_army(word: str) -> Army | None:
     """The army named by one word of a roll name or an event: an army, a leader or a siege
-    train id.
+    train id (found once per word: the projection asks it of every seat's rolls and stopped
+    marches, and a leader's key is read only after ``Army.parse`` has refused it).
 
     >>> unit_army("frederick"), unit_army("austria"), unit_army("nobody")
     (<Army.PRUSSIA: 'prussia'>, <Army.AUSTRIA: 'austria'>, None)
@@ -163,5 +166,7 @@ def as_seen(
     if umpire:
         return event
     if event.public:
-        event = dataclasses.replace(event, text=public_text(event, informed, umpire=False))
+        text = public_text(event, informed, umpire=False)
+        if text != event.text:  # (an event equal to it otherwise: not made again)
+            event = dataclasses.replace(event, text=text)
     return stopped_march_as_seen(event, informed)

@@ -3,8 +3,9 @@ are the same, to the value, as the code before made them, on every version and s
 season (``tests/seasons/real_season.py``).
 
 - ``projection.project`` takes the viewer's relation to each army once per state, not three
-  times per force and garrison: compared with the projection as it was (``project_as_before``),
-  for every seat (and with allies sharing, the umpire and the public).
+  times per force and garrison, and ``eventfog`` finds the army of a unit's word once (and
+  copies a public event only when its text changes): compared with the projection as it was
+  (``project_as_before``), for every seat (and with allies sharing, the umpire and the public).
 - ``maps.overlay`` keeps each hex's centre, each city's name plate and the side of its name
   once per map: the layer's counters, supply sources, focus and names compared with the
   functions as they were (``hex_xy_as_before``, ``number_stacks_as_before``,
@@ -18,7 +19,7 @@ import dataclasses
 import pytest
 from django.utils import timezone
 
-from campaign import projection
+from campaign import eventfog, projection
 from campaign.projection import (
     ForceView,
     GarrisonView,
@@ -67,6 +68,16 @@ def _as_event_as_before(item):
     data = dict(item)
     turn = data.pop("turn", None)
     return (int(turn) if turn is not None else None), event_from_dict(data)
+
+
+def as_seen_as_before(event, informed, deploying, *, umpire):
+    if not eventfog.visible(event, informed, deploying, umpire=umpire):
+        return None
+    if umpire:
+        return event
+    if event.public:
+        event = dataclasses.replace(event, text=eventfog.public_text(event, informed, umpire=False))
+    return eventfog.stopped_march_as_seen(event, informed)
 
 
 def _force_as_before(force, viewer):
@@ -128,14 +139,16 @@ def project_as_before(state, viewer, *, events=(), rolls=(), monkeypatch) -> Vie
     marches = {a: n for a, n in state.marches.items() if Army.parse(a) in informed}
     with monkeypatch.context() as m:
         m.setattr(projection, "_as_event", _as_event_as_before)
+        m.setattr(projection, "as_seen", as_seen_as_before)
+        m.setattr(eventfog, "unit_army", eventfog.unit_army.__wrapped__)  # (found each time)
         seen_events, seen_reports = _news(viewer, informed, deploying, events, ())
-    seen_rolls = tuple(
-        projection.RollView(
-            str(r["name"]), tuple(int(d) for d in r.get("dice", ())), int(r["total"])
+        seen_rolls = tuple(
+            projection.RollView(
+                str(r["name"]), tuple(int(d) for d in r.get("dice", ())), int(r["total"])
+            )
+            for r in rolls
+            if viewer.umpire or projection.roll_concerns(str(r["name"]), informed)
         )
-        for r in rolls
-        if viewer.umpire or projection.roll_concerns(str(r["name"]), informed)
-    )
     return View(
         viewer_label=viewer.label,
         umpire=viewer.umpire,
