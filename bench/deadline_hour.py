@@ -179,7 +179,9 @@ def setup(players: int, out: Path) -> None:
     print(
         f"set-up: {campaigns} campaigns, {len(plan['players'])} players and "
         f"{len(plan['burst'])} for the burst in {time.perf_counter() - t0:.0f} s; "
-        f"{len(notes)} notes asking for the open phase's map pictures removed"
+        f"{len(notes)} notes asking for the open phase's map pictures removed; "
+        f"{sum(m['other']['path'] != m['path'] for m in marches.values())} of {len(marches)} "
+        f"powers have a second legal march for the flat-out flow"
     )
 
 
@@ -205,7 +207,9 @@ def warm(plan_path: Path) -> None:
 
 def legal_marches(campaign, version, hexmap, rules) -> dict[str, dict]:
     """power -> one march order of one of its leaders that the orders page accepts alone (the
-    automatic players' orders, checked as Ready checks them)."""
+    automatic players' orders, checked as Ready checks them), with ``other``: another legal
+    march of the same leader where one is found (the flat-out flow saves the two in turn, so
+    that every save changes the draft), else the same."""
     from campaign.services import viewcache
     from orders.pages import march_problems
     from rules.autoplay import march_orders
@@ -221,13 +225,18 @@ def legal_marches(campaign, version, hexmap, rules) -> dict[str, dict]:
                 army = next((x.army for x in state.leaders if x.key == order["unit"]), None)
                 if army is None or army.value not in seat.armies:
                     continue
-                if not any(march_problems(version, view, hexmap, rules, {"march": [order]},
-                                          "march").values()):  # fmt: skip
-                    out[seat.power] = order
+                if any(march_problems(version, view, hexmap, rules, {"march": [order]},
+                                      "march").values()):  # fmt: skip
+                    continue
+                first = out.get(seat.power)
+                if first is None:
+                    out[seat.power] = {**order, "other": order}
+                elif order["unit"] == first["unit"] and order["path"] != first["path"]:
+                    first["other"] = order
                     break
-            if seat.power in out:
+            if seat.power in out and out[seat.power]["other"] is not out[seat.power]:
                 break
-        else:
+        if seat.power not in out:
             raise RuntimeError(f"no legal march found for {seat.power}")
     return out
 

@@ -177,19 +177,23 @@ class FlowFlatOut(HttpUser):
 
     @task
     def flow(self) -> None:
+        # The leader's two legal marches in turn (the set-up's ``other``), so that every save
+        # changes the draft, as a player's saves do.
+        self.turn = not getattr(self, "turn", False)
         p, code = self.player, self.player["seat"]
+        order = p.get("other", p) if self.turn else p
         r = self.client.get(f"/play/{code}/orders/?unit={p['unit']}", name="flat: pick unit")
         match = TOKEN.search(r.text or "")
         if match is None:
             return
-        data = {"csrfmiddlewaretoken": match.group(1), "unit": p["unit"], "path": p["path"],
-                "marches": str(p["marches"]), "phase": "march"}  # fmt: skip
+        data = {"csrfmiddlewaretoken": match.group(1), "unit": p["unit"], "path": order["path"],
+                "marches": str(order["marches"]), "phase": "march"}  # fmt: skip
         with self.client.post(
             f"/play/{code}/orders/march/", data=data, name="flat: save march",
             headers={"HX-Request": "true"}, catch_response=True,
         ) as r:  # fmt: skip
             if r.status_code == 200 and "HX-Retarget" not in r.headers:
-                log(kind="save", seat=code, unit=p["unit"], path=p["path"])
+                log(kind="save", seat=code, unit=p["unit"], path=order["path"])
             else:
                 r.failure(f"not saved ({r.status_code})")
 
