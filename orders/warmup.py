@@ -24,6 +24,8 @@ latest when the task runs is left alone.
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef
+
 from battles.services import records
 from campaign.models import StateVersion
 from campaign.services import knowledge, viewcache
@@ -38,18 +40,19 @@ from orders.services import catchup
 def warm_pages(version_id: int) -> int:
     """Make and keep each playing seat's view of the version and its map layer; how many
     seats were prepared (0 when the version is gone or no longer the latest)."""
+    later = StateVersion.objects.filter(
+        campaign_id=OuterRef("campaign_id"), number__gt=OuterRef("number")
+    )
     version = (
         StateVersion.objects.defer("state", "orders")
         .select_related("campaign")
         .filter(id=version_id)
+        .exclude(Exists(later))  # the latest: no later version of its campaign
         .first()
     )
     if version is None:
         return 0
     campaign = version.campaign
-    latest = campaign.versions.order_by("-number").values_list("id", flat=True).first()
-    if latest != version.id:
-        return 0
     # The battles it waits for, and their records (the dashboard's and battle pages' sync).
     records.sync(campaign, version)
     viewcache.alliances(version)  # the seats' "since you last looked" (orders.services.catchup)

@@ -186,6 +186,9 @@ def test_the_worker_leaves_the_seats_pages_in_the_cache_and_keeps_none_itself(de
     Django's cache for the web processes, not among the views its own process keeps."""
     version = _version(deployed)
     prussia = seat(deployed, "prussia")
+    earlier = deployed.versions.order_by("number").first()
+    assert earlier.id != version.id and warm_pages(earlier.id) == 0  # no longer the latest
+    assert warm_pages(version.id + 1000) == 0  # (gone)
     assert warm_pages(version.id) == len(deployed.seats.filter(reserve=False))
     # (made_for_others) only the version's battles and alliances, which the resolution reads
     assert {k.rsplit(":", 1)[1] for k in viewcache._local} <= {"battles", "alliances"}
