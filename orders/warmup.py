@@ -64,23 +64,30 @@ def warm_pages(version_id: int) -> int:
     if window is not None and hexmap is not None:
         sheets = {s.seat_id: s for s in OrderSheet.objects.filter(window=window)}
     done = 0
-    # Left in Django's cache for the processes that serve the pages: a worker serves none (a web
-    # process with no broker, that runs this itself, reads them from its cache once).
-    with viewcache.made_for_others():
-        for seat in campaign.seats.select_related("visit"):
-            if not seat.armies or seat.reserve:
-                continue
-            seat.campaign = campaign
-            view = viewcache.seat_view(seat, version, news=news)
-            dashboard.draw_parts(seat, version, view)
-            if seat.user_id is not None:  # "since you last looked", from the seat's last visit
-                since = catchup.last_visit(seat)
-                catchup.kept_catch_up(seat, since, latest=version, window=window, shared=told)
-            if hexmap is not None:
-                # The phase the seat's pages show: the open window's, if it waits for this seat.
-                owed = window is not None and window.owes(seat) and window.phase in ORDER_PHASES
-                seen_layer(seat, version, view, hexmap, window.phase if owed else "")
-                if seat.user_id is not None:  # the block its pages embed, for its player
-                    warm_inline(seat, version, view, hexmap, window, sheets=sheets)
-            done += 1
+    for seat in campaign.seats.select_related("visit"):
+        if not seat.armies or seat.reserve:
+            continue
+        seat.campaign = campaign
+        _warm_seat(seat, version, news, told, window, hexmap, sheets)
+        done += 1
     return done
+
+
+def _warm_seat(seat, version, news, told, window, hexmap, sheets) -> None:
+    """One seat's view, dashboard parts, "since you last looked" and map layer and block.
+
+    Left in Django's cache for the processes that serve the pages, and kept here only until
+    this seat is done (``viewcache.made_for_others``): a worker serves none of them (a web
+    process with no broker, that runs this itself, reads them from its cache once)."""
+    with viewcache.made_for_others():
+        view = viewcache.seat_view(seat, version, news=news)
+        dashboard.draw_parts(seat, version, view)
+        if seat.user_id is not None:  # "since you last looked", from the seat's last visit
+            since = catchup.last_visit(seat)
+            catchup.kept_catch_up(seat, since, latest=version, window=window, shared=told)
+        if hexmap is not None:
+            # The phase the seat's pages show: the open window's, if it waits for this seat.
+            owed = window is not None and window.owes(seat) and window.phase in ORDER_PHASES
+            seen_layer(seat, version, view, hexmap, window.phase if owed else "")
+            if seat.user_id is not None:  # the block its pages embed, for its player
+                warm_inline(seat, version, view, hexmap, window, sheets=sheets)
