@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -74,7 +75,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def dashboard(request: HttpRequest, code) -> HttpResponse:
-    seat_ctx = seat_context(request, code)
+    seat_ctx = seat_context(request, code, sheet=True)
     version = seat_ctx.version
     ctx = page_context(seat_ctx, make=False)  # (it shows the sheet: the orders page makes it)
     ctx["battles"] = battles_for_seat(seat_ctx.seat, version) if version is not None else []
@@ -278,15 +279,18 @@ def decide(request: HttpRequest, code) -> HttpResponse:
 @writes_orders
 def ready(request: HttpRequest, code) -> HttpResponse:
     """The player is done: the sheet is submitted and locks (the phase may then resolve)."""
-    seat_ctx = seat_context(request, code, write=True)
+    # (the sheet read with the window; Ready itself is the conditional update below)
+    seat_ctx = seat_context(request, code, write=True, sheet=True)
     access, window = seat_ctx.access, seat_ctx.window
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
     check_phase(window, posted_phase(request))
     player_is_back(access)
-    sheet, _ = OrderSheet.objects.get_or_create(
-        window=window, seat=access.seat, defaults={"campaign": access.campaign}
-    )
+    sheet = seat_ctx.found_sheet
+    if sheet is None:
+        sheet, _ = OrderSheet.objects.get_or_create(
+            window=window, seat=access.seat, defaults={"campaign": access.campaign}
+        )
     checked = (Phase.DEPLOYMENT.value, Phase.MARCH.value, Phase.FORCED_MARCH.value)
     if window.phase in checked:
         wrong = ready_problems(seat_ctx, sheet)
@@ -351,7 +355,11 @@ def unready(request: HttpRequest, code) -> HttpResponse:
 
 def _resolved(window: PhaseWindow) -> bool:
     """Whether Ready resolved the phase at once (the last awaited seat, and no broker between:
-    the task ran in this request), so the player is not told it waits."""
+    the task ran in this request), so the player is not told it waits. With a broker the
+    worker resolves it after this request (not read: it could only be the worker winning a
+    race with this line)."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        return False
     return PhaseWindow.objects.filter(id=window.id, status=WindowStatus.RESOLVED).exists()
 
 

@@ -202,3 +202,19 @@ def test_the_orders_page_reads_the_sheet_with_the_window(marching, player):
     assert [s for s in statements if "orders_ordersheet" in s] == [
         "SELECT campaign_phasewindow campaign_stateversion orders_ordersheet"
     ], statements
+
+
+def test_the_dashboard_and_ready_read_the_sheet_with_the_window(marching, player):
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    _save(c, prussia)
+    c.get(url("dashboard", prussia))
+    with CaptureQueriesContext(connection) as dashboard:
+        assert c.get(url("dashboard", prussia)).status_code == 200
+    data = in_phase(prussia)
+    with CaptureQueriesContext(connection) as ready:
+        assert c.post(url("ready", prussia), data).status_code == 302
+    for statements in (_tables(dashboard.captured_queries), _tables(ready.captured_queries)):
+        reads = [s for s in statements if s.startswith("SELECT") and "orders_ordersheet" in s]
+        assert reads == ["SELECT campaign_phasewindow campaign_stateversion orders_ordersheet"]
+    assert OrderSheet.objects.get(seat=prussia, window=marching.open_window()).ready
