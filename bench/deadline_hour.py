@@ -207,9 +207,9 @@ def warm(plan_path: Path) -> None:
 
 def legal_marches(campaign, version, hexmap, rules) -> dict[str, dict]:
     """power -> one march order of one of its leaders that the orders page accepts alone (the
-    automatic players' orders, checked as Ready checks them), with ``other``: another legal
-    march of the same leader where one is found (the flat-out flow saves the two in turn, so
-    that every save changes the draft), else the same."""
+    automatic players' orders, checked as Ready checks them), with ``other``: the same march
+    stopped sooner where that is legal too (the flat-out flow saves the two in turn, so that
+    every save changes the draft), else the same."""
     from campaign.services import viewcache
     from orders.pages import march_problems
     from rules.autoplay import march_orders
@@ -228,13 +228,16 @@ def legal_marches(campaign, version, hexmap, rules) -> dict[str, dict]:
                 if any(march_problems(version, view, hexmap, rules, {"march": [order]},
                                       "march").values()):  # fmt: skip
                     continue
-                first = out.get(seat.power)
-                if first is None:
-                    out[seat.power] = {**order, "other": order}
-                elif order["unit"] == first["unit"] and order["path"] != first["path"]:
-                    first["other"] = order
-                    break
-            if seat.power in out and out[seat.power]["other"] is not out[seat.power]:
+                out[seat.power] = {**order, "other": order}
+                steps = order["path"].split("-")  # the other: the same march, stopped sooner
+                for k in range(len(steps) - 1, 0, -1):
+                    shorter = {**order, "path": "-".join(steps[:k])}
+                    if not any(march_problems(version, view, hexmap, rules,
+                                              {"march": [shorter]}, "march").values()):  # fmt: skip
+                        out[seat.power]["other"] = shorter
+                        break
+                break
+            if seat.power in out:
                 break
         if seat.power not in out:
             raise RuntimeError(f"no legal march found for {seat.power}")
