@@ -524,6 +524,11 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 2000},
         }
     }
+# What each web process keeps of those views and derived values in its own memory, in front of
+# that cache (viewcache._kept): about 11 a seat with a player (a seat's four pages, about 150 KB
+# pickled), so the default holds some 180 seats' pages a process (about 30-60 MB). Fewer than
+# the players of a deadline hour, and each request unpickles what it shows from Redis again.
+VIEW_CACHE_ENTRIES = envint("VIEW_CACHE_ENTRIES", "2048", minimum=16)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE

@@ -115,7 +115,6 @@ CODE_FOLDERS = ("campaign", "orders", "maps", "rules", "templates")
 # one again does not unpickle it again (a seat's View took a tenth of its orders page).
 _local: dict[str, object] = {}
 _local_lock = threading.Lock()
-LOCAL_ENTRIES = 256
 
 
 def _kept(key: str, make: Callable[[], T], timeout: int = TIMEOUT) -> T:
@@ -136,7 +135,7 @@ def _kept(key: str, make: Callable[[], T], timeout: int = TIMEOUT) -> T:
         return value
     with _local_lock:
         _local[key] = value
-        while len(_local) > LOCAL_ENTRIES:
+        while len(_local) > settings.VIEW_CACHE_ENTRIES:
             _local.pop(next(iter(_local)))
     return value
 

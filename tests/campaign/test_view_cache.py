@@ -198,3 +198,20 @@ def test_the_worker_leaves_the_seats_pages_in_the_cache_and_keeps_none_itself(de
     cache.set(viewcache.view_key(prussia, version), dataclasses.replace(kept, turn=99))
     assert client_for(player).get(url("orders", prussia)).status_code == 200
     assert viewcache._local[viewcache.view_key(prussia, version)].turn == 99
+
+
+@pytest.mark.django_db(databases=[])
+def test_a_process_keeps_the_settings_number_of_values_the_oldest_out_first(settings):
+    """``VIEW_CACHE_ENTRIES``: what a web process keeps of the views in its own memory, in front
+    of Django's cache; past it the oldest goes, and is read from Django's cache again."""
+    settings.VIEW_CACHE_ENTRIES = 16
+    viewcache.forget_views()
+    made = []
+    for i in range(20):
+        viewcache._kept(f"test:kept:{i}", lambda i=i: made.append(i) or f"value {i}")
+    assert list(viewcache._local) == [f"test:kept:{i}" for i in range(4, 20)]
+    cache.delete("test:kept:0")  # (gone from Django's cache too: made again)
+    assert viewcache._kept("test:kept:0", lambda: "made again") == "made again"
+    assert viewcache._kept("test:kept:1", lambda: "not made") == "value 1"  # Django's cache's
+    assert made == list(range(20))
+    viewcache.forget_views()
