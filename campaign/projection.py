@@ -456,8 +456,10 @@ def _news(
     deploying: bool,
     events: Iterable[Any],
     reports: Iterable[Any],
+    seen: dict[int, tuple] | None = None,
 ) -> tuple[tuple[EventView, ...], tuple[ReportView, ...]]:
-    """The events and reconnaissance reports ``viewer`` (bound to the state) may read."""
+    """The events and reconnaissance reports ``viewer`` (bound to the state) may read.
+    ``seen``: what this audience was told of each event before, by the event (``project``)."""
     seen_reports = []
     for item in reports:
         turn, report = _as_report(item)
@@ -478,15 +480,31 @@ def _news(
     seen_events = []
     for item in events:
         turn, stored = _as_event(item)
-        event = as_seen(stored, informed, deploying, umpire=viewer.umpire)
-        if event is None:
-            continue
-        seen_events.append(EventView(turn, event.rule, event.kind.value, event.text, event.public))
-        report = _report_of_event(turn, event)
-        if report is not None and report.to in informed:
-            seen_reports.append(report)
+        # (kept only for the caller's own events, which live as long as it keeps them)
+        kept = seen is not None and (stored is item or (type(item) is tuple and stored is item[1]))
+        told = seen.get(id(stored)) if kept else None
+        if told is None or told[0] is not stored or told[1] != turn:
+            told = (stored, turn, *_event_as_seen(turn, stored, viewer, informed, deploying))
+            if kept:
+                seen[id(stored)] = told
+        if told[2] is not None:
+            seen_events.append(told[2])
+        if told[3] is not None:
+            seen_reports.append(told[3])
     seen_reports = list({_report_key(r): r for r in seen_reports}.values())
     return tuple(seen_events), tuple(sorted(seen_reports, key=lambda r: (-r.turn, r.hex)))
+
+
+def _event_as_seen(
+    turn: int | None, stored: Event, viewer: Viewer, informed: frozenset[Army], deploying: bool
+) -> tuple[EventView | None, ReportView | None]:
+    """One event as ``viewer`` reads it, and the report it carries to him, if any."""
+    event = as_seen(stored, informed, deploying, umpire=viewer.umpire)
+    if event is None:
+        return None, None
+    told = EventView(turn, event.rule, event.kind.value, event.text, event.public)
+    report = _report_of_event(turn, event)
+    return told, report if report is not None and report.to in informed else None
 
 
 def news_lines(
@@ -514,8 +532,15 @@ def project(
     events: Iterable[Any] = (),
     reports: Iterable[Any] = (),
     rolls: Iterable[Mapping[str, Any]] = (),
+    told: dict | None = None,
 ) -> View:
-    """What ``viewer`` may know of ``state`` and of the events, reports and rolls given."""
+    """What ``viewer`` may know of ``state`` and of the events, reports and rolls given.
+
+    ``told``: a dict the caller keeps from one call to the next (the worker's, for the versions
+    of one campaign, ``knowledge.VersionNews``), where each event given as an engine ``Event``
+    is kept with what this audience reads of it (by the audience's armies, whether it is the
+    deployment and whether it is the umpire), so an event handed again, the same object, is
+    not projected again: the view is the same with or without it."""
     viewer = viewer.bound_to(state)
     informed = viewer.informed()
     # Only the first turn has a deployment phase, whatever turn it is (an opening may start later).
@@ -552,7 +577,8 @@ def project(
         if t.army in informed  # never reported, not even by reconnaissance (8)
     )
     marches = {a: n for a, n in state.marches.items() if Army.parse(a) in informed}
-    seen_events, seen_reports = _news(viewer, informed, deploying, events, reports)
+    seen = None if told is None else told.setdefault((informed, deploying, viewer.umpire), {})
+    seen_events, seen_reports = _news(viewer, informed, deploying, events, reports, seen)
     seen_rolls = tuple(
         RollView(str(r["name"]), tuple(int(d) for d in r.get("dice", ())), int(r["total"]))
         for r in rolls

@@ -60,12 +60,16 @@ class VersionNews:
     (``_Kept``): a version's events and dice never change once written, so the next warm-up
     reads only the versions made since, with their events (two light queries instead of the
     turn's whole news), unless a roll back took away the version kept: then it reads it all,
-    as the first one does."""
+    as the first one does. Kept with them, what each audience was told of each event (``told``,
+    ``projection.project(told=)``, by the audience's armies): an earlier turn's report is not
+    projected again for the same seat at every version."""
 
     def __init__(self, version: StateVersion) -> None:
         self.version = version
         self._rows: list[Row] | None = None
         self._rolls: list | None = None
+        # What each audience was told of these rows' events (``project(told=)``), kept too.
+        self.told: dict = {}
 
     def _read(self) -> list[Row]:
         if self._rows is None:
@@ -81,8 +85,8 @@ class VersionNews:
         version = self.version
         found = _since_kept(version)
         if found is None:
-            found = _news_rows(version), _turn_rolls(version)
-        self._rows, self._rolls = found
+            found = _news_rows(version), _turn_rolls(version), {}
+        self._rows, self._rolls, self.told = found
         with _kept_lock:
             _kept.pop(version.campaign_id, None)
             _kept[version.campaign_id] = _Kept(
@@ -117,6 +121,7 @@ class _Kept:
     turn: int
     rows: list[Row]
     rolls: list
+    told: dict  # ``VersionNews.told``
 
 
 # The last version's news each campaign's warm-up read in this process, by campaign id.
@@ -144,7 +149,7 @@ def _news_rows(version: StateVersion, *, after: int | None = None) -> list[Row]:
     ]
 
 
-def _since_kept(version: StateVersion) -> tuple[list[Row], list] | None:
+def _since_kept(version: StateVersion) -> tuple[list[Row], list, dict] | None:
     """``version``'s rows and dice made from those kept for an earlier version of its campaign
     and the versions made since; None when nothing is kept, or the version kept is gone (a
     roll back) or is not an earlier one (nor of an earlier or the same turn)."""
@@ -152,7 +157,8 @@ def _since_kept(version: StateVersion) -> tuple[list[Row], list] | None:
     if kept is None or kept.number > version.number or kept.turn > version.turn:
         return None
     if kept.number == version.number:
-        return (kept.rows, kept.rolls) if kept.version == (version.id, version.created) else None
+        same = kept.version == (version.id, version.created)
+        return (kept.rows, kept.rolls, kept.told) if same else None
     since = list(
         StateVersion.objects.filter(
             campaign_id=version.campaign_id,
@@ -172,7 +178,13 @@ def _since_kept(version: StateVersion) -> tuple[list[Row], list] | None:
     for _, _, _, turn, made in since[1:]:
         if turn == version.turn:
             rolls.extend(made or [])
-    return rows, rolls
+    # what each audience was told of the events still read (the others' let go)
+    still = {id(row[4]) for row in rows}
+    told = {
+        audience: {key: was for key, was in seen.items() if key in still}
+        for audience, seen in kept.told.items()
+    }
+    return rows, rolls, told
 
 
 def _event(rule: str, kind: str, text: str, data, public: bool, armies) -> EngineEvent:
@@ -221,7 +233,8 @@ def seat_view(
     ``version`` read once for every seat (``VersionNews``), which then reads none itself."""
     state = state if state is not None else state_from_dict(version.state)
     if news is not None and turn is None and news.version.id == version.id:
-        return project(state, seat_viewer(seat), events=news.for_seat(seat), rolls=news.rolls())
+        events, rolls = news.for_seat(seat), news.rolls()
+        return project(state, seat_viewer(seat), events=events, rolls=rolls, told=news.told)
     events = Event.objects.annotate(armies_text=Cast("armies", TextField())).filter(
         campaign_id=version.campaign_id,
         version__campaign_id=version.campaign_id,  # the versions by (campaign, number)

@@ -380,3 +380,32 @@ def test_the_news_of_a_phase_rolled_back_and_resolved_again_are_read_afresh(
                 assert kept_news(version) == fresh_news(version), (number, version.number)
                 checked += 1
     assert checked >= len(again)
+
+
+@pytest.mark.parametrize("allies_share", [False, True])
+def test_the_views_made_with_what_each_audience_was_told_before_are_the_views(
+    organiser, django_capture_on_commit_callbacks, allies_share
+):
+    """The worker's views, made version after version from the news kept and what each
+    audience was told of them (``project(told=)``), are the views made from nothing kept, and
+    the views the pages make from their own queries."""
+    campaign, _ = play_real_season(
+        organiser, django_capture_on_commit_callbacks, turns=4, prefix=f"told{allies_share:d}"
+    )
+    campaign.options = {**(campaign.options or {}), "allies_share": allies_share}
+    campaign.save(update_fields=["options"])
+    seats = list(campaign.seats.filter(reserve=False))
+    for s in seats:
+        s.campaign = campaign
+    knowledge._kept.clear()
+    told = 0
+    for version in campaign.versions.order_by("number"):
+        state = viewcache.version_state(version)
+        news = knowledge.VersionNews(version)
+        for seat in seats:
+            view = knowledge.seat_view(seat, version, state=state, news=news)
+            events, rolls = news.for_seat(seat), news.rolls()
+            assert view == project(state, knowledge.seat_viewer(seat), events=events, rolls=rolls)
+            assert view == knowledge.seat_view(seat, version, state=state), version.number
+        told += sum(len(seen) for seen in news.told.values())
+    assert told > 0
