@@ -6,6 +6,7 @@ DEBUG off, PostgreSQL, Redis, one Celery worker with beat beside it.
     .venv/bin/python bench/deadline_hour.py [--players 50 200 500]
         [--scenario signed-in sign-in burst flat-out] [--duration 45] [--tree /tmp/before]
         [--database postgres://postgres@127.0.0.1:5432/postgres] [--redis-db 13] [--json out]
+        [--cache warm|cold]
 
 For each number of players:
 
@@ -13,10 +14,15 @@ For each number of players:
    campaign ("Demo 1757", ``loaddemo``): each seat its own player (one password, hashed once),
    the march of turn 1 open, no deadline; plus 40 more campaigns whose 200 players make the
    burst. Each player's session is made beforehand (for "signed-in") and one legal march order
-   of one of its leaders is chosen (``rules.autoplay.march_orders``).
+   of one of its leaders is chosen (``rules.autoplay.march_orders``). The notes asking the
+   worker for the open phase's map pictures are removed: a live site drew them when the phase
+   opened, not in the hour.
 2. Each scenario starts from a copy of it (``dgk_bench``, ``CREATE DATABASE ... TEMPLATE``),
-   an emptied Redis db (``--redis-db``: broker and cache), a Celery worker with beat
-   (``celery -A dgk worker -B`` as ``bin/run`` starts it, sweep every 2 s) and gunicorn started
+   an emptied Redis db (``--redis-db``: broker and cache) into which, with ``--cache warm``
+   (the default), each seat's pages are prepared as the worker does when a phase opens
+   (``orders.warmup``; ``cold``: as after a Redis restart), a Celery worker with beat
+   (``celery -A dgk worker -B`` as ``bin/run`` starts it, at ``nice`` ``WORKER_NICE`` when the
+   tree's ``bin/run`` says so, sweep every 2 s) and gunicorn started
    as ``bin/run`` does (``-c deploy/gunicorn.conf.py`` when the tree has it; else the old
    command line: 2 sync workers), then locust (``bench/deadline_locustfile.py``), headless,
    players arriving 20 a second:
