@@ -43,5 +43,5 @@ def test_worker_nice_sets_it_and_0_gives_the_web_server_s_priority(tmp_path):
 
 def test_bin_run_starts_the_worker_with_the_same_setting():
     lines = (ROOT / "bin" / "run").read_text().splitlines()
-    (line,) = [x for x in lines if "bin/celery\" -A dgk worker" in x]
+    (line,) = [x for x in lines if 'bin/celery" -A dgk worker' in x]
     assert line.strip().startswith('nice -n "${WORKER_NICE:-10}"')
