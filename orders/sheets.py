@@ -59,10 +59,13 @@ def writable_sheet(ctx: SeatContext, kinds: tuple[str, ...], phase: str) -> Orde
 
     ``phase`` is the phase the form was written for (``check_phase``).
 
-    One statement when the sheet exists (the orders page made it): the row locked, its window
-    read with it. The window's status is as that statement read it, a moment after the
-    request's own read (``seat_context``): what it was, once read again after the lock, when
-    the lock had to wait for another writer of this seat's sheet (a second tab, a mail)."""
+    One statement when the sheet exists (the orders page made it): the sheet and its window
+    locked together, the window's row read with it. The window's lock (``FOR NO KEY UPDATE``)
+    waits for a resolution that has claimed the window (``resolution._resolve`` locks it ``FOR
+    UPDATE`` and marks it resolved in its transaction), and PostgreSQL then reads the row again:
+    a draft saved while the phase resolves is told the sheet is locked, never that it was saved
+    after the resolution read the sheets. Saves of one campaign's seats wait for each other on
+    the window only for their own short transactions."""
     window, access = ctx.window, ctx.access
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
@@ -70,7 +73,8 @@ def writable_sheet(ctx: SeatContext, kinds: tuple[str, ...], phase: str) -> Orde
     wanted = ORDER_PHASES.get(window.phase, ("deployment",))
     if not set(kinds) & set(wanted):
         raise Closed(f"These orders are not given in the {window.phase} phase.")
-    locked = OrderSheet.objects.select_for_update(of=("self",)).select_related("window")
+    locked = OrderSheet.objects.select_for_update(of=("self", "window"), no_key=True)
+    locked = locked.select_related("window")
     sheet = locked.filter(window=window, seat=access.seat).first()
     if sheet is None:  # (a first save with no page opened before it)
         OrderSheet.objects.get_or_create(

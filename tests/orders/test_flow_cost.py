@@ -49,7 +49,7 @@ def _tables(queries) -> list[str]:
     for q in queries:
         sql = q["sql"]
         tables = sorted(set(re.findall(r'(?:FROM|JOIN|UPDATE|INTO) "(\w+)"', sql)))
-        lock = "FOR UPDATE" if "FOR UPDATE" in sql else ""
+        lock = m.group(0) if (m := re.search(r"FOR (NO KEY )?UPDATE( OF [^)]*)?", sql)) else ""
         out.append(" ".join(x for x in (sql.split()[0], *tables, lock) if x))
     return out
 
@@ -86,7 +86,13 @@ def test_a_save_reads_the_sheet_once_with_its_window(marching, player):
     with CaptureQueriesContext(connection) as save:
         assert _save(c, prussia, data=data).status_code == 200
     statements = [s for s in _tables(save.captured_queries) if "orders_ordersheet" in s]
-    lock = "FOR UPDATE" if connection.features.has_select_for_update else ""
+    # the sheet and its window locked together (the window waits for a resolution that holds
+    # it: tests/orders/test_save_while_resolving.py)
+    lock = (
+        'FOR NO KEY UPDATE OF "orders_ordersheet", "campaign_phasewindow"'
+        if connection.features.has_select_for_update
+        else ""
+    )
     assert statements == [
         f"SELECT campaign_phasewindow orders_ordersheet {lock}".strip(),
         "UPDATE orders_ordersheet",
