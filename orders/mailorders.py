@@ -151,6 +151,9 @@ def receive(raw: bytes, *, now: datetime | None = None) -> Outcome:
         _answer(msg, seat, window, "email/orders-closed.txt", {"not_owed": True})
         return Outcome("closed", "no orders are owed by this seat now", seat)
     outcome = _apply(msg, seat, window, message_id, now)
+    if outcome.status == "closed":  # resolved between the check above and the lock
+        _answer(msg, seat, window, "email/orders-closed.txt", {})
+        return outcome
     _answer(msg, seat, window, "email/orders-received.txt", _confirmation(seat, window, outcome))
     return outcome
 
@@ -232,6 +235,17 @@ def _apply(
     kinds = MAIL_KINDS.get(window.phase, ())
     refused: list[str] = []
     with transaction.atomic():
+        # The window locked first, as a save on the page locks it (``sheets.writable_sheet``): a
+        # resolution that has claimed it is waited for, and then it is no longer open, so a
+        # mail is never answered as read onto a sheet the resolution did not read.
+        still_open = (
+            PhaseWindow.objects.select_for_update(no_key=True)
+            .filter(id=window.id, status=WindowStatus.OPEN)
+            .values_list("id", flat=True)
+            .first()
+        )
+        if still_open is None:
+            return Outcome("closed", "the phase has resolved", seat)
         OrderSheet.objects.get_or_create(
             window=window, seat=seat, defaults={"campaign": seat.campaign}
         )

@@ -1,10 +1,11 @@
 # ruff: noqa: F401, F811 (pytest fixtures imported from test_play_fixtures)
-"""A draft saved while the phase resolves (issue 44's review): the resolution claims the window
-in its transaction (``campaign.services.resolution._resolve``: locked, marked resolved) and reads
-the sheets; a save in that moment must not be answered "saved" when the resolution did not see
-it. The save locks the window with the sheet (``orders.sheets.writable_sheet``), so it waits for
-the resolution and then finds the sheet locked. Row locks: PostgreSQL's run (on SQLite the
-writers are serialised by the database file's lock)."""
+"""A draft saved (on the page or by email) while the phase resolves (issue 44's review): the
+resolution claims the window in its transaction (``campaign.services.resolution._resolve``:
+locked, marked resolved) and reads the sheets; a save in that moment must not be answered
+"saved" when the resolution did not see it. The save locks the window with the sheet
+(``orders.sheets.writable_sheet``), a mail locks the window first (``orders.mailorders._apply``):
+each waits for the resolution and then finds the phase resolved. Row locks: PostgreSQL's run (on
+SQLite the writers are serialised by the database file's lock)."""
 
 import threading
 
@@ -12,8 +13,10 @@ import pytest
 from django.db import connection, transaction
 
 from campaign.models import PhaseWindow, WindowStatus
+from orders.mailorders import receive
 from orders.models import OrderSheet
 from tests.orders.test_flow_cost import _save
+from tests.orders.test_mail_orders import a_mail, orders_domain
 from tests.orders.test_play_fixtures import (
     client_for,
     marching,
@@ -26,17 +29,13 @@ from tests.orders.test_play_fixtures import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: the PostgreSQL run's")
-def test_a_march_saved_while_the_phase_resolves_is_not_answered_as_saved(marching, player):
-    prussia = seat(marching, "prussia")
-    window = marching.open_window()
-    c = client_for(player)
-    assert c.get(url("orders", prussia)).status_code == 200  # (the page makes the sheet)
-    before = OrderSheet.objects.get(seat=prussia, window=window).draft
+def _claimed_while(window, act):
+    """``act()`` while another connection holds the window as a resolution claims it, for half
+    a second, then commits it resolved; what ``act`` returned."""
     claimed, release = threading.Event(), threading.Event()
     errors = []
 
-    def resolution():  # as ``_resolve`` claims the window, its transaction held open a while
+    def resolution():
         try:
             with transaction.atomic():
                 PhaseWindow.objects.select_for_update(of=("self",)).get(id=window.id)
@@ -52,15 +51,36 @@ def test_a_march_saved_while_the_phase_resolves_is_not_answered_as_saved(marchin
     worker.start()
     try:
         assert claimed.wait(10)
-        threading.Timer(0.5, release.set).start()  # the resolution commits while the save waits
-        r = _save(c, prussia)
+        threading.Timer(0.5, release.set).start()
+        return act()
     finally:
         release.set()
         worker.join(10)
-    assert not errors
+        assert not errors
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: the PostgreSQL run's")
+def test_a_march_saved_while_the_phase_resolves_is_not_answered_as_saved(marching, player):
+    prussia = seat(marching, "prussia")
+    window = marching.open_window()
+    c = client_for(player)
+    assert c.get(url("orders", prussia)).status_code == 200  # (the page makes the sheet)
+    before = OrderSheet.objects.get(seat=prussia, window=window).draft
+    r = _claimed_while(window, lambda: _save(c, prussia))
     assert r.status_code == 200 and "HX-Retarget" in r, "answered as saved"
     assert "submitted and locked for this phase" in r.content.decode()
     assert OrderSheet.objects.get(seat=prussia, window=window).draft == before
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: the PostgreSQL run's")
+def test_orders_mailed_while_the_phase_resolves_are_answered_as_too_late(marching, mailoutbox):
+    prussia = seat(marching, "prussia")
+    window = marching.open_window()
+    out = _claimed_while(window, lambda: receive(a_mail(prussia, window, "Frederick 4")))
+    assert out.status == "closed"
+    assert "which has resolved: nothing was changed" in mailoutbox[-1].body
+    sheet = OrderSheet.objects.filter(seat=prussia, window=window).first()
+    assert sheet is None or not sheet.draft
 
 
 def test_a_march_saved_when_no_resolution_runs_is_saved_as_before(marching, player):
