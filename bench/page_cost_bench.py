@@ -56,7 +56,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,24 +74,9 @@ class Reached(Exception):
 
 def configure(database: str) -> str | None:
     """Environment for a throw-away site; returns the scratch PostgreSQL database's name."""
-    scratch = None
-    if database == "sqlite":
-        url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='dgk-cost-', dir=WORK)) / 'db.sqlite3'}"
-    else:
-        from bench.web_bench import admin_sql
+    from bench.web_bench import scratch_site
 
-        scratch = f"dgk_cost_{uuid.uuid4().hex[:8]}"
-        admin_sql(database, f'CREATE DATABASE "{scratch}"')
-        url = database.rsplit("/", 1)[0] + "/" + scratch
-    os.environ.update(
-        {
-            "DATABASE_URL": url, "DEBUG": "0", "SECRET_KEY": "bench-" + uuid.uuid4().hex,
-            "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver", "CELERY_BROKER_URL": "",
-            "REDIS_URL": "", "CACHE_URL": "", "EMAIL_URL": "console://", "LOG_LEVEL": "WARNING",
-            "DJANGO_SETTINGS_MODULE": "bench.settings",
-        }
-    )  # fmt: skip
-    return scratch
+    return scratch_site(database, "dgk_cost", tempfile.mkdtemp(prefix="dgk-cost-", dir=WORK))
 
 
 def season(

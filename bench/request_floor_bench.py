@@ -41,7 +41,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 PAGES = ("sign-in", "bare", "dashboard", "ready", "after-ready", "unready")
@@ -50,24 +49,10 @@ TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 def configure(database: str, cache: str, work: str) -> str | None:
     """Environment for a throw-away site; returns the scratch PostgreSQL database's name."""
-    scratch = None
-    if database == "sqlite":
-        url = f"sqlite:///{Path(work) / 'db.sqlite3'}"
-    else:
-        from bench.web_bench import admin_sql
+    from bench.web_bench import scratch_site
 
-        scratch = f"dgk_floor_{uuid.uuid4().hex[:8]}"
-        admin_sql(database, f'CREATE DATABASE "{scratch}"')
-        url = database.rsplit("/", 1)[0] + "/" + scratch
-    os.environ.update(
-        {
-            "DATABASE_URL": url, "DEBUG": "0", "SECRET_KEY": "bench-" + uuid.uuid4().hex,
-            "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver", "CELERY_BROKER_URL": "",
-            "REDIS_URL": "", "CACHE_URL": "" if cache == "locmem" else cache,
-            "EMAIL_URL": "console://", "LOG_LEVEL": "WARNING",
-            "DJANGO_SETTINGS_MODULE": "bench.settings", "STATIC_ROOT": str(Path(work) / "static"),
-        }
-    )  # fmt: skip
+    scratch = scratch_site(database, "dgk_floor", work, cache="" if cache == "locmem" else cache)
+    os.environ["STATIC_ROOT"] = str(Path(work) / "static")
     # What the site writes at run time, here rather than in the checkout's var/.
     os.environ.update(
         {

@@ -89,6 +89,29 @@ def scratch_django(url: str, prefix: str):
         drop_scratch(url, name)
 
 
+def scratch_site(database: str, prefix: str, folder: str, *, cache: str = "") -> str | None:
+    """Environment for a throw-away site run in this process (``bench.settings``, no broker,
+    console email, no debug; ``cache``: a CACHE_URL, or local memory): on SQLite a file in
+    ``folder``, else a scratch PostgreSQL database beside ``database``, whose name it returns
+    (the caller drops it, ``drop_scratch``)."""
+    scratch = None
+    if database == "sqlite":
+        url = f"sqlite:///{Path(folder) / 'db.sqlite3'}"
+    else:
+        scratch = f"{prefix}_{uuid.uuid4().hex[:8]}"
+        admin_sql(database, f'CREATE DATABASE "{scratch}"')
+        url = database.rsplit("/", 1)[0] + "/" + scratch
+    os.environ.update(
+        {
+            "DATABASE_URL": url, "DEBUG": "0", "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver", "CELERY_BROKER_URL": "",
+            "REDIS_URL": "", "CACHE_URL": cache, "EMAIL_URL": "console://",
+            "LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "bench.settings",
+        }
+    )  # fmt: skip
+    return scratch
+
+
 def wait_for(url: str, timeout: float = 30) -> None:
     end = time.time() + timeout
     while time.time() < end:
