@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, OrganiserAction, PhaseWindow, Seat, WindowStatus
 from campaign.services import actionlog, gameplay, viewcache
-from campaign.services.resolution import queue_resolution
+from campaign.services.resolution import queue_resolution_when_due
 from orders import replyaddress
 from orders.access import Access, SeatContext, _hexmap, _version, _view
 from orders.forms import enemy_hexes
@@ -283,7 +283,7 @@ def _apply(
                 )
             )
             if made_ready:
-                queue_resolution(window.id)
+                queue_resolution_when_due(window.id)
         actionlog.log(
             seat.campaign, seat.user, "mail-orders",
             f"The orders of the {seat.label} came by email"

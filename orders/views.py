@@ -28,7 +28,7 @@ from battles.services.records import battles_for_seat
 from campaign.models import PhaseWindow, Seat, WindowStatus
 from campaign.services import caretaker, gameplay
 from campaign.services.organiser import BEHALF_SESSION_KEY, mark_entered
-from campaign.services.resolution import queue_resolution
+from campaign.services.resolution import queue_resolution_when_due
 from orders import dashboard as dashboard_parts
 from orders.access import SeatContext, _access, _window, seat_context
 from orders.forms import (
@@ -364,9 +364,9 @@ def _resolved(window: PhaseWindow) -> bool:
 
 
 def _after_ready(window: PhaseWindow) -> None:
-    """Ask for the phase to resolve once this commits; the service resolves it only when every
-    awaited seat is ready (or the deadline has passed)."""
-    queue_resolution(window.id)
+    """Once this commits, ask for the phase to resolve if it is now due: every awaited seat
+    ready (or the deadline passed); the service looks again before it resolves."""
+    queue_resolution_when_due(window.id)
 
 
 @login_required
