@@ -50,8 +50,8 @@ web)
 worker)
     # Below the web server's priority when both share a machine (WORKER_NICE, default 10):
     # at a deadline the players' requests go first (docs/performance.md, "The deadline hour").
-    exec nice -n "${WORKER_NICE:-10}" celery -A dgk worker --loglevel INFO \
-        --concurrency "${WORKER_CONCURRENCY:-2}"
+    # Its processes: WORKER_CONCURRENCY, default one a core but one (dgk/settings.py).
+    exec nice -n "${WORKER_NICE:-10}" celery -A dgk worker --loglevel INFO
     ;;
 beat)
     exec celery -A dgk beat --loglevel INFO --schedule /tmp/celerybeat-schedule

@@ -534,6 +534,14 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The worker's processes (WORKER_CONCURRENCY): one a core but one, at least one. A worker that
+# can take every core takes them from the web at a deadline, nice or not: at the deadline hour's
+# 200 players on 2 cores, 2 processes drawing pictures left the players' requests p95 1.0-1.5 s,
+# 1 left them 0.3-0.6 s (docs/performance.md, "The fourth pass"). A machine that only works
+# (compose.several.yaml's workers, a mass deadline with no one on the pages) may set more.
+CELERY_WORKER_CONCURRENCY = envint(
+    "WORKER_CONCURRENCY", str(max(1, (os.cpu_count() or 1) - 1)), minimum=1
+)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Priorities (Redis: 0 first; kombu's steps 0, 3, 6, 9, a list each, read in that order): the
 # resolutions, emails and pushes at the default 0; the seats' warmed pages at 6; the map
