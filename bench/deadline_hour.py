@@ -428,10 +428,10 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
             [*worker_nice(tree), sys.executable, "-m", "celery", "-A", "dgk", "worker", "-B",
              "--loglevel", "INFO", "--schedule", str(work / "beat-schedule")],
             cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=logs["worker"],
-            start_new_session=True,
+            process_group=0,
         ),
         subprocess.Popen(web_command(tree, port), cwd=tree, env=env, stdout=subprocess.DEVNULL,
-                         stderr=logs["web"], start_new_session=True),
+                         stderr=logs["web"], process_group=0),
     ]  # fmt: skip
     log_path = work / f"log-{name}-{players}.jsonl"
     log_path.unlink(missing_ok=True)
@@ -483,7 +483,11 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
                   f"{result['bare_rps']} req/s: ratio {result['ratio']}")  # fmt: skip
     finally:
         # Each in its own process group: the worker's pool and beat, and gunicorn's workers,
-        # stop with it (a worker left behind would take the next scenario's tasks).
+        # stop with it (a worker left behind would take the next scenario's tasks). A group,
+        # not a session (``process_group=0``, not ``start_new_session``): with the kernel's
+        # autogroup scheduling each session is its own group of CPU time, shared equally
+        # between groups whatever their niceness, and the worker's ``nice`` would then count
+        # for nothing against gunicorn's (docs/performance.md, "The fourth pass").
         for p in procs:
             os.killpg(p.pid, signal.SIGTERM)
         for p in procs:

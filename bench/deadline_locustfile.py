@@ -5,11 +5,12 @@ Read from the environment: ``BENCH_PLAN`` (the players, written by the bench's s
 database afterwards), ``BENCH_BURST_AT`` (seconds after the start when the burst signs in).
 
 The hour of one player (``SignedInPlayer``: the session made before; ``SigningInPlayer``: signs
-in first): the dashboard, the orders page, a unit picked, a march saved (htmx, as the phone
-does), Ready, the dashboard after Ready, then a reload of the dashboard every 5 to 15 s.
+in first): the dashboard, the orders page, a unit picked and a march saved (both under htmx, as
+the phone does: the page's play area comes back, not the whole page), Ready, the dashboard
+after Ready, then a reload of the dashboard every 5 to 15 s.
 ``BurstSigner``: at ``BENCH_BURST_AT`` all sign in at once and open their dashboard, once.
-``FlowFlatOut`` / ``BareFlatOut``: no pause, the orders flow (orders page, save) or the bare
-sign-in page, for the throughput of each.
+``FlowFlatOut`` / ``BareFlatOut``: no pause, the orders flow (a unit picked, a save, as the
+phone makes them) or the bare sign-in page, for the throughput of each.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ _players = itertools.count()
 _burst = itertools.count()
 BUSY = "press Sign in again in a few seconds"
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+# What htmx sends with a request of the orders page's (a unit's button: ``hx-target="#play"``).
+HTMX = {"HX-Request": "true", "HX-Target": "play"}
 
 
 def log(**entry) -> None:
@@ -66,7 +69,10 @@ class Player(HttpUser):
         p, code = self.player, self.code
         self.client.get(f"/play/{code}/", name=self.name("dashboard"))
         self.client.get(f"/play/{code}/orders/", name=self.name("orders page"))
-        r = self.client.get(f"/play/{code}/orders/?unit={p['unit']}", name=self.name("pick unit"))
+        # A unit picked as the phone picks it: htmx asks for the page's play area alone.
+        r = self.client.get(
+            f"/play/{code}/orders/?unit={p['unit']}", name=self.name("pick unit"), headers=HTMX
+        )
         match = TOKEN.search(r.text or "")
         if match is None:
             return
@@ -75,7 +81,7 @@ class Player(HttpUser):
                 "marches": str(p["marches"]), "phase": "march"}  # fmt: skip
         with self.client.post(
             f"/play/{code}/orders/march/", data=data, name=self.name("save march"),
-            headers={"HX-Request": "true"}, catch_response=True,
+            headers=HTMX, catch_response=True,
         ) as r:  # fmt: skip
             if r.status_code == 200 and "HX-Retarget" not in r.headers:
                 log(kind="save", seat=code, unit=p["unit"], path=p["path"])
@@ -166,7 +172,7 @@ class BurstSigner(HttpUser):
 
 
 class FlowFlatOut(HttpUser):
-    """The orders flow with no pause: the orders page with the unit picked, then the save."""
+    """The orders flow with no pause: a unit picked on the orders page, then the save (htmx)."""
 
     wait_time = constant(0)
 
@@ -182,7 +188,9 @@ class FlowFlatOut(HttpUser):
         self.turn = not getattr(self, "turn", False)
         p, code = self.player, self.player["seat"]
         order = p.get("other", p) if self.turn else p
-        r = self.client.get(f"/play/{code}/orders/?unit={p['unit']}", name="flat: pick unit")
+        r = self.client.get(
+            f"/play/{code}/orders/?unit={p['unit']}", name="flat: pick unit", headers=HTMX
+        )
         match = TOKEN.search(r.text or "")
         if match is None:
             return
@@ -190,7 +198,7 @@ class FlowFlatOut(HttpUser):
                 "marches": str(order["marches"]), "phase": "march"}  # fmt: skip
         with self.client.post(
             f"/play/{code}/orders/march/", data=data, name="flat: save march",
-            headers={"HX-Request": "true"}, catch_response=True,
+            headers=HTMX, catch_response=True,
         ) as r:  # fmt: skip
             if r.status_code == 200 and "HX-Retarget" not in r.headers:
                 log(kind="save", seat=code, unit=p["unit"], path=order["path"])

@@ -11,6 +11,10 @@ line. docs/performance.md, "The deadline hour", has the figures behind these num
 - Each thread holds its own database connection (``CONN_MAX_AGE``): workers x threads of them
   (8 on two cores), well under PostgreSQL's 100.
 - A long timeout: printing a briefing to PDF with chromium may take a minute.
+- Connections kept alive 75 s (nginx's default), longer than a phone's pause between two
+  pages: a connection closed by the server just as the phone sends on it is a request lost
+  (the deadline hour's bench saw resets with 5 s against its reloads every 5 to 15 s). An idle
+  kept connection holds no thread (gthread's poller keeps it).
 """
 
 import multiprocessing
@@ -35,6 +39,6 @@ threads = _int("WEB_THREADS", 4)
 worker_class = "gthread"
 timeout = 120
 graceful_timeout = 30
-keepalive = 5
+keepalive = 75
 accesslog = "-"
 control_socket_disable = True
