@@ -14,18 +14,21 @@ URLs carry the seat's public ``code``. Who may open them (``_access``):
 from __future__ import annotations
 
 import hashlib
+import random
+import uuid
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import FilteredRelation, Q
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from campaign.models import Campaign, PhaseWindow, Seat, StateVersion, WindowStatus
 from campaign.projection import View
 from campaign.services import gameplay, viewcache
 from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, not_yours
+from dgk.prepared import Prepared
 from orders.models import OrderSheet
 from rules.armies import Army
 from rules.rulesettings import RuleSettings, settings_from_dict
@@ -119,9 +122,19 @@ def on_behalf(request: HttpRequest, seat: Seat) -> bool:
     )
 
 
+# With the seat's last visit, for the dashboard's "Since you last looked" (one join); compiled
+# once (``dgk.prepared``): every page of every seat runs it.
+_SEAT = Prepared(
+    lambda code: Seat.objects.select_related("campaign", "visit").filter(code=code)[:1],
+    uuid.uuid4(),
+)
+
+
 def _access(request: HttpRequest, code, *, write: bool = False) -> Access:
-    # With the seat's last visit, for the dashboard's "Since you last looked" (one join).
-    seat = get_object_or_404(Seat.objects.select_related("campaign", "visit"), code=code)
+    found = _SEAT(code)
+    if not found:
+        raise Http404("No Seat matches the given query.")
+    seat = found[0]
     campaign = seat.campaign
     if seat.user_id is not None and seat.user_id == request.user.id:
         return Access(seat, campaign, own=True, user=request.user)
@@ -181,13 +194,37 @@ def _window(
     """The campaign's open window; ``with_version``: its version read with it (its JSON state
     deferred, as ``_version`` reads it); ``sheet_of``: that seat's sheet of the window read
     with it too, as ``window.seat_sheet`` (absent when it has none)."""
-    windows = PhaseWindow.objects.filter(campaign=campaign, status=WindowStatus.OPEN)
-    if with_version:
-        windows = windows.select_related("version").defer("version__state", "version__orders")
-    if sheet_of is not None:
-        mine = FilteredRelation("order_sheets", condition=Q(order_sheets__seat=sheet_of))
-        windows = windows.annotate(seat_sheet=mine).select_related("seat_sheet")
-    return windows.order_by("-id").first()
+    ids = (campaign.id,) if sheet_of is None else (campaign.id, sheet_of.id)
+    found = _WINDOWS[with_version, sheet_of is not None](*ids)
+    return found[0] if found else None
+
+
+def _windows(with_version: bool, with_sheet: bool):
+    """The query of ``_window``'s shape: (campaign id[, seat id]) -> the open window."""
+
+    def build(campaign_id: int, seat_id: int | None = None):
+        windows = PhaseWindow.objects.filter(campaign_id=campaign_id, status=WindowStatus.OPEN)
+        if with_version:
+            windows = windows.select_related("version").defer("version__state", "version__orders")
+        if with_sheet:
+            mine = FilteredRelation("order_sheets", condition=Q(order_sheets__seat_id=seat_id))
+            windows = windows.annotate(seat_sheet=mine).select_related("seat_sheet")
+        return windows.order_by("-id")[:1]
+
+    return build
+
+
+def _example_id() -> int:
+    """An id for ``Prepared``'s compiling run, unlike any constant of a query."""
+    return random.randrange(2**40, 2**50)
+
+
+# Each shape compiled once (``dgk.prepared``): the pages of every seat run them.
+_WINDOWS = {
+    (version, sheet): Prepared(_windows(version, sheet), *[_example_id() for _ in range(1 + sheet)])
+    for version in (False, True)
+    for sheet in (False, True)
+}
 
 
 def _sheet(
