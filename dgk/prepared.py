@@ -12,7 +12,9 @@ SQL with the values of the call put in their places, through Django's own model 
 instances, their ``select_related`` objects and annotations are made exactly as the queryset
 would make them: the compiler of the first run lends its select list, converters included).
 A call returns the list of instances, never a queryset: nothing can be chained onto SQL that
-is already written.
+is already written. The call's own queryset is a bare one of the model (its filters would never
+be compiled, so they are not built); the shape's ``build`` runs once, and again only where a
+call falls back to Django.
 
 What keeps it honest:
 - the examples must be values that cannot be mistaken for a constant of the query (a random
@@ -20,21 +22,24 @@ What keeps it honest:
   module knows (as is, a UUID's hex); otherwise the shape is not prepared and every call runs
   the queryset as Django would;
 - a call whose value is not of its example's type runs the queryset as Django would;
-- a shape that locks rows (``select_for_update``) is refused: Django checks a transaction is
-  open when it compiles, and a statement compiled once would skip that check;
+- a shape that locks rows (``select_for_update``) is run only in a transaction, as Django
+  checks when it compiles one (compiled once, the check is made at each call instead);
 - ``tests/orders/test_prepared.py`` holds the results and the statements to the plain queryset's, on
   SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
 
+import contextlib
+import random
 import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import QuerySet
+from django.db.transaction import TransactionManagementError
 
 # What the compiler's first run sets up and the model iterable reads back (``setup_query``).
 _STATE = ("select", "klass_info", "annotation_col_map", "col_count", "has_extra_select")
@@ -47,6 +52,8 @@ class _Compiled:
     params: tuple
     slots: tuple[tuple[int, str, type], ...]  # (index in params, form, the example's type)
     state: dict
+    model: type
+    locks: bool  # select_for_update: run only in a transaction, as Django insists
 
     def params_for(self, values: tuple) -> list | None:
         """The statement's parameters with ``values`` in their places; None when a value is
@@ -64,23 +71,35 @@ class Prepared:
     one value of each argument's type, unlike any constant of the query. Call it with the
     values: the instances the queryset would give, as a list."""
 
-    def __init__(self, build: Callable[..., QuerySet], *examples) -> None:
-        self.build, self.examples = build, examples
+    def __init__(self, build: Callable[..., QuerySet], *examples, alias: str = "default") -> None:
+        self.build, self.examples, self.alias = build, examples, alias
         self._compiled: dict[str, _Compiled | None] = {}
         self._lock = threading.Lock()
 
     def __call__(self, *values) -> list:
-        queryset = self.build(*values)
-        compiled = self._for(queryset.db)
+        compiled = self._for(self.alias)
         params = compiled.params_for(values) if compiled is not None else None
         if params is None:
-            return list(queryset)
+            return list(self.build(*values))
+        connection = connections[self.alias]
+        if (
+            compiled.locks
+            and connection.features.has_select_for_update
+            and connection.get_autocommit()
+        ):
+            # What Django checks when it compiles a locking query.
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        # A bare queryset of the model: its own filters would never be compiled, so they are
+        # not built (building them was a fifth of a call).
+        queryset = QuerySet(model=compiled.model, using=self.alias)
         queryset.query.get_compiler = _lend(queryset.query, compiled, params)
         return list(queryset)
 
-    def compiled(self, alias: str = "default") -> _Compiled | None:
-        """What was compiled for ``alias`` (None: not preparable, run as Django would)."""
-        return self._for(alias)
+    def compiled(self) -> _Compiled | None:
+        """What was compiled (None: not preparable, run as Django would)."""
+        return self._for(self.alias)
 
     def _for(self, alias: str) -> _Compiled | None:
         if alias not in self._compiled:
@@ -91,10 +110,11 @@ class Prepared:
 
     def _compile(self, alias: str) -> _Compiled | None:
         query = self.build(*self.examples).query
-        if query.select_for_update:
-            return None
         compiler = query.get_compiler(using=alias)
-        sql, params = compiler.as_sql()
+        # A locking query compiles only in a transaction (once: a savepoint when one is open).
+        locks = bool(query.select_for_update)
+        with transaction.atomic(using=alias) if locks else contextlib.nullcontext():
+            sql, params = compiler.as_sql()
         slots = []
         for example in self.examples:
             found = [
@@ -110,7 +130,12 @@ class Prepared:
         if len({index for index, _, _ in slots}) != len(slots):
             return None
         state = {name: getattr(compiler, name) for name in _STATE}
-        return _Compiled(sql, tuple(params), tuple(slots), state)
+        return _Compiled(sql, tuple(params), tuple(slots), state, query.model, locks)
+
+
+def example_id() -> int:
+    """An id for a compiling run's ``examples``: unlike any constant of a query."""
+    return random.randrange(2**40, 2**50)
 
 
 def _is(param, value) -> bool:

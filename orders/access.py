@@ -14,7 +14,6 @@ URLs carry the seat's public ``code``. Who may open them (``_access``):
 from __future__ import annotations
 
 import hashlib
-import random
 import uuid
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -28,7 +27,7 @@ from campaign.models import Campaign, PhaseWindow, Seat, StateVersion, WindowSta
 from campaign.projection import View
 from campaign.services import gameplay, viewcache
 from campaign.services.organiser import BEHALF_SESSION_KEY, behalf_open, not_yours
-from dgk.prepared import Prepared
+from dgk.prepared import Prepared, example_id
 from orders.models import OrderSheet
 from rules.armies import Army
 from rules.rulesettings import RuleSettings, settings_from_dict
@@ -214,14 +213,9 @@ def _windows(with_version: bool, with_sheet: bool):
     return build
 
 
-def _example_id() -> int:
-    """An id for ``Prepared``'s compiling run, unlike any constant of a query."""
-    return random.randrange(2**40, 2**50)
-
-
 # Each shape compiled once (``dgk.prepared``): the pages of every seat run them.
 _WINDOWS = {
-    (version, sheet): Prepared(_windows(version, sheet), *[_example_id() for _ in range(1 + sheet)])
+    (version, sheet): Prepared(_windows(version, sheet), *[example_id() for _ in range(1 + sheet)])
     for version in (False, True)
     for sheet in (False, True)
 }

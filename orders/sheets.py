@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign.models import Seat, WindowStatus
 from campaign.services import caretaker
 from campaign.services.organiser import mark_entered
+from dgk.prepared import Prepared, example_id
 from orders.access import Access, SeatContext
 from orders.models import OrderSheet
 from orders.pages import ORDER_PHASES
@@ -73,15 +74,23 @@ def writable_sheet(ctx: SeatContext, kinds: tuple[str, ...], phase: str) -> Orde
     wanted = ORDER_PHASES.get(window.phase, ("deployment",))
     if not set(kinds) & set(wanted):
         raise Closed(f"These orders are not given in the {window.phase} phase.")
-    locked = OrderSheet.objects.select_for_update(of=("self", "window"), no_key=True)
-    locked = locked.select_related("window")
-    sheet = locked.filter(window=window, seat=access.seat).first()
-    if sheet is None:  # (a first save with no page opened before it)
+    found = _LOCKED_SHEET(window.id, access.seat.id)
+    if not found:  # (a first save with no page opened before it)
         OrderSheet.objects.get_or_create(
             window=window, seat=access.seat, defaults={"campaign": access.campaign}
         )
-        sheet = locked.get(window=window, seat=access.seat)
-    return sheet
+        found = _LOCKED_SHEET(window.id, access.seat.id)
+    return found[0]
+
+
+def _locked_sheet(window_id: int, seat_id: int):
+    """The seat's sheet of the window with the window, both locked (``writable_sheet``)."""
+    locked = OrderSheet.objects.select_for_update(of=("self", "window"), no_key=True)
+    return locked.select_related("window").filter(window_id=window_id, seat_id=seat_id)[:1]
+
+
+# Compiled once (``dgk.prepared``): every save of every seat runs it.
+_LOCKED_SHEET = Prepared(_locked_sheet, example_id(), example_id())
 
 
 def writes_orders(view):

@@ -3,12 +3,14 @@
 The player pages' two statements (``orders.access``: the seat with its campaign and last
 visit, the open window with its version and the seat's sheet) against the plain querysets they
 replace, on a real campaign: the same rows, the same related objects read with them (and none
-read later), the same statement sent; then the cases that must fall back to Django."""
+read later), the same statement sent; the save's locked sheet (``orders.sheets``), only in a
+transaction; then the cases that must fall back to Django."""
 
 import uuid
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -16,6 +18,7 @@ from campaign.models import Seat
 from dgk.prepared import Prepared
 from orders.access import _SEAT, _WINDOWS, _windows
 from orders.models import OrderSheet, SeatVisit
+from orders.sheets import _LOCKED_SHEET, _locked_sheet
 from tests.orders.test_play_fixtures import (  # noqa: F401 (fixtures)
     marching,
     play_map,
@@ -98,10 +101,42 @@ def test_a_value_of_another_type_runs_the_queryset_as_django_would(marching):
     assert found.id == seat.id
 
 
+def test_the_locked_sheet_as_django_reads_it_and_only_in_a_transaction(marching):
+    window = marching.open_window()
+    seat = marching.seats.filter(reserve=False).order_by("id").first()
+    OrderSheet.objects.get_or_create(window=window, seat=seat, campaign=marching)
+    with transaction.atomic():
+        plain, plain_sql = ran(lambda: list(_locked_sheet(window.id, seat.id)))
+        mine, mine_sql = ran(lambda: _LOCKED_SHEET(window.id, seat.id))
+    assert mine_sql == plain_sql and len(mine_sql) == 1
+    if connection.features.has_select_for_update:
+        assert "FOR NO KEY UPDATE" in mine_sql[0]
+    (a,), (b,) = plain, mine
+    assert fields(a) == fields(b) and fields(a.window) == fields(b.window)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_out_of_a_transaction_the_locked_sheet_is_refused_as_django_refuses_it(marching):
+    window = marching.open_window()
+    seat = marching.seats.filter(reserve=False).order_by("id").first()
+    OrderSheet.objects.get_or_create(window=window, seat=seat, campaign=marching)
+    refused = []
+    for call in (
+        lambda: list(_locked_sheet(window.id, seat.id)),
+        lambda: _LOCKED_SHEET(window.id, seat.id),
+    ):
+        try:
+            call()
+        except TransactionManagementError:
+            refused.append(True)
+        else:
+            refused.append(False)
+    # PostgreSQL locks rows and both refuse; SQLite locks nothing and neither checks.
+    assert refused == [connection.features.has_select_for_update] * 2
+
+
 def test_shapes_it_cannot_prepare_run_as_django_would(marching):
     seat = marching.seats.first()
-    locking = Prepared(lambda seat_id: Seat.objects.select_for_update().filter(id=seat_id), 1)
-    assert locking.compiled() is None
     # An example that is also a constant of the query could be mistaken for it: refused.
     twice = Prepared(lambda seat_id: Seat.objects.filter(id=seat_id).exclude(id=7), 7)
     assert twice.compiled() is None
