@@ -36,8 +36,9 @@ one after a resolution, not in turn) with pyinstrument, else cProfile (``PROFILE
 ``BENCH_EACH=1`` prints every first load beside the window it found open.
 
 The **orders flow** of the deadline hour's flat-out scenario (``bench/deadline_hour.py``,
-issue 44), made as its clients make it: ``pick unit``, the orders page with a unit picked
-(``GET .../orders/?unit=<unit>``), then ``save march``, the save of one legal march of that
+issue 44), made as its clients make it: ``pick unit``, a unit picked on the orders page as
+the phone picks it (``GET .../orders/?unit=<unit>`` under htmx: the page's play area), then
+``save march``, the save of one legal march of that
 unit under htmx (``POST .../orders/march/``, ``HX-Request: true``; unit, path, marches,
 phase, and the CSRF token read from the page just before, the client checking CSRF as a
 browser's would). The same march each time, as the bench's clients save it. Both are timed in
@@ -219,7 +220,7 @@ class Flow:
         self.save_url = reverse("orders:save_march", args=[seat.code])
 
     def pick(self):
-        response = self.client.get(self.page)
+        response = self.client.get(self.page, headers={"HX-Request": "true"})
         match = self.TOKEN.search(response.content.decode())
         assert match is not None, "no CSRF token on the orders page"
         self.token = match.group(1)
