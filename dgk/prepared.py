@@ -71,8 +71,17 @@ class Prepared:
     one value of each argument's type, unlike any constant of the query. Call it with the
     values: the instances the queryset would give, as a list."""
 
-    def __init__(self, build: Callable[..., QuerySet], *examples, alias: str = "default") -> None:
-        self.build, self.examples, self.alias = build, examples, alias
+    def __init__(
+        self,
+        build: Callable[..., QuerySet],
+        *examples,
+        alias: str = "default",
+        rewrite: Callable[[str, object], str] | None = None,
+    ) -> None:
+        """``rewrite(sql, connection)``: the compiled statement as it is to be run, for what
+        Django cannot say (a lock of another strength on a joined table); the parameters must
+        stay as they are. A call that falls back runs Django's own statement."""
+        self.build, self.examples, self.alias, self.rewrite = build, examples, alias, rewrite
         self._compiled: dict[str, _Compiled | None] = {}
         self._lock = threading.Lock()
 
@@ -129,6 +138,8 @@ class Prepared:
             slots.append((*found[0], type(example)))
         if len({index for index, _, _ in slots}) != len(slots):
             return None
+        if self.rewrite is not None:
+            sql = self.rewrite(sql, compiler.connection)
         state = {name: getattr(compiler, name) for name in _STATE}
         return _Compiled(sql, tuple(params), tuple(slots), state, query.model, locks)
 

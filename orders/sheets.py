@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.models import Seat, WindowStatus
+from campaign.models import PhaseWindow, Seat, WindowStatus
 from campaign.services import caretaker
 from campaign.services.organiser import mark_entered
 from dgk.prepared import Prepared, example_id
@@ -61,12 +61,12 @@ def writable_sheet(ctx: SeatContext, kinds: tuple[str, ...], phase: str) -> Orde
     ``phase`` is the phase the form was written for (``check_phase``).
 
     One statement when the sheet exists (the orders page made it): the sheet and its window
-    locked together, the window's row read with it. The window's lock (``FOR NO KEY UPDATE``)
-    waits for a resolution that has claimed the window (``resolution._resolve`` locks it ``FOR
-    UPDATE`` and marks it resolved in its transaction), and PostgreSQL then reads the row again:
-    a draft saved while the phase resolves is told the sheet is locked, never that it was saved
-    after the resolution read the sheets. Saves of one campaign's seats wait for each other on
-    the window only for their own short transactions."""
+    locked together, the window's row read with it. The window's lock (``FOR SHARE``,
+    ``_share_the_window``) waits for a resolution that has claimed the window
+    (``resolution._resolve`` locks it ``FOR UPDATE`` and marks it resolved in its transaction),
+    and PostgreSQL then reads the row again: a draft saved while the phase resolves is told the
+    sheet is locked, never that it was saved after the resolution read the sheets. Saves of one
+    campaign's seats do not wait for each other."""
     window, access = ctx.window, ctx.access
     if window is None or not window.owes(access.seat):
         raise Closed("No orders are owed now: the phase has resolved or waits for others.")
@@ -89,8 +89,23 @@ def _locked_sheet(window_id: int, seat_id: int):
     return locked.select_related("window").filter(window_id=window_id, seat_id=seat_id)[:1]
 
 
+def _share_the_window(sql: str, connection) -> str:
+    """The window locked ``FOR SHARE``, the sheet ``FOR NO KEY UPDATE`` (PostgreSQL: one clause
+    per table, which Django cannot write). A resolution's claim (``FOR UPDATE``) and an
+    organiser's change of the window still wait for the save, and the save for them; the saves
+    of one campaign's seats no longer wait for each other (five players of a campaign arriving
+    together queued their saves one behind another on the window)."""
+    sheet, window = (
+        connection.ops.quote_name(model._meta.db_table) for model in (OrderSheet, PhaseWindow)
+    )
+    return sql.replace(
+        f"FOR NO KEY UPDATE OF {sheet}, {window}",
+        f"FOR NO KEY UPDATE OF {sheet} FOR SHARE OF {window}",
+    )
+
+
 # Compiled once (``dgk.prepared``): every save of every seat runs it.
-_LOCKED_SHEET = Prepared(_locked_sheet, example_id(), example_id())
+_LOCKED_SHEET = Prepared(_locked_sheet, example_id(), example_id(), rewrite=_share_the_window)
 
 
 def writes_orders(view):

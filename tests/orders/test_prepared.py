@@ -18,7 +18,7 @@ from campaign.models import Seat
 from dgk.prepared import Prepared
 from orders.access import _SEAT, _WINDOWS, _windows
 from orders.models import OrderSheet, SeatVisit
-from orders.sheets import _LOCKED_SHEET, _locked_sheet
+from orders.sheets import _LOCKED_SHEET, _locked_sheet, _share_the_window
 from tests.orders.test_play_fixtures import (  # noqa: F401 (fixtures)
     marching,
     play_map,
@@ -108,9 +108,12 @@ def test_the_locked_sheet_as_django_reads_it_and_only_in_a_transaction(marching)
     with transaction.atomic():
         plain, plain_sql = ran(lambda: list(_locked_sheet(window.id, seat.id)))
         mine, mine_sql = ran(lambda: _LOCKED_SHEET(window.id, seat.id))
-    assert mine_sql == plain_sql and len(mine_sql) == 1
+    # Django's statement, the window's lock made FOR SHARE (``orders.sheets._share_the_window``).
+    assert mine_sql == [_share_the_window(plain_sql[0], connection)]
     if connection.features.has_select_for_update:
-        assert "FOR NO KEY UPDATE" in mine_sql[0]
+        assert mine_sql[0].endswith(
+            'FOR NO KEY UPDATE OF "orders_ordersheet" FOR SHARE OF "campaign_phasewindow"'
+        )
     (a,), (b,) = plain, mine
     assert fields(a) == fields(b) and fields(a.window) == fields(b.window)
 
