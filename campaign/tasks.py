@@ -9,7 +9,7 @@ import socket
 
 from celery import shared_task
 from celery.signals import worker_ready
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 
 from campaign.models import Heartbeat
@@ -51,11 +51,23 @@ def heartbeat_when_ready(sender=None, **kwargs) -> None:
 # --- the season (issue 6): resolution, the deadline sweep, reminders, email ------------------
 
 
-@shared_task(ignore_result=True, acks_late=True)
+# A resolution cut off by the database (restarted, failed over, the connection dropped) is
+# tried again by the worker itself: 2, 4, 8... s later, at most a minute apart, for about ten
+# minutes, whether or not its claim could be released (the database was gone). The sweep's stale
+# claim (SWEEP_CLAIM_SECONDS) stays the last resort. Before, the next Ready's task happened to
+# retry it; a Ready now asks only when the phase is due (``queue_resolution_when_due``).
+DATABASE_GONE = (OperationalError, InterfaceError)
+
+
+@shared_task(
+    ignore_result=True, acks_late=True, autoretry_for=DATABASE_GONE, retry_backoff=2,
+    retry_backoff_max=60, retry_jitter=False, max_retries=12,
+)  # fmt: skip
 def resolve_phase(window_id: int) -> None:
     """Resolve one phase window if it is due; safe to run twice (exactly once). Queued by the
-    sweep, one per due window (``services.sweep``), or after a seat's Ready and an organiser's
-    action. A failure leaves the window open, and released for the next sweep to try again."""
+    sweep, one per due window (``services.sweep``), or after a seat's Ready that made the phase
+    due and an organiser's action. A failure leaves the window open, and released for the next
+    sweep to try again; the database gone, the task is tried again (``DATABASE_GONE``)."""
     try:
         resolution.resolve_due_phase(window_id, now=timezone.now())
     finally:

@@ -86,10 +86,10 @@ def test_a_save_reads_the_sheet_once_with_its_window(marching, player):
     with CaptureQueriesContext(connection) as save:
         assert _save(c, prussia, data=data).status_code == 200
     statements = [s for s in _tables(save.captured_queries) if "orders_ordersheet" in s]
-    # the sheet and its window locked together (the window waits for a resolution that holds
-    # it: tests/orders/test_save_while_resolving.py)
+    # the sheet and its window locked together, the window FOR SHARE (it waits for a resolution
+    # that holds it, not for another seat's save: tests/orders/test_save_while_resolving.py)
     lock = (
-        'FOR NO KEY UPDATE OF "orders_ordersheet", "campaign_phasewindow"'
+        'FOR NO KEY UPDATE OF "orders_ordersheet" FOR SHARE OF "campaign_phasewindow"'
         if connection.features.has_select_for_update
         else ""
     )
