@@ -235,9 +235,10 @@ def _apply(
     kinds = MAIL_KINDS.get(window.phase, ())
     refused: list[str] = []
     with transaction.atomic():
-        # The window locked first, as a save on the page locks it (``sheets.writable_sheet``): a
-        # resolution that has claimed it is waited for, and then it is no longer open, so a
-        # mail is never answered as read onto a sheet the resolution did not read.
+        # The window locked first, as a save on the page locks it too (``sheets.writable_sheet``,
+        # there FOR SHARE): a resolution that has claimed it is waited for, and then it is no
+        # longer open, so a mail is never answered as read onto a sheet the resolution did not
+        # read.
         still_open = (
             PhaseWindow.objects.select_for_update(no_key=True)
             .filter(id=window.id, status=WindowStatus.OPEN)

@@ -578,21 +578,26 @@ def due_window_ids(now: datetime) -> list[int]:
         .values_list("id", flat=True)
     )
     if maybe:
-        windows = list(PhaseWindow.objects.filter(id__in=maybe))
-        ready_ids: dict[int, set[int]] = {}
-        for window_id, seat_id in PhaseWindow.objects.filter(
-            id__in=maybe, order_sheets__ready=True
-        ).values_list("id", "order_sheets__seat_id"):
-            ready_ids.setdefault(window_id, set()).add(seat_id)
-        seats_of: dict[int, list[Seat]] = {}
-        for seat in Seat.objects.filter(campaign__in={w.campaign_id for w in windows}):
-            seats_of.setdefault(seat.campaign_id, []).append(seat)
-        due |= {
-            w.id
-            for w in windows
-            if is_due(w, seats_of.get(w.campaign_id, []), ready_ids.get(w.id, set()), now)
-        }
+        due |= _due_among(maybe, now)
     return sorted(due)
+
+
+def _due_among(window_ids: set[int], now: datetime) -> set[int]:
+    """Which of these windows are open and due (``is_due``): three reads, however many."""
+    windows = list(PhaseWindow.objects.filter(id__in=window_ids, status=WindowStatus.OPEN))
+    ready_ids: dict[int, set[int]] = {}
+    for window_id, seat_id in PhaseWindow.objects.filter(
+        id__in=window_ids, order_sheets__ready=True
+    ).values_list("id", "order_sheets__seat_id"):
+        ready_ids.setdefault(window_id, set()).add(seat_id)
+    seats_of: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(campaign__in={w.campaign_id for w in windows}):
+        seats_of.setdefault(seat.campaign_id, []).append(seat)
+    return {
+        w.id
+        for w in windows
+        if is_due(w, seats_of.get(w.campaign_id, []), ready_ids.get(w.id, set()), now)
+    }
 
 
 def queue_resolution(window_id: int) -> None:
@@ -610,17 +615,7 @@ def queue_resolution_when_due(window_id: int) -> None:
     finds what no Ready queued."""
 
     def look() -> None:
-        if window_due(window_id, now=timezone.now()):
+        if _due_among({window_id}, timezone.now()):
             queue.now(queue.RESOLVE_PHASE, window_id)
 
     transaction.on_commit(look)
-
-
-def window_due(window_id: int, *, now: datetime) -> bool:
-    """Whether the open window ``window_id`` is due (``is_due``): three small reads."""
-    window = PhaseWindow.objects.filter(id=window_id, status=WindowStatus.OPEN).first()
-    if window is None:
-        return False
-    seats = list(Seat.objects.filter(campaign_id=window.campaign_id))
-    ready_ids = set(window.order_sheets.filter(ready=True).values_list("seat_id", flat=True))
-    return is_due(window, seats, ready_ids, now)
