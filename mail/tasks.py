@@ -9,6 +9,7 @@ from celery import shared_task
 from celery.signals import worker_process_init
 from django.utils import timezone
 
+from dgk import memory
 from mail.services import digest, email
 
 logger = logging.getLogger(__name__)
@@ -17,11 +18,13 @@ logger = logging.getLogger(__name__)
 @worker_process_init.connect
 def warm_worker(**kwargs) -> None:
     """Each worker process loads the URLconf and the email templates as it starts, not while
-    it builds its first emails."""
+    it builds its first emails; then what it has loaded is set aside from the garbage
+    collector's rounds (``dgk.memory.settle``)."""
     try:
         email.warm()
     except Exception:  # a worker that could not warm still works: its first emails are slower
         logger.exception("could not load the URLconf and email templates at start")
+    memory.settle()
 
 
 @shared_task(ignore_result=True)
