@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.http import HttpRequest
-from django.utils.html import json_script
 
 from campaign.models import PhaseWindow, StateVersion
 from campaign.projection import Relation
 from campaign.services import viewcache
+from dgk import jsontext
 from maps import overlay
 from maps.core.hexgrid import hex_id
 from maps.core.tiles import grid_of, map_stamp
@@ -66,10 +66,10 @@ def inline_layer(request: HttpRequest, access, loaded: tuple | None = None) -> s
 
 def _script(seat, layer: Layer) -> str:
     if not layer.cacheable:
-        return json_script(layer.make(), "mapwidget-data")
+        return jsontext.script(layer.make(), "mapwidget-data")
     return viewcache.derived(
         seat, layer.version, f"layer-script:{layer.etag}",
-        lambda: json_script(layer.make(), "mapwidget-data"), timeout=DRAFT_TIMEOUT,
+        lambda: jsontext.script(layer.make(), "mapwidget-data"), timeout=DRAFT_TIMEOUT,
     )  # fmt: skip
 
 

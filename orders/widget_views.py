@@ -8,7 +8,6 @@ own draft, through ``maps.overlay``; the access check is the orders pages' own.
 
 from __future__ import annotations
 
-import json
 import re
 
 from django.contrib.auth.decorators import login_required
@@ -16,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Json
 from django.views.decorators.http import require_GET
 
 from campaign.models import PhaseWindow, StateVersion
+from dgk import jsontext
 from maps import overlay
 from maps.core.tiles import grid_of
 from orders.access import (
@@ -46,7 +46,7 @@ def map_overlay(request: HttpRequest, code) -> HttpResponse:
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
     if request.headers.get("If-None-Match") == etag:
         return HttpResponseNotModified(headers=headers)
-    body = json.dumps(make(), separators=(",", ":"))
+    body = jsontext.dumps(make())
     return HttpResponse(body, content_type="application/json", headers=headers)
 
 
@@ -140,7 +140,7 @@ def map_history(request: HttpRequest, code) -> HttpResponse:
         or [overlay.hex_xy(grid, f.hex) for f in sorted(view.own_forces(), key=strength)],
     }
     data["names"] = overlay.names_near(data["counters"], hexmap, grid)
-    body = json.dumps(data, separators=(",", ":"))
+    body = jsontext.dumps(data)
     return HttpResponse(body, content_type="application/json", headers=headers)
 
 
@@ -172,5 +172,5 @@ def umpire_overlay(request: HttpRequest, code) -> HttpResponse:
         "focus": [overlay.hex_xy(grid, f.hex) for f in sorted(view.forces, key=strength)],
     }
     data["names"] = overlay.names_near(data["counters"], hexmap, grid)
-    body = json.dumps(data, separators=(",", ":"))
+    body = jsontext.dumps(data)
     return HttpResponse(body, content_type="application/json", headers=headers)

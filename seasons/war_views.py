@@ -8,8 +8,6 @@ default): the same page and map without signing in; switching it off breaks the 
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -22,7 +20,7 @@ from battles.services import photo_pages
 from campaign.access import member_campaign, organiser_campaign
 from campaign.models import Campaign
 from campaign.services.actionlog import OrganiserError
-from dgk import files
+from dgk import files, jsontext
 from seasons.services import bookfiles, war
 
 
@@ -113,7 +111,7 @@ def _history(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     data = war.war_layer(campaign, number)
     if data is None:
         return JsonResponse({"error": "the campaign has no map yet"}, status=404)
-    body = json.dumps(data, separators=(",", ":"))
+    body = jsontext.dumps(data)
     return HttpResponse(
         body, content_type="application/json", headers={"Cache-Control": "private, no-cache"}
     )
