@@ -11,7 +11,8 @@ machine).
 2. The services: a scratch PostgreSQL database, a five-seat campaign on the bundled map played
    by the automatic players (``tests/seasons/real_season.py``): every phase resolved by
    ``resolve_due_phase``, battles settled by the quick resolution, every email built and sent
-   (to Django's in-memory outbox) as a worker that has started would (``email.warm``), and
+   (to Django's in-memory outbox) as a worker that has started would (``mail.tasks.warm_worker``:
+   the URLconf and templates loaded, the garbage collector settled, ``dgk.memory``), and
    every seat's pages prepared after each resolution (``orders.warmup``: views, map layers,
    dashboard parts, "since you last looked"; the bench's players never visit, so each seat's
    catch-up counts from the campaign's start, kept and extended from one warm-up to the next,
@@ -137,9 +138,12 @@ def run(args) -> None:
     if deliver_many is not None:  # (before one resolution's emails went as one task)
         email.deliver_many = timed_deliver_many
     # The emails are built as in a worker that has started (``tasks.warm_worker``): the URLconf
-    # imported and the email templates compiled once, before its first email.
-    if hasattr(email, "warm"):
-        email.warm()
+    # imported and the email templates compiled once, before its first email, and what it has
+    # loaded set aside from the garbage collector's rounds (``dgk.memory``). Both sides of the
+    # ratio run after it, in this one process.
+    from mail import tasks as mail_tasks
+
+    mail_tasks.warm_worker()
     # The seats' pages prepared after each resolution (``orders.tasks.warm_seat_pages``, run
     # here after the commit as there is no broker): timed apart, as the emails are.
     from orders import tasks as order_tasks

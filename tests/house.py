@@ -51,7 +51,7 @@ LIBRARIES: dict[str, str] = {
     "maps.core": "the map core (pure)",
     "dgk": (
         "settings, the Celery app, the root urls, the guard on addresses users give, "
-        "the file storages"
+        "the file storages, SQL compiled once, the collector set aside, the widget's JSON"
     ),
 }
 PACKAGES = (*APPS, "rules", "tabletop", "dgk")
