@@ -1,22 +1,27 @@
 """The garbage collector of a long-lived process, set once it has loaded what it keeps for life
 (issue 44, "the season through the services").
 
-A worker process, once started, holds Django, the URLconf, the compiled templates, the bundled
-map and its indexes: hundreds of thousands of objects that live as long as it does. CPython's
-collector goes through all of them at every full collection, and with its default thresholds
-(700 new objects a young collection, a full one every hundred of those at most) a season's worker
-spent 0.15-0.2 s of its 4 s of CPU in the collector (``gc.callbacks``, the season bench).
+A worker process, once started, holds Django, the URLconf (every view) and the compiled email
+templates: 140,000-150,000 objects that live as long as it does. CPython's collector goes through
+all of them at every full collection, and with its default thresholds (a young collection every
+700 new objects, a full one every hundred of those at most) a season's worker spent 0.15-0.2 s
+of its 4 s of CPU in the collector (``gc.callbacks``, the season bench).
 
 ``settle()`` collects once, then freezes what is left (``gc.freeze``: the collector never looks
 at those objects again; they are not garbage, the process keeps them until it ends), and raises
 the young generation's threshold so that a task's many short-lived objects are gone by reference
-counting before a collection looks for cycles among them. Cycles are still collected: later,
-not never. What a process would hold longer is at most ``THRESHOLD[0]`` objects more than with
-the default, a few megabytes.
+counting before a collection looks for cycles among them. Cycles are still collected, later: a
+cycle that outlives one young collection now waits for about 100,000 new objects (a middle
+collection) or a million (a full one) rather than 7,000 or 70,000, so a busy process may hold
+some megabytes more between collections (an estimate, not a bound: a cycle may hold a large
+query result). A frozen object that later becomes part of a cycle is never collected; what is
+frozen is what the process loaded to run, which it keeps anyway.
 
-Called by each Celery worker process as it starts (``mail.tasks.warm_worker``, after the email
-templates and the URLconf are loaded) and by each web process once the application is loaded
-(``deploy/gunicorn.conf.py``, ``post_worker_init``).
+Called by the Celery worker in its main process before it forks its pool (the pool's
+processes then share the frozen objects' pages with it, and no collection writes to them) and
+again in each pool process as it starts (``mail.tasks.warm_worker``, after the email templates
+and the URLconf are loaded), and by each web process when it imports the application
+(``dgk/wsgi.py``, after the URLconf).
 """
 
 from __future__ import annotations

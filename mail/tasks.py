@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from celery.signals import worker_process_init
+from celery.signals import worker_init, worker_process_init
 from django.utils import timezone
 
 from dgk import memory
@@ -15,11 +15,14 @@ from mail.services import digest, email
 logger = logging.getLogger(__name__)
 
 
+@worker_init.connect
 @worker_process_init.connect
 def warm_worker(**kwargs) -> None:
-    """Each worker process loads the URLconf and the email templates as it starts, not while
-    it builds its first emails; then what it has loaded is set aside from the garbage
-    collector's rounds (``dgk.memory.settle``)."""
+    """The worker loads the URLconf and the email templates as it starts, not while it builds
+    its first emails, then sets what it has loaded aside from the garbage collector's rounds
+    (``dgk.memory.settle``): in its main process before it forks its pool (the pool's processes
+    inherit both), and again in each pool process as it starts (the second finds them loaded,
+    and freezes what the process made since)."""
     try:
         email.warm()
     except Exception:  # a worker that could not warm still works: its first emails are slower

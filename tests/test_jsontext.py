@@ -6,6 +6,7 @@ import datetime
 import decimal
 import json
 import uuid
+from typing import NamedTuple
 
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
@@ -13,6 +14,12 @@ from django.utils.html import json_script
 from django.utils.translation import gettext_lazy
 
 from dgk import jsontext
+
+
+class Hex(NamedTuple):
+    q: int
+    r: int
+
 
 VALUES = [
     {"counters": [{"hex": "0412", "xy": [12.5, -3.25], "slot": 0, "flags": ""}], "names": []},
@@ -25,6 +32,7 @@ VALUES = [
     {"time": datetime.time(9, 30, 15, 250000), "for": datetime.timedelta(days=1, hours=2)},
     {"points": decimal.Decimal("12.50"), "id": uuid.UUID(int=12345), "lazy": gettext_lazy("Map")},
     (("a", 1), ("b", [2, 3])),
+    {"hex": Hex(4, 12), "hexes": [Hex(0, 0), Hex(-1, 3)]},  # a tuple's subclass: an array
 ]
 
 
@@ -50,6 +58,17 @@ def test_the_element_id_is_escaped():
     assert jsontext.script({}, 'x"><b>') == json_script({}, 'x"><b>')
 
 
+def test_nan_and_the_infinities_are_written_as_null():
+    """(``json.dumps`` writes ``NaN``, which ``JSON.parse`` refuses: the page's widget could
+    not read the block.)"""
+    assert json.loads(jsontext.dumps([float("nan"), float("inf"), -float("inf"), 1.5])) == [
+        None,
+        None,
+        None,
+        1.5,
+    ]
+
+
 @dataclasses.dataclass
 class Point:
     x: int
@@ -59,5 +78,14 @@ class Point:
 def test_refuses_what_django_refuses(value):
     with pytest.raises(TypeError):
         json.dumps(value, cls=DjangoJSONEncoder)
+    with pytest.raises(TypeError):
+        jsontext.dumps(value)
+
+
+@pytest.mark.parametrize("value", [2**64, "\ud800"])
+def test_refuses_what_the_maps_documents_never_hold(value):
+    """A whole number beyond 64 bits, a lone surrogate: ``json.dumps`` writes them, orjson
+    refuses with a ``TypeError`` (the module's docstring says so)."""
+    json.dumps(value)
     with pytest.raises(TypeError):
         jsontext.dumps(value)

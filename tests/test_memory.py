@@ -39,13 +39,16 @@ REPORT = (
 )
 
 
-def test_a_worker_process_settles_as_it_starts():
+@pytest.mark.parametrize("signal", ["worker_init", "worker_process_init"])
+def test_a_worker_settles_before_it_forks_and_in_each_process(signal):
+    """``worker_init``: the worker's main process, before it forks its pool;
+    ``worker_process_init``: each process of the pool as it starts."""
     before = fresh_process(REPORT)
-    assert before["frozen"] == 0 and before["threshold"] == [700, 10, 10]
+    assert before["frozen"] == 0 and before["threshold"] == [700, 10, 10]  # (CPython's own)
     after = fresh_process(
-        "from celery.signals import worker_process_init\n"
+        f"from celery.signals import {signal}\n"
         "from mail import tasks\n"
-        "worker_process_init.send(sender=None)\n" + REPORT
+        f"{signal}.send(sender=None)\n" + REPORT
     )
     assert after["threshold"] == list(memory.THRESHOLD)
     assert after["frozen"] > 100_000  # Django, the URLconf, every view, the templates
