@@ -17,6 +17,8 @@ its own process (as ``maps.picture_queue`` does for the map pictures). The drawi
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.cache import cache
@@ -28,6 +30,7 @@ from dgk import files
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 QUEUED_FOR = 600  # seconds a queued book is not queued again
+PRINTING_FOR = 600  # seconds one worker holds a book it prints (printing takes 5-60 s)
 KIND = "books"  # the storage (settings.FILE_KINDS)
 WANTED = "wanted"
 
@@ -65,6 +68,23 @@ def ask_for_book(campaign: Campaign) -> None:
     key = "dgk:book-queued:" + hashlib.sha256(book_key(campaign, "a4").encode()).hexdigest()
     if cache.add(key[:80], 1, timeout=QUEUED_FOR):
         queue.on_commit(queue.PRINT_SEASON_BOOK, campaign_id, robust=True)
+
+
+@contextmanager
+def printing(key: str) -> Iterator[bool]:
+    """Whether this process is the one to print the book ``key`` now: True for the first to ask
+    (until it is done, or ``PRINTING_FOR`` seconds), False for any other meanwhile, in any
+    process that shares the cache (Redis: every worker of the site). Two workers can be asked
+    for one book (a queued task and a download's note, or two downloads): printed twice, the
+    second would replace the first with other bytes (its moment of printing) while it is being
+    served."""
+    lock = "dgk:book-printing:" + hashlib.sha256(key.encode()).hexdigest()
+    mine = cache.add(lock[:80], 1, timeout=PRINTING_FOR)
+    try:
+        yield mine
+    finally:
+        if mine:
+            cache.delete(lock[:80])
 
 
 def on_campaign_ended(sender, *, campaign: Campaign, **kwargs) -> None:

@@ -189,9 +189,10 @@ def book_pdf(campaign: Campaign, paper: str = "a4") -> bytes:
 
 
 def draw_book(campaign_id: int) -> list[str]:
-    """Print the book of a campaign that is over in both papers, unless they are stored; their
-    names in the ``books`` storage (none when the campaign is gone or still running). Safe to
-    run twice."""
+    """Print the book of a campaign that is over in both papers, unless they are stored or
+    another worker is printing them (``bookfiles.printing``); their names in the ``books``
+    storage (none when the campaign is gone or still running). Safe to run twice, and by two
+    workers at once: a book is printed and stored once."""
     campaign = Campaign.objects.filter(id=campaign_id).first()
     if campaign is None or not war.war_shown(campaign):
         return []
@@ -200,7 +201,9 @@ def draw_book(campaign_id: int) -> list[str]:
     for paper in bookfiles.PAPERS:
         key = bookfiles.book_key(campaign, paper, stamp)
         if not bookfiles.book_stored(key):
-            files.save_whole(bookfiles.KIND, key, book_pdf(campaign, paper))
+            with bookfiles.printing(key) as mine:
+                if mine and not bookfiles.book_stored(key):  # (stored while we asked?)
+                    files.save_whole(bookfiles.KIND, key, book_pdf(campaign, paper))
         out.append(key)
     return out
 
