@@ -65,8 +65,7 @@ def ask_for_book(campaign: Campaign) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         transaction.on_commit(lambda: mark_wanted(campaign_id), robust=True)
         return
-    key = "dgk:book-queued:" + hashlib.sha256(book_key(campaign, "a4").encode()).hexdigest()
-    if cache.add(key[:80], 1, timeout=QUEUED_FOR):
+    if cache.add(_lock_key("queued", book_key(campaign, "a4")), 1, timeout=QUEUED_FOR):
         queue.on_commit(queue.PRINT_SEASON_BOOK, campaign_id, robust=True)
 
 
@@ -78,13 +77,18 @@ def printing(key: str) -> Iterator[bool]:
     for one book (a queued task and a download's note, or two downloads): printed twice, the
     second would replace the first with other bytes (its moment of printing) while it is being
     served."""
-    lock = "dgk:book-printing:" + hashlib.sha256(key.encode()).hexdigest()
-    mine = cache.add(lock[:80], 1, timeout=PRINTING_FOR)
+    lock = _lock_key("printing", key)
+    mine = cache.add(lock, 1, timeout=PRINTING_FOR)
     try:
         yield mine
     finally:
         if mine:
-            cache.delete(lock[:80])
+            cache.delete(lock)
+
+
+def _lock_key(what: str, key: str) -> str:
+    """The shared cache's key of a note on the book ``key`` (``what``: queued, printing)."""
+    return f"dgk:book-{what}:{hashlib.sha256(key.encode()).hexdigest()}"[:80]
 
 
 def on_campaign_ended(sender, *, campaign: Campaign, **kwargs) -> None:
