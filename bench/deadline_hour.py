@@ -51,6 +51,7 @@ import contextlib
 import csv
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -411,6 +412,30 @@ def locust(env: dict, host: str, users: int, rate: float, seconds: float, classe
     return stats(Path(f"{prefix}_stats.csv"))
 
 
+def print_errors(log: Path, start: int, kind: str, most: int = 60) -> None:
+    """The errors the ``kind`` servers logged during this scenario (from byte ``start`` of
+    ``log``): each line at ERROR or CRITICAL and each traceback, so a failure the table counts
+    is told with its cause (a 500's traceback is logged by ``django.request``, one of
+    gunicorn's own by its error log)."""
+    with open(log, errors="replace") as f:
+        f.seek(start)
+        lines = f.read().splitlines()
+    shown, inside = [], False
+    for line in lines:
+        if "Traceback (most recent call last)" in line or re.search(
+            r"\b(ERROR|CRITICAL)\b|\[ERROR\]|Error handling request|Internal Server Error", line
+        ):
+            inside = True
+        elif inside and line and not line[0].isspace() and not re.match(r"^\w+(\.\w+)*: ", line):
+            inside = False
+        if inside:
+            shown.append(line)
+    if shown:
+        print(f"  the {kind} logged {len(shown)} lines of errors (the first {most}):")
+        for line in shown[:most]:
+            print(f"    {line}")
+
+
 def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, work: Path):
     """One scenario from a fresh copy of the set-up: servers up, locust, check, servers down."""
     import redis
@@ -423,6 +448,7 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
     port = free_port()
     host = f"http://127.0.0.1:{port}"
     logs = {k: open(work / f"{k}.log", "a") for k in ("worker", "web")}  # noqa: SIM115
+    log_starts = {k: f.tell() for k, f in logs.items()}
     procs = [
         subprocess.Popen(
             [*worker_nice(tree), sys.executable, "-m", "celery", "-A", "dgk", "worker", "-B",
@@ -488,8 +514,12 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
         # autogroup scheduling each session is its own group of CPU time, shared equally
         # between groups whatever their niceness, and the worker's ``nice`` would then count
         # for nothing against gunicorn's (docs/performance.md, "The fourth pass").
+        # The leader is asked to stop first (Celery's warm shutdown lets the task at hand end,
+        # gunicorn's lets the requests at hand be answered); what is left of its group then.
+        # Terminated all at once, the pool's processes died under their tasks and the worker
+        # logged each as lost, errors of the bench's own making among those of the hour.
         for p in procs:
-            os.killpg(p.pid, signal.SIGTERM)
+            os.kill(p.pid, signal.SIGTERM)
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=20)
@@ -497,6 +527,8 @@ def scenario(name: str, players: int, args, tree: Path, env: dict, plan: Path, w
                 os.killpg(p.pid, signal.SIGKILL)
         for f in logs.values():
             f.close()
+        for kind, start in log_starts.items():
+            print_errors(work / f"{kind}.log", start, kind)
     out = child(tree, {**env, "CELERY_BROKER_URL": ""}, "verify", str(plan), str(log_path))
     print("\n".join("  " + x for x in out.splitlines() if x.startswith("check: ")))
     result["check"] = json.loads(out.strip().splitlines()[-1])
