@@ -14,6 +14,7 @@ import base64
 import functools
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
@@ -29,8 +30,9 @@ def b64url(raw: bytes) -> str:
 
 def make_key_file(path: Path) -> bool:
     """A new P-256 private key in ``path`` (mode 0600), unless a key is there already: True if
-    this call made it. Written beside and linked into place, so two processes starting at once
-    end with one key, never half a file."""
+    this call made it. Written beside, in a temporary file of its own (``mkstemp``: one per
+    call, so neither two processes nor two threads of one process share it), and linked into
+    place: callers at once end with one key, never half a file."""
     path = Path(path)
     if path.exists() and path.stat().st_size > 0:
         return False
@@ -40,11 +42,11 @@ def make_key_file(path: Path) -> bool:
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "wb") as out:
-        out.write(pem)
+    descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+    temporary = Path(name)  # (made with mode 0600, which the link keeps)
     try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(pem)
         os.link(temporary, path)
     except FileExistsError:
         return False

@@ -4,6 +4,7 @@ import os
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,35 @@ def test_it_makes_the_key_once_and_keeps_it(settings):
     keys.vapid.cache_clear()  # another process, or the next start
     assert keys.public_key() == first
     assert keys.make_key_file(settings.VAPID_KEY_FILE) is False
+
+
+def test_threads_of_one_process_making_the_key_at_once_end_with_one_key(tmp_path):
+    """A web process of several threads (gunicorn's gthread) asked for its first pages at once:
+    each thread finds no key and makes one. The threads share a process id, so a temporary
+    file named by it alone was one file for all of them, truncated and unlinked under one
+    another (the deadline hour's bench saw three first dashboards answer 500 so)."""
+    for attempt in range(20):
+        target = tmp_path / str(attempt) / "vapid-key.pem"
+        start = threading.Barrier(8)
+        made, failed = [], []
+
+        def make(target=target, start=start, made=made, failed=failed):
+            start.wait()
+            try:
+                made.append(keys.make_key_file(target))
+            except Exception as exc:  # noqa: BLE001 (any is the failure looked for)
+                failed.append(exc)
+
+        threads = [threading.Thread(target=make) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failed == []
+        assert made.count(True) == 1, made
+        assert Vapid02.from_file(str(target)).private_key is not None
+        assert stat.S_IMODE(target.stat().st_mode) == 0o600
+        assert [p.name for p in target.parent.iterdir()] == ["vapid-key.pem"]  # none left
 
 
 def test_the_entrypoint_makes_the_key_at_the_first_start(tmp_path):
