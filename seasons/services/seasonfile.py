@@ -16,7 +16,8 @@ The dice seed is a server secret until the season ends (docs/dice.md): it travel
 ``with_secrets`` (the nightly backups, ``manage.py exportcampaign --with-secrets``), or once the
 campaign has ended and its seeds are revealed anyway. The public link of *The war*
 (``war_token``) is a key of this site only and never travels (``SITE_ONLY``), nor does
-``news_at``, a moment of this site's dashboards.
+``news_at``, a moment of this site's dashboards, nor the club's webhook in the campaign's
+options (``SITE_ONLY_OPTIONS``), whose address is a password.
 
 A file is read in bounded memory and time, whoever made it (docs/security.md, "Season files"):
 at most ``settings.SEASON_FILE_MAX_BYTES`` compressed and as many decompressed, decompressed in
@@ -73,6 +74,11 @@ READS = (1, 2)
 SECRET_FIELDS = ("seed", "past_seeds")
 # Columns that are keys of this site only: never written, ignored in an older file that has them.
 SITE_ONLY = ("war_token", "news_at")
+# Keys of ``Campaign.options`` of this site only, never written, dropped from a file that has
+# them: the club's webhook (``club.services.channel.HOOK``), whose address is its password; a
+# file given to another club would hand it the secret and its copy would post into this club's
+# chat. The organiser sets it again on the site that imports (docs/club.md).
+SITE_ONLY_OPTIONS = ("club_hook",)
 # The deepest nesting of arrays and objects a file may have (a whole season's is 13 deep).
 MAX_DEPTH = 64
 CHUNK = 1 << 20
@@ -352,6 +358,14 @@ def _columns(obj: models.Model, skip: tuple[str, ...] = ()) -> dict:
 columns_of = _columns  # for seasonphotos, which writes the photos' rows
 
 
+def travelling_options(options):
+    """A campaign's ``options`` as a season file carries them: without ``SITE_ONLY_OPTIONS``
+    (anything but an object is left for the import's check to refuse)."""
+    if not isinstance(options, dict):
+        return options
+    return {k: v for k, v in options.items() if k not in SITE_ONLY_OPTIONS}
+
+
 # --- the export ---------------------------------------------------------------------------
 
 
@@ -381,6 +395,7 @@ def season_body(campaign: Campaign, *, with_secrets: bool, now: datetime | None 
         return users[user_id]
 
     head = _columns(campaign, skip=() if secrets else SECRET_FIELDS)
+    head["options"] = travelling_options(head.get("options"))
     head["organiser"] = _person(campaign.organiser)
     head["previous"] = str(campaign.previous.code) if campaign.previous else None
     head["seed_commitment"] = campaign.seed_commitment

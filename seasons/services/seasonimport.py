@@ -58,6 +58,7 @@ from seasons.services.seasonfile import (
     SeasonFileError,
     from_plain,
     own_columns,
+    travelling_options,
 )
 
 
@@ -240,6 +241,7 @@ def _write(
         organiser=organiser,
         previous=previous,
     )
+    campaign.options = travelling_options(campaign.options)  # (a file written before they were)
     if new_code:
         campaign.name = copy_name(campaign.name, now)
     if archive:

@@ -517,3 +517,42 @@ def test_the_year_before_is_linked_only_if_the_organiser_runs_it(
     said = _import(path)
     assert "not linked" not in said
     assert Campaign.objects.get(name="File season").previous == mine
+
+
+# --- the club's webhook: a password of this site, never in a file ----------------------------
+
+
+HOOK = "https://discord.com/api/webhooks/123/a-secret-token"
+
+
+def test_the_clubs_webhook_never_travels_in_the_file(season, tmp_path):
+    """Its address is its password: a file given to another club would hand over the secret,
+    and the copy imported there would post into this club's chat. Not even in a backup (with
+    the secrets): the organiser sets it again where the file is imported."""
+    season.options = {**season.options, "club_hook": HOOK}
+    season.save(update_fields=["options"])
+    path = tmp_path / "s.gz"
+    _export(season, path, "--with-secrets")
+    assert b"a-secret-token" not in gzip.decompress(path.read_bytes())
+    body = seasonfile.read(path)
+    kept = {k: v for k, v in season.options.items() if k != "club_hook"}
+    assert body["campaign"]["options"] == kept  # the campaign's other options travel
+    season.delete()
+    _import(path)
+    back = Campaign.objects.get(code=body["campaign"]["code"])
+    assert "club_hook" not in back.options
+    assert back.options == kept
+
+
+def test_a_file_that_carries_a_webhook_is_imported_without_it(exported):
+    """A file written by an older site, or by hand, with the hook in the options."""
+
+    def with_hook(body):
+        body["campaign"]["options"]["club_hook"] = HOOK
+
+    _forge(exported, with_hook)
+    body = seasonfile.read(exported)
+    assert body["campaign"]["options"]["club_hook"] == HOOK
+    _import(exported)
+    back = Campaign.objects.get(code=body["campaign"]["code"])
+    assert "club_hook" not in back.options
