@@ -353,7 +353,9 @@ def deliver(post_id: int, *, now: datetime) -> bool:
             url, json=payload(row.text), deadline=float(settings.CLUB_HOOK_TIMEOUT)
         )
     except Exception as exc:  # refused, timed out, unreachable, or anything else: this post
-        logger.info("club post %s: %s", row.id, exc)
+        # The exception's kind, never its text: requests' errors name the URL, and the hook's
+        # address is its password (the log is read by whoever runs the server, not the club).
+        logger.info("club post %s: %s (%s)", row.id, outbound.outcome(exc), type(exc).__name__)
         _failed(row, outbound.outcome(exc), now=now)
         return False
     if not 200 <= answer.status_code < 300:  # a redirect is not followed: not posted either

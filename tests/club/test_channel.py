@@ -218,7 +218,7 @@ def test_the_season_end_is_posted_and_then_its_public_link(
 
 
 def test_a_dead_hook_neither_delays_nor_breaks_the_resolution(
-    campaign, organiser, now, dead_hook, django_capture_on_commit_callbacks
+    campaign, organiser, now, dead_hook, django_capture_on_commit_callbacks, caplog
 ):
     with_hook(campaign, dead_hook, organiser, now)
     started = time.monotonic()
@@ -230,6 +230,10 @@ def test_a_dead_hook_neither_delays_nor_breaks_the_resolution(
     assert post.status == PostStatus.PENDING and post.tries == 1
     assert post.error == "unreachable"
     assert post.next_try == moment + channel.BACKOFF[0]
+    # The server's log says what the try met, never the address: it is the hook's password.
+    host, port = dead_hook.split("://", 1)[1].split("/", 1)[0].split(":")
+    assert f"club post {post.id}: unreachable (ConnectionError)" in caplog.text
+    assert f":{port}" not in caplog.text and "/hook" not in caplog.text
 
 
 def test_a_slow_hook_does_not_delay_the_resolution_and_its_post_times_out(

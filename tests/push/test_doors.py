@@ -123,6 +123,8 @@ def test_one_bad_device_never_stops_the_others_nor_the_later_seats(
     assert counts == {"sent": 3, "forgotten": 0, "failed": 4}
     failed = [r.getMessage() for r in caplog.records if r.getMessage().startswith("push: device")]
     assert any(str(bad_key.code) in m and "failed" in m for m in failed), failed
+    # What a try met, never the endpoint: anyone who has it can push to the device.
+    assert "/push/dead" not in caplog.text and "127.0.0.1:9" not in caplog.text
     assert PushDevice.objects.count() == 6  # a failure keeps the device for the next push
 
 
