@@ -54,6 +54,11 @@ MAX_BODY = 64 * 1024
 SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT; a VPN such as Tailscale
 # The ranges requests-hardened refuses beyond Python's (6to4, NAT64, ...), the shared one aside.
 TRANSLATED = tuple(net for net in EXTRA_BLOCKED_NET_RANGES if net != SHARED)
+# The clouds' metadata services (the server's credentials) that are not link-local, refused
+# even where private addresses are allowed (``OUTBOUND_ALLOW_PRIVATE``): AWS's over IPv6
+# (a private address) and Alibaba's (in the shared range). 169.254.169.254, the others' and
+# AWS's over IPv4, is link-local, refused in every mode already.
+METADATA = tuple(ipaddress.ip_address(a) for a in ("fd00:ec2::254", "100.100.100.200"))
 
 
 class Refused(requests.RequestException):
@@ -89,6 +94,8 @@ def refusal(ip: Address, *, allow_private: bool = False) -> str | None:
         return "an unspecified address"
     if ip.is_link_local:
         return "a link-local address"
+    if ip in METADATA:
+        return "a cloud's metadata address"
     if ip.is_multicast:
         return "a multicast address"
     if ip.is_loopback:

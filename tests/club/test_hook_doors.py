@@ -4,6 +4,7 @@ address connected to the one checked, no redirect followed, a deadline for the w
 a board that says what happened, never an exception's text."""
 
 import doctest
+import ipaddress
 import socket
 import time
 
@@ -73,9 +74,14 @@ def test_a_club_on_its_own_network_may_allow_private_addresses(settings):
     settings.OUTBOUND_ALLOW_PRIVATE = True
     assert channel.check_hook("http://10.0.0.5/hook") == "http://10.0.0.5/hook"
     assert channel.check_hook("http://localhost:8448/hook") == "http://localhost:8448/hook"
-    # The clouds' metadata service stays refused.
+    # The clouds' metadata services stay refused: link-local, or named (AWS's over IPv6 is a
+    # private address, Alibaba's in the shared range).
     with pytest.raises(OrganiserError, match="link-local"):
         channel.check_hook("http://169.254.169.254/latest/meta-data/")
+    for url in ("http://[fd00:ec2::254]/latest/meta-data/", "http://100.100.100.200/latest/"):
+        with pytest.raises(OrganiserError, match="a cloud's metadata address"):
+            channel.check_hook(url)
+    assert outbound.refusal(ipaddress.ip_address("fd00:ec2::253"), allow_private=True) is None
 
 
 def test_a_hook_inside_is_refused_again_when_posted_and_never_reached(campaign):
