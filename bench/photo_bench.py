@@ -4,14 +4,22 @@ the display size and the thumbnail; and the metadata of a phone-like photo befor
 (``battles.services.imaging``, read back with Pillow).
 
     .venv/bin/python bench/photo_bench.py
+
+Then the memory one photo costs: each upload processed in a fresh process, the growth of its
+peak resident size (``ru_maxrss``) printed: a phone's 12-megapixel JPEG, and a 40-megapixel
+PNG with transparency (a small file: 8000x5000 of two colours), the largest the limits let
+through.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -89,5 +97,51 @@ def main() -> None:
     )
 
 
+def transparent_png() -> bytes:
+    image = Image.new("RGBA", (8000, 5000), (0, 0, 0, 0))
+    image.paste((200, 20, 20, 255), (2000, 1250, 6000, 3750))
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def phone_jpeg() -> bytes:
+    return photo_files.phone_jpeg((4032, 3024), orientation=6)
+
+
+MADE = {"transparent-png": transparent_png, "phone-jpeg": phone_jpeg}
+
+
+def one(kind: str, path: str) -> None:
+    """In a fresh process: the growth of the peak resident size while one upload (made by the
+    parent: making it costs memory too) is processed."""
+    data = Path(path).read_bytes()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    imaging.process(data, kind)
+    took = time.perf_counter() - start
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    print(f"{kind}: {len(data) / 1e3:.0f} kB, peak memory +{grown / 1024:.0f} MB, {took:.2f} s")
+
+
+def memory() -> None:
+    print("\nThe memory one photo costs (each in a fresh process):")
+    for kind, make in MADE.items():
+        with tempfile.NamedTemporaryFile(suffix=".upload") as upload:
+            upload.write(make())
+            upload.flush()
+            done = subprocess.run(
+                [sys.executable, __file__, "--one", kind, upload.name],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+        print("  " + done.stdout.strip())
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--one"]:
+        one(sys.argv[2], sys.argv[3])
+    else:
+        main()
+        memory()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import struct
+import threading
 from dataclasses import dataclass
 
 from PIL import Image, ImageCms, ImageOps
@@ -207,6 +208,20 @@ def _refuse_by_kind(name: str, kind: str) -> None:
         )
 
 
+def _at_most(image: Image.Image, side: int) -> Image.Image:
+    """``image`` (loaded) at most ``side`` pixels on its longest side, made smaller in place
+    (``thumbnail``: reduced by a whole factor first, then Lanczos), its ``info`` (the EXIF
+    orientation, the ICC profile) kept. A palette or bilevel image is turned RGB(A) first:
+    Pillow resizes those by the nearest pixel only."""
+    if max(image.size) <= side:
+        return image
+    if image.mode in ("P", "PA", "1"):
+        clear = image.mode == "PA" or "transparency" in image.info
+        image = image.convert("RGBA" if clear else "RGB")
+    image.thumbnail((side, side), Image.Resampling.LANCZOS)
+    return image
+
+
 def _to_srgb(image: Image.Image) -> Image.Image:
     """RGB pixels in sRGB: a phone's Display P3 or Adobe RGB profile is applied, not dropped
     (dropping it would dull the colours); transparency is laid on white."""
@@ -263,6 +278,17 @@ def process(data: bytes, name: str, limits: Limits = Limits()) -> Processed:
             " picture (another file hidden in it), so it is not kept. Add the photo as the"
             " camera made it."
         )
+    with _DECODING:
+        return _decoded(data, name, kind, limits)
+
+
+# One photo decoded at a time in a process: a web process serves several requests at once
+# (gunicorn's threads), and a photo's pixels are its largest memory (160 MB for a 40-megapixel
+# PNG with transparency, decoded whole), where the uploads of a battle may come together.
+_DECODING = threading.Lock()
+
+
+def _decoded(data: bytes, name: str, kind: str, limits: Limits) -> Processed:
     try:
         image = Image.open(io.BytesIO(data), formats=[FORMATS[kind]])
     except Image.DecompressionBombError:
@@ -278,7 +304,11 @@ def process(data: bytes, name: str, limits: Limits = Limits()) -> Processed:
                 ratio = DISPLAY_SIDE / max(image.size)
                 image.draft("RGB", (int(image.width * ratio) + 1, int(image.height * ratio) + 1))
             image.load()
-            upright = ImageOps.exif_transpose(image)
+            # Made small first (in place), turned upright and to sRGB after: each full-size
+            # copy those made cost the upload's pixels (a 40-megapixel PNG with transparency
+            # took some 720 MB), where a display's are enough. Scaling to fit a square box
+            # gives the same pixels before the turn as after it.
+            upright = ImageOps.exif_transpose(_at_most(image, DISPLAY_SIDE))
             rgb = _to_srgb(upright)
         except Image.DecompressionBombError:
             raise PhotoRefused(_too_many_pixels(name, image.size, limits)) from None

@@ -167,3 +167,54 @@ def test_the_sizes_are_the_display_and_the_thumbnail():
     done = imaging.process(files.jpeg((4000, 3000)), "big.jpg")
     assert (done.display.width, done.display.height) == (1600, 1200)
     assert (done.thumbnail.width, done.thumbnail.height) == (400, 300)
+
+
+def _png(image: Image.Image, **options) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG", **options)
+    return out.getvalue()
+
+
+def _middle_and_corner(rendition) -> tuple:
+    image = Image.open(io.BytesIO(rendition.data)).convert("RGB")
+    return image.getpixel((image.width // 2, image.height // 2)), image.getpixel((2, 2))
+
+
+def _near(pixel, colour, by: int = 40) -> bool:
+    return all(abs(a - b) <= by for a, b in zip(pixel, colour, strict=True))
+
+
+def test_a_large_transparent_png_is_made_small_and_laid_on_white():
+    """The display size is made before the transparency is laid on white (a full-size copy of
+    each step cost some 720 MB for 40 megapixels): the same picture comes out."""
+    image = Image.new("RGBA", (4000, 3000), (0, 0, 0, 0))
+    image.paste((200, 20, 20, 255), (1000, 750, 3000, 2250))
+    done = imaging.process(_png(image), "clear.png")
+    assert (done.display.width, done.display.height) == (1600, 1200)
+    assert (done.thumbnail.width, done.thumbnail.height) == (400, 300)
+    for rendition in (done.display, done.thumbnail):
+        middle, corner = _middle_and_corner(rendition)
+        assert _near(middle, (200, 20, 20)) and _near(corner, (255, 255, 255)), (middle, corner)
+
+
+def test_a_large_palette_png_keeps_its_colours_and_its_clear_index():
+    image = Image.new("P", (2400, 1200), 0)
+    image.putpalette([0, 0, 0, 20, 40, 210] + [0] * 762)
+    image.paste(1, (600, 300, 1800, 900))
+    done = imaging.process(_png(image, transparency=0), "palette.png")
+    assert (done.display.width, done.display.height) == (1600, 800)
+    middle, corner = _middle_and_corner(done.display)
+    assert _near(middle, (20, 40, 210)) and _near(corner, (255, 255, 255)), (middle, corner)
+
+
+@pytest.mark.parametrize("mode", ["1", "L", "LA", "I;16", "RGB", "CMYK"])
+def test_a_large_image_of_any_mode_is_made_small(mode):
+    image = Image.new(mode, (3200, 2000))
+    if mode == "CMYK":
+        out = io.BytesIO()
+        image.save(out, "JPEG")
+        data, name = out.getvalue(), "print.jpg"
+    else:
+        data, name = _png(image), "scan.png"
+    done = imaging.process(data, name)
+    assert (done.display.width, done.display.height) == (1600, 1000)
