@@ -14,6 +14,8 @@ the gazette keeps out of its news.
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
 from datetime import datetime
 from typing import Any
 
@@ -123,6 +125,26 @@ def for_book(battle: Battle) -> dict[str, Any]:
         except OSError:
             photo = None
     return {"best_photo": photo, "accounts": _accounts(battle)}
+
+
+def book_digest(campaign) -> str:
+    """A short digest of what the book prints of the battles' photos and accounts (``for_book``:
+    each settled battle's best photo and its caption, every account), "" when it prints none.
+    It names the stored book (``bookfiles.book_stamp``): a side that empties its account or
+    takes its photo away after the end gets a new book, and the public link never serves one
+    printed with what is gone (``public_book_allowed`` judges today's photos and accounts)."""
+    printed = []
+    for b in campaign.battles.order_by("id").prefetch_related("photos", "accounts"):
+        if not photo_service.is_settled(b):
+            continue
+        best = photo_service.best_photo(b)
+        accounts = [(a["side"], a["text"]) for a in _accounts(b)]
+        if best is not None or accounts:
+            photo = (str(best.code), best.caption) if best is not None else None
+            printed.append((str(b.code), photo, accounts))
+    if not printed:
+        return ""
+    return hashlib.sha256(json.dumps(printed).encode()).hexdigest()[:10]
 
 
 def public_book_allowed(campaign, *, now: datetime) -> bool:

@@ -3,8 +3,10 @@
 
 Where: ``<campaign code>/<stamp>-<paper>.pdf`` in the ``books`` storage (``dgk.files``: the
 folder ``SEASON_BOOKS_DIR``, or the bucket's ``books/`` prefix); the stamp is the campaign's
-last state version and the moment it ended, so a campaign reopened and ended again gets a new
-book, and a book once printed is never printed again. Files are written whole.
+last state version, the moment it ended and a digest of the battles' photos and accounts it
+prints, so a campaign reopened and ended again gets a new book, as does one whose sides took
+an account or a photo away after the end; a book once printed is never printed again. Files
+are written whole.
 
 The web never prints one: the campaign's end asks for it (``ask_for_book``: a task for the
 worker when the transaction commits); a download of a book not yet stored asks again and
@@ -24,6 +26,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from battles.services import photo_pages
 from campaign.models import Campaign
 from campaign.services import queue
 from dgk import files
@@ -36,9 +39,12 @@ WANTED = "wanted"
 
 
 def book_stamp(campaign: Campaign) -> str:
+    """What the book's name says of its content: the last version, the end, and what it prints
+    of the battles' photos and accounts (``photo_pages.book_digest``; nothing when none)."""
     latest = campaign.versions.order_by("-number").values_list("id", flat=True).first()
     ended = int(campaign.ended.timestamp()) if campaign.ended else 0
-    return f"v{latest or 0}-e{ended}"
+    printed = photo_pages.book_digest(campaign)
+    return f"v{latest or 0}-e{ended}" + (f"-p{printed}" if printed else "")
 
 
 def book_key(campaign: Campaign, paper: str, stamp: str | None = None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -24,7 +25,8 @@ from battles.models import BattleAccount, BattlePhoto
 from battles.services import photo_pages
 from battles.services import photos as photo_service
 from campaign.models import Campaign
-from seasons.services import seasonfile, seasonimport
+from dgk import files as stored
+from seasons.services import bookfiles, seasonfile, seasonimport
 from tests.battles import photo_files as files
 from tests.battles.test_photos import battle, photo_folder, settle  # noqa: F401 (fixtures)
 from tests.orders.test_play_fixtures import client_for
@@ -163,6 +165,34 @@ def test_the_public_book_holds_nothing_the_sides_kept_to_the_club(fought, player
     for user, side in ((player, "prussian"), (other, "austrian")):
         photo_service.set_consent(fought, user, side, True)
     assert photo_pages.public_book_allowed(fought.campaign, now=now)
+
+
+def test_a_book_printed_with_what_the_sides_took_away_is_never_served_again(fought, player, other):
+    """The book is printed once; an account emptied or a photo removed after the end gives
+    the book a new name, so the public link (which judges today's accounts and photos) never
+    serves the copy printed with them: the download asks for a new print."""
+    settle(fought)
+    for user, side in ((player, "prussian"), (other, "austrian")):
+        photo_service.set_consent(fought, user, side, True)
+    campaign = fought.campaign
+    printed = bookfiles.book_stamp(campaign)
+    assert "-p" in printed  # it prints the battle's best photo and the two accounts
+    for paper in bookfiles.PAPERS:
+        stored.save_whole(bookfiles.KIND, bookfiles.book_key(campaign, paper, printed), b"%PDF")
+    assert bookfiles.book_ready(campaign)
+    assert not photo_pages.public_book_allowed(campaign, now=timezone.now())  # the accounts
+
+    account(fought, player, "prussian", "")
+    account(fought, other, "austrian", "")
+    assert photo_pages.public_book_allowed(campaign, now=timezone.now())
+    emptied = bookfiles.book_stamp(campaign)
+    assert emptied != printed and not bookfiles.book_ready(campaign)
+
+    photo_service.remove(photo_service.best_photo(fought), player)
+    assert bookfiles.book_stamp(campaign) not in (printed, emptied)
+    photo_service.remove(photo_service.best_photo(fought), other)
+    # Nothing of the battles printed: the name a book had before photos were kept.
+    assert re.fullmatch(r"v\d+-e\d+", bookfiles.book_stamp(campaign))
 
 
 # ---- the season file -------------------------------------------------------------------------
