@@ -49,6 +49,7 @@ class MarchForm(forms.Form):
     path = forms.CharField(
         max_length=200,
         required=False,
+        label="Line of march",  # (the orders page's label: an error names the field so)
         help_text="Direction codes: 1 W, 2 NW, 3 NE, 4 E, 5 SE, 6 SW, e.g. 1-2-2-1-6.",
     )
     marches = forms.TypedChoiceField(choices=[(1, "1"), (2, "2")], coerce=int, initial=1)

@@ -164,3 +164,27 @@ def test_an_open_window_is_of_the_latest_version_and_the_pages_read_it_with_it(
     tools.roll_back(marching, organiser, now=timezone.now())
     again = check()
     assert again.id == window.id  # the window opened again, of the version it came from
+
+
+def test_a_refused_order_says_why_in_words_and_a_saved_one_asks_for_ready(marching, player):
+    """The player reads what was wrong by the field's label (never Django's "__all__"), and,
+    once an order is saved, that it is not sent until he presses Ready (the draft is not read
+    when the phase resolves without it: docs/rules-interpretations.md)."""
+    prussia = seat(marching, "prussia")
+    c = client_for(player)
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Saved, not sent yet" not in page  # nothing saved: nothing to warn of
+    assert c.post(url("save_march", prussia), in_phase(prussia, ORDER)).status_code == 302
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Saved, not sent yet: press Ready when your orders are complete." in page
+    r = c.post(
+        url("save_march", prussia),
+        in_phase(prussia, {**ORDER, "path": "4-9"}),
+        HTTP_HX_REQUEST="true",
+    )
+    body = r.content.decode()
+    assert "__all__" not in body and "<ul class=\"errorlist" not in body
+    assert re.search(r"<p>Line of march: [^<]+</p>", body), body
+    assert c.post(url("ready", prussia), in_phase(prussia, {})).status_code == 302
+    page = c.get(url("orders", prussia)).content.decode()
+    assert "Saved, not sent yet" not in page and "Submitted: your orders are locked." in page
