@@ -106,7 +106,7 @@ def test_after_resolution_the_dashboard_s_parts_are_drawn_as_the_page_draws_them
     cache.clear()
     viewcache.forget()
     drawn_here = c.get(url("dashboard", prussia)).content.decode()
-    assert "Every army's strength (3)" in drawn_here and "Your forces" in drawn_here
+    assert "Every army's strength (rule 3)" in drawn_here and "Your forces" in drawn_here
     assert unmasked(with_parts) == unmasked(drawn_here)
     assert viewcache.view_key(prussia, version) in "".join(cache._cache)  # (drawn again)
 

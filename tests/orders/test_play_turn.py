@@ -108,7 +108,10 @@ def test_a_whole_turn_through_the_web(
     assert nxt is not None and nxt.phase == "forced-march"
     # Forced march (6.3): Frederick one more hex East; a siege train may not (6.3.3).
     page = c.get(url("orders", prussia)).content.decode()
-    assert "Forced march orders (6.3)" in page and "Siege train" not in page
+    assert "Forced march orders (6.3)" in page and "?unit=prussia-1" not in page  # (6.3.3)
+    # What a forced march is and what to do when none is wanted, said on the page itself.
+    assert "A forced march is one more march of up to 5 MPs" in page
+    assert "None to give? Press Ready with no orders." in page
     r = c.post(url("save_march", prussia), in_phase(prussia, {"unit": "prussia-1", "path": "4",
                                             "phase": "forced-march"}))  # fmt: skip
     assert r.status_code == 400
