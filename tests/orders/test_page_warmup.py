@@ -183,7 +183,7 @@ def test_a_refused_order_says_why_in_words_and_a_saved_one_asks_for_ready(marchi
         HTTP_HX_REQUEST="true",
     )
     body = r.content.decode()
-    assert "__all__" not in body and "<ul class=\"errorlist" not in body
+    assert "__all__" not in body and '<ul class="errorlist' not in body
     assert re.search(r"<p>Line of march: [^<]+</p>", body), body
     assert c.post(url("ready", prussia), in_phase(prussia, {})).status_code == 302
     page = c.get(url("orders", prussia)).content.decode()
