@@ -295,9 +295,14 @@ def ready(request: HttpRequest, code) -> HttpResponse:
     if window.phase in checked:
         wrong = ready_problems(seat_ctx, sheet)
         if wrong:
+            # One problem is said here; several are counted, and read where the page lists
+            # them each by its order or army (run together here they made a wall of text).
             messages.error(
                 request,
-                "Not submitted: put these orders right (or remove them) first. " + " ".join(wrong),
+                f"Not submitted: put this right (or remove the order) first. {wrong[0]}"
+                if len(wrong) == 1
+                else f"Not submitted: {len(wrong)} things to put right (or remove) first, each "
+                "listed on this page with what is wrong.",
             )
             page = "orders:deploy" if window.phase == Phase.DEPLOYMENT.value else "orders:orders"
             target = reverse(page, args=[code])

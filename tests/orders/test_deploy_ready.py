@@ -2,6 +2,8 @@
 """A deployment that breaks a restriction of 3 cannot be submitted (issue 12): the page says
 what is wrong and "Submit my deployment" waits until it is put right."""
 
+import re
+
 import pytest
 
 from orders.models import OrderSheet
@@ -33,3 +35,16 @@ def test_a_deployment_that_breaks_a_restriction_is_not_submitted(rules_campaign)
     deploy_seat(prussia, c)  # put right
     c.post(url("ready", prussia), in_phase(prussia))
     assert OrderSheet.objects.get(seat=prussia).ready
+
+
+def test_several_problems_are_counted_once_and_listed_on_the_page(rules_campaign):
+    """Ready with a deployment far from done: the message counts what is wrong and the page
+    lists each with its army (all of them run together in one message made a wall of text)."""
+    prussia = seat(rules_campaign, "prussia")
+    c = client_for(prussia.user)
+    r = c.post(url("ready", prussia), in_phase(prussia), follow=True)
+    text = r.content.decode()
+    said = re.search(r"Not submitted: (\d+) things to put right \(or remove\) first", text)
+    assert said and int(said.group(1)) >= 2, text[:3000]
+    assert r.redirect_chain[-1][0] == url("deploy", prussia)
+    assert not OrderSheet.objects.get(seat=prussia).ready
