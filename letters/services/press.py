@@ -54,7 +54,11 @@ def channel_words(campaign: Campaign) -> str:
     if kind == Channel.OFF:
         return "Letters are off in this campaign."
     if kind == Channel.OPEN:
-        words = "Letters are delivered at once."
+        words = (
+            "Letters are delivered at once: on the addressees' dashboards now (and to their "
+            "phones if they asked for notifications); their emails carry them with the next "
+            "phase's news."
+        )
     else:
         n = courier_phases(campaign)
         words = (

@@ -64,6 +64,8 @@ def test_an_open_letter_arrives_at_once_and_only_to_its_addressees(
     assert SECRET in page(hanover)
     assert SECRET in page(prussia)  # the sender's copy
     assert SECRET not in page(austria)
+    # The page says where "at once" is: the dashboard now, the email with the next news.
+    assert "their emails carry them with the next phase" in page(prussia)
     # nobody else opens another seat's letters, not even the umpire who sees everything else
     assert client_for(austria.user).get(letters_url(hanover)).status_code == 403
     assert client_for(rules_campaign.organiser).get(letters_url(hanover)).status_code == 403
