@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 
 from campaign.models import Campaign, Seat, StateVersion
 from campaign.projection import Relation, View, report_lines
-from campaign.services import viewcache
+from campaign.services import gameplay, viewcache
 
 # The name each part is kept under (``part:<name>``) and its template.
 PARTS = {
@@ -45,6 +45,18 @@ def allied_forces(view: View | None) -> list:
     ]
 
 
+def places(hexmap) -> dict[str, str]:
+    """The names of the map's cities by hex id (the map is public: a hex the seat is shown,
+    named, tells it nothing more); empty without a map."""
+    return _places(hexmap) if hexmap is not None else {}
+
+
+@functools.lru_cache(maxsize=8)
+def _places(hexmap) -> dict[str, str]:
+    """Each city's name by its hex id, for one map (a map never changes once loaded)."""
+    return {city.hex_id: city.name for city in hexmap.cities}
+
+
 def part_context(seat: Seat, campaign: Campaign, version: StateVersion, view: View) -> dict:
     """What the parts are drawn from (the page adds them to its own context)."""
     return {
@@ -52,6 +64,7 @@ def part_context(seat: Seat, campaign: Campaign, version: StateVersion, view: Vi
         "campaign": campaign,
         "version": version,
         "view": view,
+        "places": places(gameplay.load_campaign_map(campaign.map_name)),
         "allied_forces": allied_forces(view),
         # Called by a part only when it is drawn (not when it is found kept).
         "reports": functools.partial(reports, view),

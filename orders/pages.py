@@ -24,7 +24,7 @@ from maps.core.tiles import map_stamp
 from maps.tapmap import map_svg
 from orders.access import Access, SeatContext, _sheet, _view
 from orders.checks import TRANSFERS, order_problems, problem_lines
-from orders.dashboard import allied_forces
+from orders.dashboard import allied_forces, places
 from orders.deploy_checks import deployment_problems
 from orders.forms import BattleDecisionForm, march_preview, next_steps
 from orders.models import OrderSheet
@@ -168,6 +168,7 @@ def page_context(ctx: SeatContext, sheet: OrderSheet | None = None, *, make: boo
         "owed": owed,
         "drafted": drafted_deployment(ctx.seat, sheet, window),
         "allied_forces": allied_forces(view),
+        "places": SimpleLazyObject(lambda: places(ctx.hexmap)),  # (a kept part reads none)
         "marches_named": march_counts(
             view,
             ctx.settings,
