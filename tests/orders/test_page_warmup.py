@@ -188,4 +188,3 @@ def test_a_refused_order_says_why_in_words_and_a_saved_one_asks_for_ready(marchi
     assert c.post(url("ready", prussia), in_phase(prussia, {})).status_code == 302
     page = c.get(url("orders", prussia)).content.decode()
     assert "Saved, not sent yet" not in page and "Submitted: your orders are locked." in page
-
