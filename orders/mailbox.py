@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import imaplib
 import logging
+import re
 import ssl
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import unquote, urlparse
 
+from django.conf import settings
 from django.db import DatabaseError
 
-from orders.mailorders import Outcome, receive
+from orders.mailorders import Outcome, oversized, receive
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,19 @@ class Polled:
     read: int = 0
     dropped: int = 0
     closed: int = 0
+
+
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+
+
+def _size(conn: imaplib.IMAP4, uid: bytes) -> int | None:
+    """The mail's size as the server says it (``RFC822.SIZE``), or None if it says none."""
+    _status, data = conn.uid("FETCH", uid, "(RFC822.SIZE)")
+    for line in data or ():
+        found = _SIZE.search(line if isinstance(line, bytes) else b"")
+        if found:
+            return int(found.group(1))
+    return None
 
 
 def poll(url: str, *, cafile: str = "", now: datetime | None = None) -> Polled:
@@ -48,6 +63,16 @@ def poll(url: str, *, cafile: str = "", now: datetime | None = None) -> Polled:
         conn.select(unquote(parts.path.strip("/")) or "INBOX")
         _status, found = conn.uid("SEARCH", None, "UNSEEN")
         for uid in (found[0] or b"").split():
+            size = _size(conn, uid)
+            if size is not None and size > settings.ORDERS_MAIL_MAX_BYTES:
+                # Dropped unread: the server says its size first, so a mail as large as the
+                # server takes is never held by the worker (mailorders.receive checks the
+                # bytes again, for a server that says none).
+                oversized(size, downloaded=False)  # (logged)
+                conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
+                counts.seen += 1
+                counts.dropped += 1
+                continue
             _status, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
             raw = next((d[1] for d in data if isinstance(d, tuple)), None)
             if raw is None:

@@ -116,7 +116,7 @@ def receive(raw: bytes, *, now: datetime | None = None) -> Outcome:
     """Read one mail as it came from the mail server (bytes, headers and all)."""
     now = now or timezone.now()
     if len(raw) > settings.ORDERS_MAIL_MAX_BYTES:
-        return _drop(f"oversized: {len(raw)} bytes > {settings.ORDERS_MAIL_MAX_BYTES}")
+        return oversized(len(raw), downloaded=True)
     if raw.lower().count(b"multipart/") > MAX_MIME_PARTS:
         return _drop(f"over {MAX_MIME_PARTS} multipart headers")
     try:
@@ -185,6 +185,13 @@ def _all(msg: EmailMessage, headers) -> list[str]:
         except (ValueError, TypeError, LookupError, IndexError, AttributeError):
             continue
     return found
+
+
+def oversized(size: int, *, downloaded: bool) -> Outcome:
+    """A mail over ``ORDERS_MAIL_MAX_BYTES``, dropped (``downloaded``: False when the mailbox's
+    server said its size and it was never fetched)."""
+    unread = "" if downloaded else ", not downloaded"
+    return _drop(f"oversized: {size} bytes > {settings.ORDERS_MAIL_MAX_BYTES}{unread}")
 
 
 def _drop(reason: str, msg: EmailMessage | None = None) -> Outcome:

@@ -148,3 +148,24 @@ def test_a_whole_turn_by_email_alone(
                     assert [o["path"] for o in sheet.draft["march"]] == [code], s.power
     w = rules_campaign.open_window()
     assert (w.turn, w.phase) == (2, "march"), (w.turn, w.phase)
+
+
+def test_a_mail_over_the_limit_is_dropped_without_being_downloaded(
+    rules_campaign, mailserver, django_capture_on_commit_callbacks, settings, caplog
+):
+    """The server's RFC822.SIZE is asked first: a mail over ORDERS_MAIL_MAX_BYTES is flagged
+    read and dropped, never fetched (whoever can mail the box cannot make the worker hold a
+    mail as large as the server takes); the one beside it is read as ever."""
+    deploy_everyone(rules_campaign, django_capture_on_commit_callbacks)
+    w = rules_campaign.open_window()
+    s = seat(rules_campaign, "prussia")
+    settings.ORDERS_MAIL_MAX_BYTES = 20_000
+    mailserver.deliver(reply(s, w, "Frederick 4\n\n" + ("x" * 100 + "\n") * 300, 1), "orders")
+    mailserver.deliver(reply(s, w, "Frederick 4", 2), "orders")
+    assert poll_orders_mailbox() == 2
+    dropped = [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()]
+    assert any("not downloaded" in m and "> 20000" in m for m in dropped), dropped
+    assert OrderSheet.objects.get(seat=s, window=w).draft["march"] == [
+        {"unit": "frederick", "path": "4"}
+    ]
+    assert poll_orders_mailbox() == 0  # both flagged \\Seen on the server
