@@ -21,9 +21,10 @@
 private addresses. requests-hardened's filter refuses those, so with it on the session is
 requests' own adapter behind ``check`` (as Saleor's ``HTTP_IP_FILTER_ENABLED=False``): checked,
 not pinned. Link-local (the clouds' metadata service, 169.254.169.254), multicast, unspecified
-and reserved addresses are refused by ``check`` either way; with the setting on, a name that
-changes its answer between the check and the connection could still reach one (never turn it on
-on a cloud server). The name's resolution itself is outside the deadline (the system resolver's
+and reserved addresses are refused by ``check`` either way, and again by the address each socket
+connected to (``_watched``), before a byte is sent: a name that changes its answer between the
+check and the connection reaches no such address (still, never turn the setting on on a cloud
+server). The name's resolution itself is outside the deadline (the system resolver's
 own timeouts bound it).
 """
 
@@ -167,11 +168,12 @@ class _Watch:
     """The sockets one request opened (each a duplicate of the connection's descriptor, so it
     shuts the connection at every stage, TLS included); ``cut`` shuts them all."""
 
-    def __init__(self) -> None:
+    def __init__(self, allow_private: bool = False) -> None:
         self.lock = threading.Lock()
         self.sockets: list[socket.socket] = []
         self.was_cut = False
         self.over = False
+        self.allow_private = allow_private  # (for the address each socket connected to)
 
     def add(self, sock: socket.socket) -> None:
         with self.lock:
@@ -205,10 +207,31 @@ class _Watch:
 _WATCH: contextvars.ContextVar[_Watch | None] = contextvars.ContextVar("outbound", default=None)
 
 
+class _RefusedPeer(Exception):  # noqa: N818 (raised through urllib3, turned into Refused)
+    """The address a socket connected to is refused. Not an ``OSError`` (nor a requests
+    exception, which is one): urllib3 would take that for a network failure and try again or
+    wrap it; ``Session.send`` turns this into ``Refused``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 def _watched(sock: socket.socket) -> socket.socket:
+    """The request's new socket, seen by its watch, once the address it connected to passes
+    ``refusal`` (whatever resolved it: the check's resolution, the pinned adapter's, or a
+    second one that answered otherwise); closed before a byte is sent otherwise."""
     watch = _WATCH.get()
     if watch is not None:
         watch.add(sock)
+    try:
+        peer = ipaddress.ip_address(str(sock.getpeername()[0]).split("%", 1)[0])
+    except (OSError, ValueError, IndexError, TypeError):
+        return sock  # (not an IP socket: nothing to check)
+    reason = refusal(peer, allow_private=watch.allow_private if watch is not None else False)
+    if reason:
+        sock.close()
+        raise _RefusedPeer(f"Its host is {reason}: the site calls only addresses on the internet.")
     return sock
 
 
@@ -276,7 +299,7 @@ class Session(HTTPSession):
     def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
         check(request.url or "", allow_private=self.allow_private)
         kwargs.update(stream=True, allow_redirects=False, timeout=(self.deadline, self.deadline))
-        watch = _Watch()
+        watch = _Watch(self.allow_private)
         token = _WATCH.set(watch)
         timer = threading.Timer(self.deadline, watch.cut)
         timer.daemon = True
@@ -286,6 +309,8 @@ class Session(HTTPSession):
             answer._content = _body(answer)
             answer._content_consumed = True
             return answer
+        except _RefusedPeer as exc:
+            raise Refused(exc.reason, request=request) from None
         except Exception as exc:
             if watch.was_cut:
                 raise DeadlinePassed(

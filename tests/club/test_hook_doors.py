@@ -175,3 +175,45 @@ def test_the_board_says_unreachable_refused_and_hides_an_old_rows_text(campaign,
 
 def test_the_guards_docstrings_examples_hold():
     assert doctest.testmod(outbound).failed == 0
+
+
+def test_the_address_connected_to_is_checked_whatever_resolved_it(monkeypatch):
+    """The last guard: each socket's peer passes ``refusal`` before a byte is sent. Here the
+    adapter does not pin (as with OUTBOUND_ALLOW_PRIVATE) and the name answers a public address
+    to the check, the loopback to the connection: refused, and nothing reaches the server."""
+    real = socket.getaddrinfo
+    answers = iter(["93.184.215.14"])
+
+    def rebinding(host, port, *args, **kwargs):
+        if host != "hook.example.org":
+            return real(host, port, *args, **kwargs)
+        address = next(answers, "127.0.0.1")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    with serving(status(204)) as inside:
+        port = inside.url.rsplit(":", 1)[1]
+        session = outbound.Session(5, allow_private=False)
+        session.mount("http://", outbound._CheckedAdapter())  # checked before, not pinned
+        with pytest.raises(outbound.Refused, match="a loopback address"):
+            session.post(f"http://hook.example.org:{port}/hook", json={})
+        assert inside.hits == []
+
+
+def test_a_socket_to_a_refused_peer_is_closed_and_one_allowed_is_kept():
+    with serving(status(204)) as inside:
+        host, port = inside.url.split("://", 1)[1].rsplit(":", 1)
+        for allow, refused in ((False, True), (True, False)):
+            sock = socket.create_connection((host, int(port)))
+            token = outbound._WATCH.set(outbound._Watch(allow))
+            try:
+                if refused:
+                    with pytest.raises(outbound._RefusedPeer, match="a loopback address"):
+                        outbound._watched(sock)
+                    assert sock.fileno() == -1  # closed before a byte was sent
+                else:
+                    assert outbound._watched(sock) is sock
+                    sock.close()
+            finally:
+                outbound._WATCH.reset(token)
+        assert inside.hits == []
