@@ -11,8 +11,9 @@ from django.views.decorators.http import require_GET
 
 from campaign.models import StateVersion
 from campaign.projection import view_to_dict
-from orders.access import _access, _version, _view, context_of
+from orders.access import _access, _version, _view, _window, context_of
 from orders.pages import page_context
+from rules.armies import Army
 
 
 @login_required
@@ -52,7 +53,8 @@ def history(request: HttpRequest, code) -> HttpResponse:
     )
     return render(
         request, "play/history.html", {"access": access, "seat": access.seat,
-                                       "campaign": access.campaign, "versions": versions},
+                                       "campaign": access.campaign, "versions": versions,
+                                       "window": _window(access.campaign)},  # (the nav's tab)
     )  # fmt: skip
 
 
@@ -96,7 +98,14 @@ def handover(request: HttpRequest, code) -> HttpResponse:
         ctx["last_earlier"] = latest - 2
         ctx["older"] = turn - 1 if turn is not None and turn > 1 else None
         ctx["newer"] = turn + 1 if turn is not None and turn + 1 <= latest - 2 else None
+        ctx["control"] = control_by_city(ctx["view"].control)
     return render(request, "play/handover.html", ctx)
+
+
+def control_by_city(control: dict[str, str]) -> list[tuple[str, str]]:
+    """Fortress control (2.3) as the page lists it: by city, each army by its name."""
+    labels = {a.value: a.label for a in Army}
+    return sorted((city, labels.get(army, army)) for city, army in control.items())
 
 
 @login_required

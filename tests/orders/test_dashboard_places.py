@@ -6,6 +6,7 @@ hex did not."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,22 @@ def test_a_force_in_a_city_is_named_by_the_city_and_one_in_the_country_by_its_he
     austria = seat(marching, "austria")
     theirs = client_for(austria.user).get(url("dashboard", austria)).content.decode()
     assert f"Hex {POSITIONS['austria']}" in theirs and "Küstrin (hex" not in theirs
+
+
+@pytest.mark.parametrize("name", ["dashboard", "report", "history", "handover"])
+def test_every_page_of_the_seat_offers_the_orders_owed(marching, name):
+    """The nav's Orders tab is on every page of the seat while a phase is open (the history
+    page had no window to know it by)."""
+    prussia = seat(marching, "prussia")
+    page = client_for(prussia.user).get(url(name, prussia)).content.decode()
+    assert f'href="{url("orders", prussia)}">Orders</a>' in page
+
+
+def test_fortress_control_is_listed_by_city_with_the_armies_names(marching):
+    prussia = seat(marching, "prussia")
+    page = client_for(prussia.user).get(url("handover", prussia)).content.decode()
+    listed = page[page.index("<h3>Fortress control</h3>") :].split("</ul>", 1)[0]
+    cities = re.findall(r"<li>([^:<]+): ([^<]+)</li>", listed)
+    assert cities and cities == sorted(cities)
+    assert ("Berlin", "Prussia") in cities
+    assert not any(army.islower() for _city, army in cities)  # never an army's code
