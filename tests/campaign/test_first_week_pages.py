@@ -183,8 +183,9 @@ def test_the_deployment_email_asks_for_a_deployment_not_standing_forces(
     email.deliver("phase-opened", seat_id=prussia.id, since=None)
     body = mailoutbox[0].body
     assert "stand still" not in body
-    started = "The campaign has started: deploy your armies (Prussia) by Saturday 4 April, 10:00"
+    started = "The campaign has started: deploy your army (Prussia) by Saturday 4 April, 10:00"
     assert started + " BST" in body
+    assert "Place its leaders, siege trains and points" in body  # one army: not "their"
 
 
 def test_a_winter_deadline_says_gmt_in_the_email_and_on_the_board(
