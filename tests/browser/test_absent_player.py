@@ -122,7 +122,7 @@ def form_campaign(phone: Phone, organiser) -> Campaign:
     Select(driver.find_element(By.NAME, "caretaker_style")).select_by_value("plays-on")
     phone.wide += no_overflow(driver, "the set-up form, the caretaker chosen")
     shot(driver, "1-form")
-    click(phone.wait, By.XPATH, "//button[normalize-space()='Create']")
+    click(phone.wait, By.XPATH, "//button[normalize-space()='Create the campaign']")
     phone.wait.until(ec.url_contains("/setup/"))
     campaign = Campaign.objects.get(name="The absent friend, 1757")
     campaign.seed = SEED

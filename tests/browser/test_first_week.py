@@ -87,7 +87,7 @@ def test_the_first_week_of_a_three_player_season(browser, live_server, tiles):
     for power in SEATS:
         browser.find_element(By.NAME, f"email_{power}").send_keys(f"{power}@example.org")
     shot(browser, "1-form")
-    click(wait, By.XPATH, "//button[normalize-space()='Create']")
+    click(wait, By.XPATH, "//button[normalize-space()='Create the campaign']")
     wait.until(ec.url_contains("/setup/"))
     campaign = Campaign.objects.get(name="Three friends, 1757")
     assert campaign.seats.filter(reserve=False).count() == 3

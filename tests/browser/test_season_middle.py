@@ -84,7 +84,7 @@ def test_one_silent_seat_never_stalls_the_others(browser, live_server, tiles, po
     radio = browser.find_element(By.CSS_SELECTOR, f"input[name=missed_policy][value={policy}]")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", radio)
     radio.click()
-    click(wait, By.XPATH, "//button[normalize-space()='Create']")
+    click(wait, By.XPATH, "//button[normalize-space()='Create the campaign']")
     wait.until(ec.url_contains("/setup/"))
     campaign = Campaign.objects.get(name=name)
     assert campaign.options["missed"]["policy"] == policy
