@@ -45,6 +45,21 @@ def hooked(campaign, url: str):
     return ClubPost.objects.create(campaign=campaign, kind="phase", text="News.")
 
 
+def rebinding(monkeypatch) -> None:
+    """``hook.example.org`` answers a public address the first time it is resolved, the
+    loopback after (a rebinding name); every other name resolves as it does."""
+    real = socket.getaddrinfo
+    answers = iter(["93.184.215.14"])
+
+    def resolve(host, port, *args, **kwargs):
+        if host != "hook.example.org":
+            return real(host, port, *args, **kwargs)
+        address = next(answers, "127.0.0.1")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+
+
 @pytest.mark.parametrize("url", INSIDE)
 def test_a_hook_inside_the_servers_network_is_refused_when_set(url, campaign, organiser):
     with pytest.raises(OrganiserError, match="refused. Its host is a"):
@@ -96,16 +111,7 @@ def test_a_hook_inside_is_refused_again_when_posted_and_never_reached(campaign):
 def test_the_connection_goes_to_the_address_checked(campaign, monkeypatch):
     """DNS that answers a public address to the check and the loopback after (a rebinding
     name): the connection is pinned to what is checked at connect time, so nothing is sent."""
-    real = socket.getaddrinfo
-    answers = iter(["93.184.215.14"])
-
-    def rebinding(host, port, *args, **kwargs):
-        if host != "hook.example.org":
-            return real(host, port, *args, **kwargs)
-        address = next(answers, "127.0.0.1")
-        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
-
-    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    rebinding(monkeypatch)
     with serving(status(204)) as inside:
         port = inside.url.rsplit(":", 1)[1]
         post = hooked(campaign, f"http://hook.example.org:{port}/hook")
@@ -181,16 +187,7 @@ def test_the_address_connected_to_is_checked_whatever_resolved_it(monkeypatch):
     """The last guard: each socket's peer passes ``refusal`` before a byte is sent. Here the
     adapter does not pin (as with OUTBOUND_ALLOW_PRIVATE) and the name answers a public address
     to the check, the loopback to the connection: refused, and nothing reaches the server."""
-    real = socket.getaddrinfo
-    answers = iter(["93.184.215.14"])
-
-    def rebinding(host, port, *args, **kwargs):
-        if host != "hook.example.org":
-            return real(host, port, *args, **kwargs)
-        address = next(answers, "127.0.0.1")
-        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
-
-    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    rebinding(monkeypatch)
     with serving(status(204)) as inside:
         port = inside.url.rsplit(":", 1)[1]
         session = outbound.Session(5, allow_private=False)
