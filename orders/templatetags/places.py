@@ -1,5 +1,6 @@
-"""``{{ hex|place_in:places }}``: the name of the city in a hex, for the pages that list forces
-by hex (``places``: hex id to name, ``orders.dashboard.places``); "" where no city stands."""
+"""``{{ hex|hex_place:places }}``: a hex as the pages that list forces by hex name it,
+"Breslau (hex 6933)" where a city stands (``places``: hex id to name,
+``orders.dashboard.places``), "Hex 6933" elsewhere."""
 
 from __future__ import annotations
 
@@ -9,5 +10,6 @@ register = template.Library()
 
 
 @register.filter
-def place_in(hex_id, places) -> str:
-    return places.get(str(hex_id), "") if isinstance(places, dict) else ""
+def hex_place(hex_id, places) -> str:
+    name = places.get(str(hex_id), "") if isinstance(places, dict) else ""
+    return f"{name} (hex {hex_id})" if name else f"Hex {hex_id}"
