@@ -148,14 +148,15 @@ def run(args) -> None:
     # here after the commit as there is no broker): timed apart, as the emails are.
     from orders import tasks as order_tasks
 
-    warm_pages, warmed = order_tasks.warm_pages, [0.0]
+    warm_pages, warmed = order_tasks.warm_pages, [0.0, 0.0]  # wall, CPU
 
     def timed_warm_pages(version_id):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         try:
             return warm_pages(version_id)
         finally:
             warmed[0] += time.perf_counter() - t
+            warmed[1] += time.process_time() - c
 
     order_tasks.warm_pages = timed_warm_pages
     organiser = make_user("bench-organiser")
@@ -176,6 +177,7 @@ def run(args) -> None:
     shapes: Counter[str] = Counter()
     services_runs: list[float] = []
     services_cpus: list[float] = []  # each run's CPU time, whatever its wall time
+    resolving_cpus: list[float] = []  # the same without the seats' pages prepared
 
     def count(execute, sql, params, many, context):
         queries[0] += 1
@@ -190,11 +192,11 @@ def run(args) -> None:
     for run_number in range(args.runs):
         engine_season()
         spent[:] = [0.0, 0]
-        warmed[:] = [0.0]
+        warmed[:] = [0.0, 0.0]
         queries[:] = [0, 0]
         shapes.clear()
         mail.outbox = []
-        profile = cProfile.Profile() if args.profile and run_number == 0 else None
+        profile = cProfile.Profile() if args.profile and run_number == args.runs - 1 else None
         if profile:
             profile.enable()
         t0, c0 = time.perf_counter(), time.process_time()
@@ -208,12 +210,13 @@ def run(args) -> None:
             profile.disable()
             profile.dump_stats(args.profile)
         this = (
-            elapsed, cpu, list(spent), list(queries), Counter(shapes), len(mail.outbox), warmed[0]
+            elapsed, cpu, list(spent), list(queries), Counter(shapes), len(mail.outbox), list(warmed)
         )  # fmt: skip
         if best is None or elapsed < best[0]:
             best = this
         services_runs.append(elapsed)
         services_cpus.append(cpu)
+        resolving_cpus.append(cpu - warmed[1])
     services, services_cpu, spent, queries, shapes, sent, prepared = best
     engine, engine_cpu = min(runs)
     latest = campaign.latest_version()
@@ -225,7 +228,7 @@ def run(args) -> None:
         f"through the services on PostgreSQL: {latest.turn} turns, {latest.number} versions, "
         f"{battles} battles, {spent[1]} emails built ({sent} sent): {services:.2f} s "
         f"(fastest of {', '.join(f'{t:.2f}' for t in services_runs)}), of which emails "
-        f"{spent[0]:.2f} s, the seats' pages prepared {prepared:.2f} s"
+        f"{spent[0]:.2f} s, the seats' pages prepared {prepared[0]:.2f} s"
     )
     print(
         f"ratio services / engine: {services / engine:.1f}x (aim, issue 44: <= 3x); "
@@ -243,6 +246,12 @@ def run(args) -> None:
         f"{', '.join(f'{c:.2f}' for _, c in runs)}), services {min(services_cpus):.2f} s (of "
         f"{', '.join(f'{c:.2f}' for c in services_cpus)}), ratio "
         f"{min(services_cpus) / min(c for _, c in runs):.1f}x"
+    )
+    print(
+        f"the same, as the issue measured it (resolutions and emails, without the seats' pages "
+        f"prepared, which came after it): services {min(resolving_cpus):.2f} s CPU (of "
+        f"{', '.join(f'{c:.2f}' for c in resolving_cpus)}), ratio "
+        f"{min(resolving_cpus) / min(c for _, c in runs):.1f}x (aim: <= 3x)"
     )
     print(f"code: {Path(email.__file__).parent.parent.parent}")
     for sql, n in shapes.most_common(args.queries):
