@@ -64,7 +64,9 @@ class MarchForm(forms.Form):
     drop = forms.CharField(
         max_length=300,
         required=False,
-        help_text="Subordinates dropped off (6.2.6): leader at hex, e.g. 'seydlitz 0405'.",
+        help_text="Subordinates dropped off (6.2.6), as 'leader hex': a leader marching with the "
+        "force and the hex of its line of march where he stays (four digits, e.g. 0405); several "
+        "separated by commas.",
     )
 
     def __init__(self, *args, units: dict[str, str], **kwargs):

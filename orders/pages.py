@@ -67,6 +67,16 @@ def unit_position(view: View, unit: str) -> tuple[str, bool, bool] | None:
     return None
 
 
+def subordinates(view: View, unit: str) -> list[str]:
+    """The keys of the leaders who march with ``unit`` and so may be dropped off along his
+    line (6.2.6): the other leaders of his force when he commands it; none otherwise (a
+    subordinate's own order moves him alone, a siege train has no leader)."""
+    for force in view.own_forces():
+        if force.commander.key == unit:
+            return [x.key for x in force.leaders[1:]]
+    return []
+
+
 def battle_hexes(view: View) -> list[dict]:
     """Hexes where one of the seat's forces stands outside the walls with an enemy force (9):
     each needs a decision per army of the seat there."""
@@ -319,6 +329,8 @@ def orders_context(
             ),
             "preview": preview,
             "steps": steps,
+            # The drop-off's example names the player's own leaders, never another army's.
+            "subordinates": subordinates(view, unit) if unit in units else [],
         }
     )
     # Drawn only if the page shows it (the tap map is shown with a unit chosen). The map of a

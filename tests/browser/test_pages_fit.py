@@ -19,6 +19,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from battles.services import results as battle_results
 from campaign.models import Campaign, StateVersion
+from campaign.services import setup
 from letters.services import press
 from mail.services.email import preferences_token
 from rules.armies import ADJECTIVES, Army
@@ -123,6 +124,10 @@ def test_the_pages_fit_a_phone(browser, axe, live_server, battle, organiser, pla
     assert "We lost 400, not 600." in both.text
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", both)
     browser.save_screenshot(str(SCREENSHOTS / "battle-disputed.png"))
+    # the sign-up page a newcomer opens from the invitation's email (made last: a reserve seat)
+    invited = setup.add_reserve(campaign, "newcomer@example.org", now=campaign.created)
+    signup = reverse("accept_invitation", args=[invited.token])
+    look_at(browser, live_server, None, [("sign-up", signup)], wide, axe)
     assert not wide, wide
     assert axe.pages >= 20 and not axe.found, axe.report()
 

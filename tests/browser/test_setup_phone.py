@@ -63,6 +63,12 @@ def test_the_set_up_page_fits_and_one_tap_invites(browser, live_server, organise
     page = live_server.url + reverse("campaign_setup", args=[campaign.code])
     browser.get(page)
     wide = no_overflow(browser, "set-up, before the invitations")
+    # who commands which army (1.2): each army's seat box a thumb's height and wide to tap
+    boxes = browser.find_elements(By.CSS_SELECTOR, "form.armies select")
+    assert len(boxes) == 7
+    assert all(b.size["height"] >= 44 and b.size["width"] >= 200 for b in boxes), [
+        b.size for b in boxes
+    ]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SCREENSHOTS / "setup.png"))
     prussia = campaign.seats.get(power="prussia")
@@ -113,6 +119,17 @@ def test_the_form_follows_the_player_count_and_the_size(browser, live_server, or
 
     assert shown() == ["austria", "france", "hanover", "prussia", "russia"]
     assert help_of("prussia") == "Commands Prussia."
+    # every box and round button a fingertip's size at least (24 px), a seat's address box
+    # as wide as the form
+    ticks = "form.new-campaign input[type=checkbox], form.new-campaign input[type=radio]"
+    small = [
+        t.get_attribute("id")
+        for t in browser.find_elements(By.CSS_SELECTOR, ticks)
+        if t.size["width"] < 24 or t.size["height"] < 24
+    ]
+    assert not small, small
+    form = browser.find_element(By.CSS_SELECTOR, "form.new-campaign").size["width"]
+    assert browser.find_element(By.NAME, "email_prussia").size["width"] == form
     Select(browser.find_element(By.NAME, "players")).select_by_value("3")
     assert shown() == choices() == ["austria", "france", "prussia"]
     # the seats' help follows the count (1.2), as the set-up page will say

@@ -42,7 +42,7 @@ BAD_MARCHES = [
     ({**GOOD, "marches": "3"}, "valid choice"),
     ({**GOOD, "marches": "two"}, "valid choice"),
     ({**GOOD, "meeting": "charge"}, "valid choice"),
-    ({**GOOD, "drop": "seydlitz"}, "leader hex"),
+    ({**GOOD, "drop": "seydlitz"}, "write a drop-off as"),
     ({**GOOD, "drop": "nobody 0405"}, "not a leader"),
     ({**GOOD, "drop": "seydlitz 99999"}, "seydlitz 99999"),
     ({}, "required"),

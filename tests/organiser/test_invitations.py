@@ -1,5 +1,7 @@
 """Invitations: the emailed link seats the invitee, once, on any device."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -36,6 +38,19 @@ def test_a_newcomer_makes_an_account_and_joins(client, invitation):
     invitation.refresh_from_db()
     assert invitation.seat.user == user and invitation.accepted_at is not None
     assert client.get(reverse("campaigns")).status_code == 200  # signed in
+
+
+def test_the_sign_up_form_reads_on_a_phone(client, invitation):
+    """One field a block, its label above a box as wide as the phone; the password rules inside
+    the password's help (no list let loose from a paragraph by ``as_p``); the main button."""
+    page = client.get(reverse("accept_invitation", args=[invitation.token])).content.decode()
+    for name in ("username", "password1", "password2"):
+        assert f'<div class="field"><label for="id_{name}">' in page
+        box = re.search(f'<input [^>]*name="{name}"[^>]*>', page).group(0)
+        assert 'class="wide"' in box
+    assert '<div class="helptext" id="id_password1_helptext"><ul>' in page
+    assert "<p>\n    <label" not in page
+    assert '<button type="submit" class="primary">Join the campaign</button>' in page
 
 
 def test_a_bad_password_keeps_the_invitation_open(client, invitation):

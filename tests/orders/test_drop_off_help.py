@@ -1,0 +1,63 @@
+"""The drop-off box of the orders page (6.2.6): its example and its help name the seat's own
+leaders, never another army's. A phone review found "seydlitz 0405", a Prussian, offered to the
+player of every army."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+
+from campaign.models import Campaign, StateVersion
+from campaign.services import gameplay
+from rules.armies import Army
+from tests.orders.test_play_fixtures import client_for, url
+
+pytestmark = pytest.mark.django_db
+
+
+class _Quiet:
+    def write(self, *args, **kwargs) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.fixture
+def demo(settings) -> Campaign:
+    """The demo: every army deployed, turn 1 open for march orders."""
+    settings.DEBUG = True
+    call_command("loaddemo", stdout=_Quiet())
+    settings.DEBUG = False
+    return Campaign.objects.get(name="Demo 1757")
+
+
+def _forces(campaign: Campaign):
+    data = StateVersion.objects.values_list("state", flat=True).get(
+        id=campaign.open_window().version.id
+    )
+    return gameplay.read_state(json.loads(data) if isinstance(data, str) else data).forces()
+
+
+def _page(campaign: Campaign, army: Army, unit: str) -> str:
+    seat = next(s for s in campaign.seats.filter(reserve=False) if army.value in s.armies)
+    return client_for(seat.user).get(url("orders", seat) + f"?unit={unit}").content.decode()
+
+
+def test_the_commander_is_told_the_subordinates_he_may_drop_off(demo):
+    force = next(f for f in _forces(demo) if len(f.leaders) > 1 and f.army is not Army.PRUSSIA)
+    commander, subordinate = force.leaders[0], force.leaders[1]
+    page = _page(demo, force.army, commander.key)
+    assert 'placeholder="leader hex"' in page
+    assert f"e.g. <code>{subordinate.key} {force.hex}</code> (where the force stands now)" in page
+    assert f"Marching with this force: <code>{subordinate.key}</code>" in page
+    assert "seydlitz" not in page.lower()
+
+
+@pytest.mark.parametrize("army", [Army.AUSTRIA, Army.PRUSSIA])
+def test_a_leader_alone_is_told_to_leave_it_empty(demo, army):
+    force = next(f for f in _forces(demo) if len(f.leaders) == 1 and f.army is army)
+    page = _page(demo, army, force.leaders[0].key)
+    assert 'placeholder="leader hex"' in page
+    assert "No other leader moves with this order: leave it empty." in page
+    assert "seydlitz 0405" not in page
