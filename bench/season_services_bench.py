@@ -210,7 +210,8 @@ def run(args) -> None:
             profile.disable()
             profile.dump_stats(args.profile)
         this = (
-            elapsed, cpu, list(spent), list(queries), Counter(shapes), len(mail.outbox), list(warmed)
+            elapsed, cpu, list(spent), list(queries), Counter(shapes), len(mail.outbox),
+            list(warmed),
         )  # fmt: skip
         if best is None or elapsed < best[0]:
             best = this
