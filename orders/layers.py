@@ -257,7 +257,8 @@ def _seen(view, hexmap, grid, units: dict[str, str]) -> dict:
 def _march_focus(view, grid, units: dict[str, str], orders: list[dict], *, pooled: bool) -> list:
     """Where the orders map opens in a march or forced march phase: the seat's forces that still
     have a march (no order yet and, in the march phase, their march pool not spent: 6.2,
-    6.2.1), all framed; when none has, every force it may order."""
+    6.2.1); when none has, every force it may order. The hexes come strongest force first: the
+    widget opens on the most of them one view holds, and between as many, on the strongest."""
     given: dict[str, int] = {}
     for o in orders:
         army = unit_army(str(o.get("unit", "")))
@@ -275,7 +276,11 @@ def _march_focus(view, grid, units: dict[str, str], orders: list[dict], *, poole
 
     keys = [k for k in units if has_a_march(k)] or list(units)
     hexes = [pos[0] for k in keys if (pos := unit_position(view, k)) is not None]
-    return [overlay.hex_xy(grid, h) for h in dict.fromkeys(hexes)]
+    first: dict[str, int] = {}  # hex -> the strength of the strongest force there
+    for f in view.own_forces():
+        first[f.hex] = min(first.get(f.hex, 0), strength(f))
+    hexes = sorted(dict.fromkeys(hexes), key=lambda h: first.get(h, 0))
+    return [overlay.hex_xy(grid, h) for h in hexes]
 
 
 def _battle_focus(view, grid, draft: dict) -> list:

@@ -21,6 +21,16 @@
 
   var SQRT3 = Math.sqrt(3);
   var GAP = 3;
+  /* A counter's tap target, its face and the transparent pad round it, is at least this many CSS
+     px each way (WCAG 2.2 asks 24, 2.5.8; a thumb wants 32 or more). The counters of a stack are
+     this far apart, centre to centre, so their pads touch and never overlap: each stays its own
+     target. */
+  var TARGET = 32;
+  /* The most zoomed-out view the orders map opens at (a hex 28 px wide, counters labelled), and
+     the room kept round the hexes it opens on (px each side, x and y): a stack of two kept off
+     its city's name reaches 60-70 px left of its hex's centre. */
+  var OPEN_ZOOM = 1;
+  var OPEN_MARGIN = [64, 48];
   /* Counter sizes (px) by zoom: they grow with the hexes (a hex is 28 px wide at zoom 1, 55 at
      zoom 2), so neighbouring stacks overlap as little as can be. */
   function counterSize(zoom) {
@@ -29,29 +39,62 @@
     if (zoom >= 0.5) return [32, 22, 10];
     return [22, 16, 0];
   }
-  /* Slot i of n in a stack: one row of up to 2, then rows below; centred on the hex. */
-  function slotOffset(i, n, w, h) {
+  /* The tap target of a counter of ``size`` (its pad), which is also the distance between the
+     counters of a stack: the face and a gap, at least TARGET each way. */
+  function targetSize(size) {
+    return [Math.max(size[0] + GAP, TARGET), Math.max(size[1] + GAP, TARGET)];
+  }
+  /* Slot i of n in a stack: one row of up to 2, then rows below; centred on the hex, ``pw`` x
+     ``ph`` apart (targetSize). */
+  function slotOffset(i, n, pw, ph) {
     var perRow = n <= 2 ? n : 2;
     var rows = Math.ceil(n / perRow);
     var col = i % perRow;
     var row = Math.floor(i / perRow);
     var inRow = row === rows - 1 ? n - row * perRow : perRow;
-    return [(col - (inRow - 1) / 2) * (w + GAP), (row - (rows - 1) / 2) * (h + GAP)];
+    return [(col - (inRow - 1) / 2) * pw, (row - (rows - 1) / 2) * ph];
+  }
+
+  /* The most of ``points`` (zoom-0 map units) that one view ``span`` map units wide and high
+     holds. A best view can be slid left and up until a point lies on its left edge and one on
+     its top edge, so those are the only views tried; between views that hold as many, the one
+     with the earlier point wins (the focus comes strongest first). Returns the points held.
+     E.g. [[0, 0], [500, 0], [510, 20], [2, 5]] in a span of [100, 100]: the first and the last
+     (two points, and the first of all), not the two in the East. */
+  function mostInView(points, span) {
+    var best = [], bestFirst = Infinity;
+    points.forEach(function (a) {
+      points.forEach(function (b) {
+        var held = [], first = Infinity;
+        points.forEach(function (p, i) {
+          if (p[0] >= a[0] && p[0] <= a[0] + span[0] && p[1] >= b[1] && p[1] <= b[1] + span[1]) {
+            held.push(p);
+            first = Math.min(first, i);
+          }
+        });
+        if (held.length > best.length || (held.length === best.length && first < bestFirst)) {
+          best = held;
+          bestFirst = first;
+        }
+      });
+    });
+    return best;
   }
 
   /* A stack in a city's hex keeps off the side of the city's symbol where the tiles print its
      name (c.name_side, from name_side in maps/core/render.py): its edge stops where the name
      begins, 0.7 hex radii from the centre, so "Breslau" is not read "reslau". The tiles print
      names from zoom 0 (LABELS_FROM); a hex's radius is grid.hex * 2^zoom screen pixels. */
-  function clearOfName(c, zoom, hexPx, w, h) {
+  function clearOfName(c, zoom, hexPx, w, h, pw, ph) {
     if (!c.name_side || Math.round(zoom) < 0) {
       return [0, 0];
     }
     var n = c.of || 1;
     var perRow = n <= 2 ? n : 2;
     var rows = Math.ceil(n / perRow);
-    var halfW = (perRow * w + (perRow - 1) * GAP) / 2;
-    var halfH = (rows * h + (rows - 1) * GAP) / 2;
+    // the faces' edge (a pad may lie over the name: it is transparent)
+    var halfW = ((perRow - 1) * pw + w) / 2;
+    var halfH = ((rows - 1) * ph + h) / 2;
     var room = 0.7 * hexPx - 3;
     if (c.name_side === "right") return [Math.min(0, room - halfW), 0];
     if (c.name_side === "left") return [Math.max(0, halfW - room), 0];
@@ -185,6 +228,9 @@
       mark("mapwidget:tiles");
     });
     this.bounds = bounds; // no view until the overlay says where the seat's forces are: no tiles
+    // the counters' pads, under every counter and over the map's lines and lit hexes
+    // (z-index in play.css): a tap on a counter's face is always that counter's
+    this.map.createPane("targets");
     this.layers = {
       supply: L.layerGroup().addTo(this.map),
       reach: L.layerGroup().addTo(this.map),
@@ -418,8 +464,10 @@
 
   /* Open centred on the seat's own forces: all of them if they fit at zoom 1 or closer, else
      the strongest one (focus[0]) at zoom 2 (the whole map is one pinch away). The orders page
-     (``frame``) opens on the force chosen (follow), else frames its focus whatever the zoom: the
-     forces that still have a march, or the battle to decide (docs/map-widget.md). */
+     (``frame``) opens on the force chosen (follow), else on its focus (the forces that still
+     have a march, or the battle to decide): as much of it as one view at zoom 1 (OPEN_ZOOM) or
+     closer holds, never further out, where every counter is labelled and a thumb's width; the
+     line under the map says how many hexes of it lie outside (docs/map-widget.md). */
   Widget.prototype.centre = function () {
     var d = this.data;
     if (this.centred) {
@@ -438,13 +486,32 @@
     var b = L.latLngBounds(focus.map(ll)).pad(0.15);
     var z = Math.min(this.map.getBoundsZoom(b), 2);
     if (d.frame && this.mode === "orders") {
-      // the orders pages: every force that still has a march, or the battle to decide, framed
-      // (counters keep their size at any zoom, so each stays a button to tap)
-      this.map.fitBounds(b, { maxZoom: 2, animate: false });
+      this.open(focus);
     } else if (z >= 1) {
       this.map.fitBounds(b, { maxZoom: 2, animate: false });
     } else {
       this.map.setView(ll(focus[0]), 2, { animate: false });
+    }
+  };
+
+  /* The orders map's first view: the most of ``focus`` one view at OPEN_ZOOM holds (mostInView),
+     brought as close as zoom 2 when they are fewer or nearer. */
+  Widget.prototype.open = function (focus) {
+    var size = this.map.getSize();
+    var scale = Math.pow(2, OPEN_ZOOM);
+    var room = L.point(2 * OPEN_MARGIN[0], 2 * OPEN_MARGIN[1]);
+    var span = [Math.max(0, size.x - room.x) / scale, Math.max(0, size.y - room.y) / scale];
+    var held = mostInView(focus, span);
+    var b = L.latLngBounds(held.map(ll));
+    var z = this.map.getBoundsZoom(b, false, room);
+    this.map.setView(b.getCenter(), Math.max(OPEN_ZOOM, Math.min(z, 2)), { animate: false });
+    var out = focus.length - held.length;
+    this.el.dataset.outside = String(out);
+    if (out > 0 && this.status) {
+      this.say(
+        this.status.textContent + " Your forces in " + (out === 1 ? "one more hex are" : out + " more hexes are") +
+          " outside this view: zoom out (\u2212) to see them, or choose one in the list."
+      );
     }
   };
 
@@ -535,8 +602,9 @@
     var zoom = this.map.getZoom();
     var size = counterSize(zoom);
     var w = size[0], h = size[1];
-    var off = slotOffset(c.slot || 0, c.of || 1, w, h);
-    var clear = clearOfName(c, zoom, this.grid.hex * Math.pow(2, zoom), w, h);
+    var target = targetSize(size);
+    var off = slotOffset(c.slot || 0, c.of || 1, target[0], target[1]);
+    var clear = clearOfName(c, zoom, this.grid.hex * Math.pow(2, zoom), w, h, target[0], target[1]);
     off = [off[0] + clear[0], off[1] + clear[1]];
     var tappable = this.mode === "orders" && c.unit && !this.data.locked;
     var classes = "mw-counter mw-" + c.relation + " mw-" + c.kind + (c.unit && c.unit === this.unit ? " chosen" : "");
@@ -556,7 +624,8 @@
     html.style.background = colour[0];
     html.style.color = colour[1];
     if (size[2]) {
-      html.textContent = c.short;
+      // a letter of the name less for each flag (D, U: 3.1.4), so the flags are never cut off
+      html.textContent = c.flags ? c.short.slice(0, Math.max(2, 4 - c.flags.length)) : c.short;
       if (c.pts) {
         // the whole war (docs/season-end.md): every counter's points under it
         var pts = document.createElement("span");
@@ -583,7 +652,24 @@
         html: html,
       }),
     }).addTo(this.layers.counters);
-    marker.on("click", function () {
+    // the pad: the counter's tap target round its face, transparent, in the "targets" pane
+    // under every face, so a tap on a face is always that face's; hidden from screen readers
+    // (the face is the button)
+    var pad = document.createElement("div");
+    pad.className = "mw-pad";
+    pad.setAttribute("aria-hidden", "true");
+    var hit = L.marker(ll(c.xy), {
+      pane: "targets",
+      keyboard: false,
+      zIndexOffset: c.relation === "owner" ? 1000 : 0,
+      icon: L.divIcon({
+        className: "mw-target",
+        iconSize: target,
+        iconAnchor: [target[0] / 2 - off[0], target[1] / 2 - off[1]],
+        html: pad,
+      }),
+    }).addTo(this.layers.counters);
+    var tapped = function () {
       if (self.mode === "deploy") {
         self.openSheet(c.hex);
       } else if (tappable) {
@@ -591,7 +677,9 @@
       } else {
         self.say(label);
       }
-    });
+    };
+    marker.on("click", tapped);
+    hit.on("click", tapped);
   };
 
   /* Deploy mode: where the seat's armies may deploy, lightly tinted; what is placed already. */

@@ -2,10 +2,13 @@
 """The orders map goes where the player looks (issue 35: the walk of a new club at 390x844).
 
 On the bundled map, every seat deployed as the engine's sample, turn 1's march phase: the
-Austrian seat's forces lie from Bohemia to Hungary. The orders map opens framing those that
-still have a march; a force chosen in the list comes to the middle of the map at zoom 2 at
-least, and so does one chosen by a tap. On the battle-decision page the map opens on the battle
-and the page says nothing of marches. Screenshots: docs/screenshots/orders-far-force.png and
+Austrian seat's forces lie from Bohemia to Hungary. The orders map opens at zoom 1 or closer on
+the most of those that still have a march one view holds, every counter labelled and a thumb's
+target, and the line under the map counts the rest (the phone review: framing them all opened
+the map at zoom -1.5, every counter a 22 x 16 px speck); a force chosen in the list comes to
+the middle of the map at zoom 2 at least, and so does one chosen by a tap, on its face or on
+the pad round it. On the battle-decision page the map opens on the battle and the page says
+nothing of marches. Screenshots: docs/screenshots/orders-opening.png, orders-far-force.png and
 battle-decision.png.
 """
 
@@ -21,14 +24,17 @@ from maps.overlay import hex_xy
 from orders.models import OrderSheet
 from rules.orders import Orders, orders_to_dict
 from tests.browser.test_map_widget import (  # noqa: F401 (fixtures)
-    assert_framed,
+    assert_opens_on_the_most,
     choose_in_list,
     deploying,
     map_zoom,
+    mouse_away,
     off_centre,
     shot,
     tap_counter,
+    tap_targets,
     tiles,
+    tiles_loaded,
     wait_idle,
 )
 from tests.browser.test_play_phone import browser, sign_in  # noqa: F401
@@ -62,9 +68,10 @@ def waiting(driver):
     )
 
 
-def test_the_orders_map_frames_the_marches_and_goes_to_the_force_chosen(
+def test_the_orders_map_opens_on_the_most_marches_a_view_holds_and_goes_to_the_force_chosen(
     browser, live_server, marching
 ):
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
     from selenium.webdriver.common.by import By
 
     campaign = marching
@@ -84,8 +91,32 @@ def test_the_orders_map_frames_the_marches_and_goes_to_the_force_chosen(
     sign_in(browser, live_server, austria.user)
     browser.get(live_server.url + url("orders", austria))
     wait_idle(wait)
-    assert assert_framed(browser) >= 2  # the whole seat in view, not its first commander alone
-    shot(browser, "orders-framed")
+    # spread from Bohemia to Hungary: not all at zoom 1, so the most of them, the rest counted
+    opening = assert_opens_on_the_most(browser)
+    assert opening["inView"] >= 2 and int(opening["outside"]) >= 1, opening
+    browser.execute_script("document.getElementById('mapwidget').scrollIntoView({block: 'start'})")
+    tiles_loaded(browser)
+    mouse_away(browser)
+    shot(browser, "orders-opening", docs=True)
+    # every counter of the seat in view labelled, and a thumb's target (32 x 32 px at least)
+    targets = tap_targets(browser)
+    assert all(t["text"] and t["font"] >= 10 and not t["clipped"] for t in targets), targets
+    # a tap on a counter's pad, off its face, chooses the force as a tap on the face does
+    alone = next(t for t in targets if t["unit"] and set(t["hits"]) == {"own"})
+    assert (alone["pad"][1] - alone["face"][1]) / 2 > 2, alone  # (x0 + 2, y0 + 2) is off the face
+    x0, y0, *_ = alone["box"]
+    tap = ActionBuilder(browser)
+    tap.pointer_action.move_to_location(int(x0 + 2), int(y0 + 2))
+    tap.pointer_action.click()
+    tap.perform()
+    wait.until(
+        lambda d: (
+            d.execute_script("return document.getElementById('mapwidget').dataset.followed")
+            == alone["unit"]
+        )
+    )
+    wait_idle(wait)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mapwidget path.mw-reach"))
 
     # chosen in the list: the map goes there, close enough to tap its lit hexes
     choose_in_list(browser, wait, far)
@@ -112,6 +143,31 @@ def test_the_orders_map_frames_the_marches_and_goes_to_the_force_chosen(
         )
     )
     assert off_centre(browser, mine[other]["hex"]) < 40
+
+    # a force demoralized and out of supply (3.1.4): its flags on its counter, never cut off
+    assert not browser.execute_script(FLAGGED)
+
+
+# Every force flagged "U", then "DU", at zooms 1 to 3: the counters whose flags do not show or
+# whose label is cut off (wider than its counter).
+FLAGGED = """
+const w = document.getElementById('mapwidget')._widget;
+const out = [];
+for (const zoom of [1, 2, 3]) {
+  w.map.setZoom(zoom, {animate: false});
+  for (const flags of ['U', 'DU']) {
+    w.data.counters.forEach(c => { if (c.kind === 'force') c.flags = flags; });
+    w.draw();
+    for (const e of document.querySelectorAll('#mapwidget .mw-counter.mw-force')) {
+      const sup = e.querySelector('sup');
+      if (!sup || sup.textContent !== flags || e.scrollWidth > e.clientWidth + 1) {
+        out.push([zoom, e.textContent, e.scrollWidth, e.clientWidth]);
+      }
+    }
+  }
+}
+return out;
+"""
 
 
 def test_the_battle_decision_page_opens_on_the_battle(browser, live_server, marching):

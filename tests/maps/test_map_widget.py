@@ -369,15 +369,18 @@ def test_a_siege_train_has_one_name_everywhere_and_its_short_form_on_the_counter
 
 
 def test_the_orders_map_frames_the_forces_that_still_have_a_march(marching, other):
-    """The walk's Austrian: Charles far from Picolomini. The map opens framing both (not on the
-    first commander alone), then on those that have not been given their march."""
+    """The walk's Austrian: Charles far from Picolomini. The map opens on both (not on the
+    first commander alone), then on those that have not been given their march. The strongest
+    comes first: when one view of a phone cannot hold them all, the widget opens on the most it
+    can, and between as many on the strongest (tests/browser/test_map_centring.py)."""
     austria = seat(marching, "austria")
     austrian, imperial = austria.leaders["austria"][0], austria.leaders["empire"][0]
     grid = grid_of(load_map(marching.map_name))
     c = client_for(other)
     _, data = overlay(c, austria)
+    # the Austrian army's 32,000 points, then the Imperial 8,000 (3.4)
     both = [hex_xy(grid, POSITIONS["austria"]), hex_xy(grid, POSITIONS["empire"])]
-    assert data["frame"] and sorted(data["focus"]) == sorted(both)
+    assert data["frame"] and data["focus"] == both
     r = c.post(
         url("save_march", austria),
         in_phase(austria, {"unit": austrian, "path": "1", "marches": "1"}),
@@ -393,13 +396,36 @@ def test_the_orders_map_frames_the_forces_that_still_have_a_march(marching, othe
         assert data["focus"] == [hex_xy(grid, POSITIONS["empire"])], data["focus"]
     else:
         assert sorted(data["focus"]) == sorted(both), (pool, data["focus"])
-    # every force has its order: all of them are framed again
+    # every force has its order: all of them are framed again, the strongest first
     c.post(
         url("save_march", austria),
         in_phase(austria, {"unit": imperial, "path": "4", "marches": "1"}),
     )
     _, data = overlay(c, austria)
-    assert sorted(data["focus"]) == sorted(both)
+    assert data["focus"] == both
+
+
+def test_the_orders_map_opens_on_the_strongest_force_first(marching, other):
+    """The focus comes strongest first whatever the order of the seat's list: here the Imperial
+    force, listed after the Austrian, made the stronger."""
+    from datetime import timedelta
+
+    from campaign.models import StateVersion
+    from campaign.services import viewcache
+
+    austria = seat(marching, "austria")
+    imperial = austria.leaders["empire"][0]
+    version = marching.open_window().version
+    state = json.loads(json.dumps(version.state))
+    state["leaders"][imperial]["points"] = 40000
+    # a version is never changed once written: a new stamp, so no view of the old one is kept
+    StateVersion.objects.filter(id=version.id).update(
+        state=state, created=version.created + timedelta(microseconds=1)
+    )
+    viewcache.forget()
+    grid = grid_of(load_map(marching.map_name))
+    _, data = overlay(client_for(other), austria)
+    assert data["focus"] == [hex_xy(grid, POSITIONS["empire"]), hex_xy(grid, POSITIONS["austria"])]
 
 
 def test_the_force_chosen_is_where_the_map_goes(marching, other):
