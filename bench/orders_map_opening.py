@@ -9,7 +9,11 @@ zoom 2, steps of 0.5), and its farthest leader from its strongest, in screen pix
 (before: the map opened on the strongest at zoom 2 whenever the forces did not fit at zoom 1),
 with the drags of half a screen width it took to reach him, and the zoom-outs of one level.
 After: the map opens framing them, so the farthest is in view; choosing him brings him to the
-middle at zoom 2. Pure Python: no database, no browser.
+middle at zoom 2. Now (the phone review): the map opens at zoom 1 or closer on the most of the
+seat's hexes one view holds (``open`` and ``mostInView`` in static/js/mapwidget.js, the map's
+box 358 x 523 px less a margin of 64 px across and 48 up and down each side), the strongest
+force's hex breaking ties; the last columns are that view's zoom, the hexes in it and the hexes
+counted outside. Pure Python: no database, no browser.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from rules.autoplay import deployment_orders  # noqa: E402
 from rules.rulesettings import RuleSettings  # noqa: E402
 
 VIEW_W, VIEW_H = 390, 523
+BOX_W, BOX_H = 358, 523  # the map's box inside the page's margins (the widget's own figure)
+OPEN_ZOOM, MARGIN = 1, (64, 48)  # mapwidget.js: OPEN_ZOOM, OPEN_MARGIN
 
 
 def frame_zoom(points: list[tuple[float, float]]) -> float:
@@ -38,13 +44,46 @@ def frame_zoom(points: list[tuple[float, float]]) -> float:
     return math.floor(z * 2) / 2
 
 
+def most_in_view(points: list[tuple[float, float]], span: tuple[float, float]) -> list:
+    """``mostInView`` of mapwidget.js: the most of ``points`` (strongest first) that one view
+    ``span`` map units wide and high holds; between as many, the one with the earlier point."""
+    best: list = []
+    best_first = math.inf
+    for a in points:
+        for b in points:
+            held = [
+                (i, p)
+                for i, p in enumerate(points)
+                if a[0] <= p[0] <= a[0] + span[0] and b[1] <= p[1] <= b[1] + span[1]
+            ]
+            first = min((i for i, _ in held), default=math.inf)
+            if len(held) > len(best) or (len(held) == len(best) and first < best_first):
+                best, best_first = held, first
+    return [p for _, p in best]
+
+
+def opening(hexes: list[tuple[float, float]]) -> tuple[float, int]:
+    """The zoom the orders map opens at now and how many of ``hexes`` it holds."""
+    room_w, room_h = 2 * MARGIN[0], 2 * MARGIN[1]
+    scale = 2**OPEN_ZOOM
+    held = most_in_view(hexes, ((BOX_W - room_w) / scale, (BOX_H - room_h) / scale))
+    xs, ys = [p[0] for p in held], [p[1] for p in held]
+    w, h = max(xs) - min(xs), max(ys) - min(ys)
+    fit = min(
+        math.log2((BOX_W - room_w) / w) if w else 2,
+        math.log2((BOX_H - room_h) / h) if h else 2,
+    )
+    return max(OPEN_ZOOM, min(math.floor(fit * 2) / 2, 2)), len(held)
+
+
 def main() -> None:
     hexmap = load_map("central_europe_1756")
     grid = grid_of(hexmap)
     _points, orders = deployment_orders(hexmap, RuleSettings())
     by_army = {d.army: d for d in orders.deployment}
     print(f"{'seat':8} {'leaders':>7} {'before: zoom':>12} {'after: zoom':>11} "
-          f"{'farthest (px at z2)':>20} {'drags':>5} {'zoom-outs':>9}")  # fmt: skip
+          f"{'farthest (px at z2)':>20} {'drags':>5} {'zoom-outs':>9} {'now: zoom':>9} "
+          f"{'hexes in view':>13} {'outside':>7}")  # fmt: skip
     for seat in Seat:
         leaders = [
             (points, grid.centre(parse_hex_id(h)))
@@ -60,7 +99,15 @@ def main() -> None:
         outs = 0
         while far / 2**outs > VIEW_W / 2:
             outs += 1
-        print(f"{seat.value:8} {len(xy):>7} {before:>12} {z:>11} {far:>20.0f} {drags:>5} {outs:>9}")
+        strength: dict[tuple[float, float], int] = {}
+        for points, p in leaders:
+            strength[p] = max(strength.get(p, 0), points)
+        hexes = sorted(strength, key=lambda p: -strength[p])
+        now, held = opening(hexes)
+        print(
+            f"{seat.value:8} {len(xy):>7} {before:>12} {z:>11} {far:>20.0f} {drags:>5} {outs:>9} "
+            f"{now:>9} {held:>13} {len(hexes) - held:>7}"
+        )
 
 
 if __name__ == "__main__":
