@@ -559,6 +559,13 @@ def resolve_now(request: HttpRequest, code) -> HttpResponse:
         ]
     else:
         missing = ["Seats that have not pressed Ready stand still, as at a deadline."]
+    unsent = organiser.unsent_drafts(campaign)
+    if unsent:
+        who = " and the ".join([", the ".join(unsent[:-1]), unsent[-1]] if unsent[:-1] else unsent)
+        missing.append(
+            f"The {who} saved orders but did not press Ready: resolved now, those orders are not "
+            "used. Ask first, if they are meant to count."
+        )
     return confirmed_tool(
         request,
         code,

@@ -25,12 +25,12 @@ from campaign.models import (
     StateVersion,
     WindowStatus,
 )
-from campaign.services import caretaker, deadlines, outgoing
+from campaign.services import caretaker, deadlines, outgoing, standstill
 from campaign.services.actionlog import OrganiserError, log
 from campaign.services.resolution import queue_resolution, resolve_due_phase
 from campaign.services.setup import invite
 from rules.armies import Army
-from rules.state import state_from_dict
+from rules.state import Phase, state_from_dict
 
 
 def _why(reason: str) -> str:
@@ -569,6 +569,25 @@ def resolve_now(campaign: Campaign, actor, *, now: datetime, reason: str = ""):
         now=now,
     )
     return resolve_due_phase(window.id, now=now, force=True, early=True)
+
+
+def unsent_drafts(campaign: Campaign) -> list[str]:
+    """The seats the open orders phase waits for whose player saved orders without pressing
+    Ready, by label: resolved now (or at the deadline) those orders are not used, so the
+    organiser's "Resolve now" names them first. None at deployment, where a legal draft
+    deploys (``standstill.standing_deployment``)."""
+    window = campaign.open_window()
+    if window is None or window.phase == Phase.DEPLOYMENT.value:
+        return []
+    phase = Phase(window.phase)
+    seats = {s.id: s for s in campaign.seats.filter(reserve=False)}
+    return [
+        seats[sheet.seat_id].label
+        for sheet in window.order_sheets.filter(ready=False).order_by("seat_id")
+        if sheet.seat_id in seats
+        and window.owes(seats[sheet.seat_id])
+        and standstill.unsent(sheet.draft, phase)
+    ]
 
 
 def not_yours(seat: Seat, user, what: str = "pages") -> str:

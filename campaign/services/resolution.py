@@ -482,8 +482,11 @@ def _resolve(window_id: int, *, now: datetime, force: bool, extra_orders: dict, 
                 ):
                     to_hold.append((seat, style, absent))
             else:
+                drafted = sheet is not None and standstill.unsent(sheet.draft, phase)
                 extra_events.append(
-                    standstill.missing_event(seat, phase, absent=absent, early=early)
+                    standstill.missing_event(
+                        seat, phase, absent=absent, early=early, drafted=drafted
+                    )
                 )
         # A deadline the caretaker covered (it gave the seat's orders, by the policy or a hand
         # over) is no miss: the count and the flag are of deadlines nobody covered (issue 43).

@@ -13,6 +13,7 @@ campaign's rules when it has passed.
 from __future__ import annotations
 
 from maps.core.model import HexMap
+from rules import phases
 from rules.armies import LABELS, Army
 from rules.deployment import army_violations
 from rules.events import Event, EventKind, event_to_dict, private
@@ -30,14 +31,37 @@ def _when(early: bool, absent: bool) -> str:
     )
 
 
-def missing_event(seat, phase: Phase, *, absent: bool, early: bool) -> dict:
-    """The seat's own event: no orders came, so its forces stand still."""
+def unsent(draft, phase: Phase) -> bool:
+    """Whether a sheet that was never sent (no Ready) holds orders of ``phase``'s kinds: the
+    orders a player saved and thought given. They are not used (pressing Ready is what makes a
+    draft orders, docs/rules-interpretations.md), but the player and the organiser are told.
+
+    >>> unsent({"march": [{"unit": "daun", "path": "1-2"}]}, Phase.MARCH)
+    True
+    >>> unsent({"march": []}, Phase.MARCH), unsent({"battle": [{}]}, Phase.MARCH)
+    (False, False)
+    """
+    if not isinstance(draft, dict):
+        return False
+    return any(draft.get(kind) for kind in phases.ORDER_KINDS.get(phase, ()))
+
+
+def missing_event(seat, phase: Phase, *, absent: bool, early: bool, drafted: bool = False) -> dict:
+    """The seat's own event: no orders came, so its forces stand still. ``drafted``: the seat
+    had saved orders it never sent (``unsent``), which the text owns up to."""
     rule = "3" if phase is Phase.DEPLOYMENT else "6.2"
     if absent:
         text = (
             f"The {seat.label} is away: no {phase.value} orders, so its forces stand "
             "still. This does not count as a missed deadline."
         )
+    elif drafted:
+        text = (
+            f"The {seat.label} saved {phase.value} orders but did not press Ready "
+            f"{_when(early, absent)}: orders not sent are not used, so its forces stand still."
+        )
+        if early:
+            text += " This does not count as a missed deadline."
     else:
         text = (
             f"No {phase.value} orders from the {seat.label} {_when(early, absent)}: its "
@@ -50,7 +74,7 @@ def missing_event(seat, phase: Phase, *, absent: bool, early: bool) -> dict:
         rule,
         EventKind.ORDER_REJECTED,
         text,
-        {"missing": True, "absent": absent, "early": early},
+        {"missing": True, "absent": absent, "early": early, "unsent": drafted},
         audience=audience,
     )
     return event_to_dict(event)

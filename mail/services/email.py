@@ -30,7 +30,15 @@ from battles.services.mail import build_mail
 from campaign.models import Campaign, Invitation, OutboxEmail, PhaseWindow, Seat, StateVersion
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
-from campaign.services import caretaker, deadlines, outgoing, queue, silence, viewcache
+from campaign.services import (
+    caretaker,
+    deadlines,
+    outgoing,
+    queue,
+    silence,
+    standstill,
+    viewcache,
+)
 from campaign.services.plaintext import one_line
 from feeds.services import tokens as calendar_tokens
 from letters.services import press
@@ -38,6 +46,7 @@ from mail.services import emailmodes, mailcall
 from orders.services import catchup
 from rules.armies import Army
 from rules.events import Event, EventKind
+from rules.state import Phase
 from seasons.services import war
 
 logger = logging.getLogger(__name__)
@@ -445,6 +454,16 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
     )
     if kind in ("phase-opened", "reminder") and seat is not None:
         ctx.update(mailcall.call_for_orders(seat, window, latest))  # orders by mail (issue 29)
+    if (
+        kind == "reminder"
+        and seat is not None
+        and window is not None
+        and window.phase != "deployment"
+    ):
+        # Orders saved but never sent are not used (the tester's lost march): the reminder
+        # says so to the one player it concerns. (A legal deployment draft is used: 3.)
+        draft = window.order_sheets.filter(seat=seat, ready=False).values_list("draft", flat=True)
+        ctx["unsent"] = standstill.unsent(draft.first(), Phase(window.phase))
     template = f"email/{kind}.txt"
     text = render_to_string(template, ctx)
     html = render_to_string("email/message.html", {**ctx, "body": text})

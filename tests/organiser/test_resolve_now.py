@@ -13,6 +13,7 @@ from django.utils import timezone
 from campaign.models import Event, PhaseWindow
 from campaign.services import gameplay
 from campaign.services import organiser as tools
+from campaign.services.drifting import send_reminders
 from campaign.services.resolution import resolve_due_phase
 from orders.models import OrderSheet
 from tests.orders.test_play_fixtures import (  # noqa: F401 (fixtures)
@@ -179,3 +180,66 @@ def test_the_question_says_what_happens_to_a_deployment(client, rules_campaign, 
     assert "each army whose deployment is legal as drafted deploys from the draft" in body
     assert "with the deadline as it stands now" in body
     assert "It does not count as a missed deadline for anyone." in body
+
+
+def test_saved_orders_never_sent_are_named_before_and_owned_up_to_after(
+    client, rules_campaign, mailoutbox, django_capture_on_commit_callbacks
+):
+    """A player who saved a march but did not press Ready (the tester's French player): the
+    organiser's question names his seat, and his report says his saved orders were not used,
+    not that he gave none. A seat with nothing saved reads as before."""
+    campaign, capture = rules_campaign, django_capture_on_commit_callbacks
+    window = campaign.open_window()
+    for s in campaign.seats.filter(reserve=False):
+        write(s, window, deployment(s), ready=True)
+    with capture(execute=True):
+        resolve_due_phase(window.id, now=timezone.now())
+    march = campaign.open_window()
+    prussia, austria = seat(campaign, "prussia"), seat(campaign, "austria")
+    frederick = prussia.leaders["prussia"][0]
+    write(prussia, march, {"march": [{"unit": frederick, "path": "4"}]}, ready=False)
+    write(austria, march, {"march": []}, ready=False)  # an order saved, then taken back
+
+    client.force_login(campaign.organiser)
+    question = client.get(reverse("resolve_now", args=[campaign.code])).content.decode()
+    assert (
+        "The Prussian player saved orders but did not press Ready: resolved now, those orders "
+        "are not used." in question
+    )
+    assert "Austrian player saved" not in question
+
+    mailoutbox.clear()
+    version = resolve_now(campaign, capture)
+    told = Event.objects.get(version=version, data__missing=True, armies=["prussia"])
+    assert told.text == (
+        "The Prussian player saved march orders but did not press Ready when the organiser "
+        "resolved the phase before its deadline: orders not sent are not used, so its forces "
+        "stand still. This does not count as a missed deadline."
+    )
+    assert told.data["unsent"] is True
+    others = Event.objects.get(version=version, data__missing=True, armies=["austria", "empire"])
+    assert others.text.startswith("No march orders from the Austrian player")
+    body = next(m.body for m in mailoutbox if m.to == [prussia.user.email])
+    assert "saved march orders but did not press Ready" in body
+
+
+def test_the_reminder_tells_a_player_his_saved_orders_are_not_sent(
+    rules_campaign, mailoutbox, django_capture_on_commit_callbacks
+):
+    campaign, capture = rules_campaign, django_capture_on_commit_callbacks
+    window = campaign.open_window()
+    for s in campaign.seats.filter(reserve=False):
+        write(s, window, deployment(s), ready=True)
+    with capture(execute=True):
+        resolve_due_phase(window.id, now=timezone.now())
+    march = campaign.open_window()
+    prussia, austria = seat(campaign, "prussia"), seat(campaign, "austria")
+    write(prussia, march, {"march": [{"unit": prussia.leaders["prussia"][0], "path": "4"}]},
+          ready=False)  # fmt: skip
+    mailoutbox.clear()
+    with capture(execute=True):
+        assert send_reminders(now=march.deadline - timedelta(hours=1)) == 5
+    to_prussia = next(m.body for m in mailoutbox if m.to == [prussia.user.email])
+    to_austria = next(m.body for m in mailoutbox if m.to == [austria.user.email])
+    said = "You have saved orders but not pressed Ready: orders not sent are not used."
+    assert said in to_prussia and said not in to_austria
