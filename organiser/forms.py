@@ -236,8 +236,19 @@ class CampaignForm(forms.Form):
             return {}
         try:
             data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(
+                f"Not readable as settings (line {exc.lineno}, character {exc.colno}): write "
+                'them as {"name": number, ...}, e.g. {"march_mp": 6}, or leave the box empty.'
+            ) from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError(
+                'Write the settings between braces, as {"name": number, ...}, e.g. '
+                '{"march_mp": 6}, or leave the box empty.'
+            )
+        try:
             settings_from_dict(data)
-        except (json.JSONDecodeError, ValueError, TypeError) as exc:
+        except (ValueError, TypeError) as exc:
             raise forms.ValidationError(str(exc)) from None
         return data
 

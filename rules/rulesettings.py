@@ -173,5 +173,7 @@ def settings_from_dict(data: dict[str, Any] | None) -> RuleSettings:
         else:
             if not isinstance(value, int | float) or isinstance(value, bool):
                 raise ValueError(f"rule setting {name!r} must be a number, not {value!r}")
+            if default > 0 and value < 0:  # a count, a cost or a share the book gives above 0
+                raise ValueError(f"rule setting {name!r} cannot be below 0 (the book's: {default})")
             kwargs[name] = value
     return RuleSettings(**kwargs)

@@ -32,11 +32,16 @@
       var help = helpOf(row, input);
       if (help) help.textContent = texts[row.dataset.seatRow] || "";
     });
-    document.querySelectorAll("select[data-seat-choice] option").forEach(function (option) {
-      var here = option.value === "" || seats.indexOf(option.value) >= 0;
-      option.hidden = !here;
-      option.disabled = !here;
-      if (!here && option.selected) option.parentNode.value = "";
+    // The organiser's seat: only the seats of this count are options at all (a hidden option
+    // still shows in some phones' pickers), the choice kept when its seat is still there.
+    document.querySelectorAll("select[data-seat-choice]").forEach(function (select) {
+      if (!select.allOptions) select.allOptions = Array.prototype.slice.call(select.options);
+      var chosen = select.value;
+      while (select.options.length) select.remove(0);
+      select.allOptions.forEach(function (option) {
+        if (option.value === "" || seats.indexOf(option.value) >= 0) select.add(option);
+      });
+      select.value = seats.indexOf(chosen) >= 0 ? chosen : "";
     });
   }
   function start() {

@@ -107,11 +107,11 @@ def test_the_form_follows_the_player_count_and_the_size(browser, live_server, or
         rows = browser.find_elements(By.CSS_SELECTOR, "[data-seat-row]")
         return sorted(r.get_attribute("data-seat-row") for r in rows if r.is_displayed())
 
-    def choices() -> list[str]:
+    def choices() -> list[str]:  # every option there is: a seat not in play is none at all
         return sorted(
             o.get_attribute("value")
             for o in browser.find_elements(By.CSS_SELECTOR, "#id_organiser_seat option")
-            if o.get_attribute("value") and not o.get_property("disabled")
+            if o.get_attribute("value")
         )
 
     def help_of(seat: str) -> str:
@@ -140,6 +140,14 @@ def test_the_form_follows_the_player_count_and_the_size(browser, live_server, or
     assert help_of("austria") == "Commands Austria, Empire, France, Russia, Sweden."
     Select(browser.find_element(By.NAME, "players")).select_by_value("5")
     assert help_of("austria") == "Commands Austria, Empire."
+    # the organiser's own seat: reset when its seat leaves the game, kept while it stays
+    own = Select(browser.find_element(By.NAME, "organiser_seat"))
+    own.select_by_value("france")
+    Select(browser.find_element(By.NAME, "players")).select_by_value("2")
+    assert own.first_selected_option.get_attribute("value") == ""
+    own.select_by_value("prussia")
+    Select(browser.find_element(By.NAME, "players")).select_by_value("3")
+    assert own.first_selected_option.get_attribute("value") == "prussia"
     Select(browser.find_element(By.NAME, "players")).select_by_value("2")
     # the armies' table follows the size chosen
     points = browser.find_element(By.NAME, "base_points")
@@ -185,3 +193,29 @@ def test_a_seat_opened_on_the_board_stays_open_when_it_refreshes(browser, live_s
     assert again.get_attribute("open") is not None
     assert "Prussian player: what it owes" in again.text
     assert not no_overflow(browser, "board, a seat open")
+
+
+def test_a_refused_form_says_what_to_put_right_on_the_first_screen(browser, live_server, organiser):
+    """The tester's set-up form: settings that cannot be read came back as Python's JSON
+    message, many screens below the top the page reloaded at."""
+    from tests.browser.test_play_phone import ARTIFACTS
+
+    sign_in(browser, live_server, organiser)
+    browser.get(live_server.url + reverse("new_campaign"))
+    browser.find_element(By.NAME, "name").send_keys("Refused 1757")
+    settings = browser.find_element(By.NAME, "rule_settings")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", settings)
+    settings.send_keys('{"march_mp": }')
+    submit = browser.find_element(By.CSS_SELECTOR, "form.new-campaign button.primary")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", submit)
+    tap(browser, submit)
+    problems = WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "problems"))
+    assert problems.rect["y"] + problems.rect["height"] < 844, problems.rect  # first screen
+    assert "Not readable as settings (line 1, character 14)" in problems.text
+    assert browser.find_element(By.NAME, "name").get_attribute("value") == "Refused 1757"
+    link = problems.find_element(By.CSS_SELECTOR, 'a[href="#id_rule_settings"]')
+    assert link.size["height"] >= 24
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "setup-form-problems.png"))
+    wide = no_overflow(browser, "new campaign, refused")
+    assert not wide, wide

@@ -68,6 +68,31 @@ def test_it_shows_the_form_errors(client, organiser):
     assert not Campaign.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"march_mp": }', "Not readable as settings (line 1, character 14)"),
+        ("[6]", "Write the settings between braces"),
+        ('{"march_mp": -1}', "rule setting &#x27;march_mp&#x27; cannot be below 0"),
+    ],
+)
+def test_bad_rule_settings_are_said_plainly_at_the_top_and_nothing_is_lost(
+    client, organiser, text, said
+):
+    """The tester's set-up form: a raw JSON message ("Expecting value: line 1 column 14"),
+    no summary, the error screens down and the armies' table gone."""
+    client.force_login(organiser)
+    r = client.post(reverse("new_campaign"), {**FORM, "rule_settings": text})
+    page = r.content.decode()
+    assert r.status_code == 200 and not Campaign.objects.exists()
+    assert said in page and "Expecting value" not in page
+    top = page.index('id="problems"')
+    assert top < page.index('name="name"')  # the summary comes before the first field
+    assert 'href="#id_rule_settings"' in page[top:]
+    assert 'value="Saxony 1757"' in page  # what was typed is kept
+    assert "The armies' points show here once the rule settings can be read." in page
+
+
 def test_it_requires_an_organiser(client, player):
     client.force_login(player)
     assert client.get(reverse("new_campaign")).status_code == 403
