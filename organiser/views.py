@@ -696,10 +696,18 @@ def replace(request: HttpRequest, code, seat_code) -> HttpResponse:
 def action_log(request: HttpRequest, code) -> HttpResponse:
     """Everything the organiser did: visible to every player of the campaign."""
     campaign = member_campaign(request, code)
+    # Back where the reader came from: his own seat's page, or the organiser's board.
+    own = campaign.seats.filter(user=request.user, reserve=False).first()
+    if own is not None:
+        back = (reverse("orders:dashboard", args=[own.code]), "Back to your dashboard")
+    elif campaign.organiser_id == request.user.id:
+        back = (reverse("organiser_board", args=[campaign.code]), "Back to the status board")
+    else:
+        back = (reverse("home"), "Back to your campaigns")
     return render(
         request,
         "organiser/log.html",
-        {"campaign": campaign, "actions": campaign.actions.select_related("actor")},
+        {"campaign": campaign, "actions": campaign.actions.select_related("actor"), "back": back},
     )
 
 

@@ -212,3 +212,19 @@ def test_a_playing_organiser_may_open_an_allys_pages_never_an_enemys(marching, o
     c.post(behalf_url(marching, france), YES)
     assert c.get(url("orders", france)).status_code == 200
     assert len(entered_lines(marching)) == 1
+
+
+def test_the_log_leads_back_to_the_readers_own_page(marching, organiser):
+    """The tester's dead end: the organiser's log had no way back on a phone."""
+    austria = seat(marching, "austria")
+    log = reverse("action_log", args=[marching.code])
+    mine = client_for(austria.user).get(log).content.decode()
+    assert (
+        f'<a href="{reverse("orders:dashboard", args=[austria.code])}">Back to your dashboard'
+        in mine
+    )
+    board = client_for(organiser).get(log).content.decode()
+    assert (
+        f'<a href="{reverse("organiser_board", args=[marching.code])}">Back to the status board'
+        in board
+    )
