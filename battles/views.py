@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from fractions import Fraction
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib import messages
@@ -68,15 +69,24 @@ def _may_read(battle: Battle, viewer: tuple | None, audience: str) -> bool:
 
 
 class ResultForm(forms.Form):
-    """The result of one battle: who lost and how, losses by country, leaders lost (9.5, 10.1)."""
+    """The result of one battle: who lost and how, losses by country, leaders lost (9.5, 10.1).
+    The loser and the outcome start unchosen: a hurried player must not confirm a default."""
 
-    loser = forms.ChoiceField(label="The side that lost")
+    # Its problems summed up at its top (in view when htmx swaps it in), and each by its field.
+    template_name_p = "battles/_result_form.html"
+
+    loser = forms.ChoiceField(
+        label="The side that lost",
+        error_messages={"required": "Choose the side that lost."},
+    )
     outcome = forms.ChoiceField(
         label="How it left the field",
         choices=[
+            ("", "Choose how the loser left the field…"),
             ("defeated", "Defeated outright: demoralized and routed (10.1)"),
             ("retired", "Retired, with the enemy's consent (10.1)"),
         ],
+        error_messages={"required": "Choose how the loser left the field."},
     )
 
     def __init__(self, battle: Battle, *args, audience: str | None = None, **kwargs) -> None:
@@ -87,7 +97,9 @@ class ResultForm(forms.Form):
         self.battle = battle
         sides = battle.setup["sides"]
         names = briefing_service.side_names(battle)
-        self.fields["loser"].choices = [(s, names[s]) for s in sides]
+        self.fields["loser"].choices = [("", "Choose the side that lost…")] + [
+            (s, names[s]) for s in sides
+        ]
         leaders = []
         for name, side in sides.items():
             shown = audience in (service.UMPIRE, name)
@@ -115,6 +127,15 @@ class ResultForm(forms.Form):
             choices=leaders, required=False, widget=forms.CheckboxSelectMultiple
         )
 
+    def add_problems(self, error: service.BattleError) -> None:
+        """A refusal of the service shown on the form: each problem beside its field where it
+        names one (``battle_results.ResultError``), else at the top of the form."""
+        problems = getattr(error, "problems", None) or [(None, str(error))]
+        for key, text in problems:
+            what, _, army = (key or "").partition(".")
+            name = {"losses": f"loss_{army}", "prisoners": f"prisoners_{army}"}.get(what, what)
+            self.add_error(name if name in self.fields else None, text)
+
     def result_data(self) -> dict:
         data = self.cleaned_data
         return {
@@ -136,9 +157,32 @@ class ResultForm(forms.Form):
 
 
 class DateForm(forms.Form):
+    """The date a battle is fought, read and shown in the campaign's time zone (as the page
+    says it), whatever the server's."""
+
     fight_on = forms.DateTimeField(
-        label="Fought on", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+        label="Fought on",
+        error_messages={
+            "required": "Give the date and time the battle is fought.",
+            "invalid": "Give the date and time the battle is fought, such as 2026-05-01 19:30.",
+        },
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
+
+    def __init__(self, *args, battle: Battle, **kwargs) -> None:
+        self.zone = ZoneInfo(battle.campaign.time_zone)
+        if battle.fight_on and "initial" not in kwargs:
+            kwargs["initial"] = {
+                "fight_on": battle.fight_on.astimezone(self.zone).replace(tzinfo=None)
+            }
+        super().__init__(*args, **kwargs)
+        self.fields["fight_on"].label = f"Fought on ({battle.campaign.time_zone} time)"
+
+    def clean_fight_on(self) -> datetime:
+        # The field made the typed time aware in the server's zone: the same wall clock time,
+        # in the campaign's.
+        when = self.cleaned_data["fight_on"]
+        return timezone.make_naive(when).replace(tzinfo=self.zone)
 
 
 class DisputeForm(forms.Form):
@@ -242,7 +286,14 @@ def _initial(entry, exact: bool) -> dict:
     return initial
 
 
-def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) -> dict:
+SETTLE_IDS = "id_settle_%s"  # the settle form's ids, apart from the entry form's on one page
+
+
+def _page_context(
+    request: HttpRequest, battle: Battle, viewer: tuple | None, **forms_shown
+) -> dict:
+    """The battle page's context; ``forms_shown``: forms to draw as posted (with their errors)
+    instead of fresh ones, so nothing typed is lost."""
     audience = viewer[0] if viewer else None
     seat = viewer[1] if viewer else None
     # The losses by country are the fighting sides' and the umpire's to know (points are
@@ -253,6 +304,7 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
         and battle.entered_by is not None
         and service.side_of_seat(battle, battle.entered_by) == audience
     )
+    initial = _initial(battle_results.latest_entry(battle), exact)
     return {
         "campaign": battle.campaign,
         "battle": battle,
@@ -265,13 +317,12 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
         "entries": battle_results.entry_history(battle, exact=exact),
         # Filled in from the entry waiting for an answer (the settle form starts from what the
         # players entered), where this reader may know its losses.
-        "result_form": ResultForm(
-            battle, audience=audience, initial=_initial(battle_results.latest_entry(battle), exact)
-        ),
+        "result_form": ResultForm(battle, audience=audience, initial=initial),
+        "settle_form": ResultForm(battle, audience=audience, initial=initial, auto_id=SETTLE_IDS),
         # The quick resolution's steps carry the strengths of both sides (SPI): for the sides
         # and the umpire; an organiser who plays reads the outcome only.
         "quick_steps": (battle.quick_record or {}).get("steps", []) if audience else [],
-        "date_form": DateForm(),
+        "date_form": DateForm(battle=battle),
         "dispute_form": DisputeForm(),
         "collection_form": CollectionForm(),
         "may_enter": seat is not None
@@ -282,6 +333,7 @@ def _page_context(request: HttpRequest, battle: Battle, viewer: tuple | None) ->
         "audiences": _audiences(battle, audience),
         "side_names": briefing_service.side_names(battle),
         "papers": PAPERS,
+        **forms_shown,
     }
 
 
@@ -368,6 +420,26 @@ def _back(request: HttpRequest, battle: Battle) -> HttpResponse:
     return redirect("battles:battle", battle.campaign.code, battle.code)
 
 
+def _again(request: HttpRequest, battle: Battle, **forms_shown) -> HttpResponse:
+    """A form refused: the result section (htmx) or the whole page drawn again with the form
+    as posted and its errors beside it (nothing typed is lost, nothing is saved)."""
+    battle.refresh_from_db()
+    viewer = service.audience_for(battle, request.user)
+    context = _page_context(request, battle, viewer, **forms_shown)
+    drawn = {
+        "result_form": context["may_enter"],
+        "settle_form": context["is_organiser"] and battle.status != BattleStatus.APPLIED,
+        "date_form": context["is_organiser"] and battle.status != BattleStatus.APPLIED,
+    }
+    for name, form in forms_shown.items():
+        if not drawn[name]:  # (the battle moved on meanwhile): its refusal said above the page
+            for errors in form.errors.values():
+                for error in errors:
+                    messages.error(request, error)
+    template = "battles/battle.html#result" if request.htmx else "battles/battle.html"
+    return render(request, template, context)
+
+
 def _act(request: HttpRequest, battle: Battle, action, success: str) -> HttpResponse:
     """Run one service action on the battle; its refusal (BattleError) becomes the message."""
     try:
@@ -413,16 +485,16 @@ def _seat_or_403(viewer) -> object:
 def enter_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     battle, viewer = _battle_for(request, code, battle_code)
     seat = _seat_or_403(viewer)
-    form = ResultForm(battle, request.POST)
-    if not form.is_valid():
-        messages.error(request, f"The result could not be read: {form.errors.as_text()}")
-        return _back(request, battle)
-    return _act(
-        request,
-        battle,
-        lambda: battle_results.enter_result(battle, seat, form.result_data(), now=timezone.now()),
-        "Result entered: the other side confirms or disputes it.",
-    )
+    form = ResultForm(battle, request.POST, audience=viewer[0])
+    if form.is_valid():
+        try:
+            battle_results.enter_result(battle, seat, form.result_data(), now=timezone.now())
+        except service.BattleError as exc:
+            form.add_problems(exc)
+        else:
+            messages.success(request, "Result entered: the other side confirms or disputes it.")
+            return _back(request, battle)
+    return _again(request, battle, result_form=form)
 
 
 @login_required
@@ -458,20 +530,21 @@ def dispute_result(request: HttpRequest, code, battle_code) -> HttpResponse:
 @login_required
 @require_POST
 def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
-    battle, _ = _battle_for(request, code, battle_code)
+    battle, viewer = _battle_for(request, code, battle_code)
     if not service.may_settle(battle, request.user):
         raise PermissionDenied
-    form = ResultForm(battle, request.POST)
+    audience = viewer[0] if viewer else None
+    form = ResultForm(battle, request.POST, audience=audience, auto_id=SETTLE_IDS)
     if not form.is_valid():
-        messages.error(request, f"The result could not be read: {form.errors.as_text()}")
-        return _back(request, battle)
+        return _again(request, battle, settle_form=form)
     try:
-        informed = service.audience_for(battle, request.user) is not None
-        result = battle_results.parse_result(battle, form.result_data(), informed=informed)
+        result = battle_results.parse_result(
+            battle, form.result_data(), informed=audience is not None
+        )
         lines = battle_briefing.describe_result(battle, result)
     except service.BattleError as exc:
-        messages.error(request, str(exc))
-        return _back(request, battle)
+        form.add_problems(exc)
+        return _again(request, battle, settle_form=form)
     asked = _asked(
         request,
         battle,
@@ -484,18 +557,19 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     )
     if asked is not None:
         return asked
-    return _act(
-        request,
-        battle,
-        lambda: battle_results.settle_result(
+    try:
+        battle_results.settle_result(
             battle,
             request.user,
             form.result_data(),
             now=timezone.now(),
             reason=asking.reason(request),
-        ),
-        "Result settled.",
-    )
+        )
+    except service.BattleError as exc:
+        form.add_problems(exc)
+        return _again(request, battle, settle_form=form)
+    messages.success(request, "Result settled.")
+    return _back(request, battle)
 
 
 @login_required
@@ -537,17 +611,17 @@ def set_date(request: HttpRequest, code, battle_code) -> HttpResponse:
     battle, _ = _battle_for(request, code, battle_code)
     if not service.may_settle(battle, request.user):
         raise PermissionDenied
-    form = DateForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Give the date and time the battle is fought.")
-        return _back(request, battle)
-    when: datetime = form.cleaned_data["fight_on"]
-    return _act(
-        request,
-        battle,
-        lambda: battle_dates.set_date(battle, request.user, when, now=timezone.now()),
-        "Date set; the players are told.",
-    )
+    form = DateForm(request.POST, battle=battle)
+    if form.is_valid():
+        when: datetime = form.cleaned_data["fight_on"]
+        try:
+            battle_dates.set_date(battle, request.user, when, now=timezone.now())
+        except service.BattleError as exc:
+            form.add_error("fight_on", str(exc))
+        else:
+            messages.success(request, "Date set; the players are told.")
+            return _back(request, battle)
+    return _again(request, battle, date_form=form)
 
 
 @login_required

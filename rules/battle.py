@@ -428,7 +428,9 @@ def apply_result(
                 fought,
             )
         )
-    # 13.2: the part of the losses that surrendered on the tabletop becomes prisoners of war.
+    # 13.2: the part of the losses taken prisoner (surrendered on the tabletop, or taken in the
+    # quick resolution) becomes prisoners of war. The result does not say which: the words fit
+    # both.
     lost = dict(result.losses)
     for army_value, taken in result.prisoners:
         army = Army(army_value)
@@ -449,8 +451,8 @@ def apply_result(
             Event(
                 "13.2",
                 EventKind.PRISONERS,
-                f"{taken} of the {ADJECTIVES[army]} points lost at {hex_id} surrendered on the "
-                f"tabletop: they are prisoners of the {ADJECTIVES[by]} army (13.2).",
+                f"{taken} of the {ADJECTIVES[army]} points lost at {hex_id} were taken "
+                f"prisoner in the battle: they are prisoners of the {ADJECTIVES[by]} army (13.2).",
                 {"hex": hex_id, "army": army.value, "points": taken, "by": by.value},
                 fought,
             )

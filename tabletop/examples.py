@@ -23,6 +23,9 @@ from maps.core.hexgrid import parse_hex_id
 from maps.core.model import CitySize, HexMap, River, Terrain
 from rules.armies import Alliance, Army
 from rules.battle import battle_setup, sides_at
+from rules.dice import Dice
+from rules.orders import Orders
+from rules.reconnaissance import reconnaissance_phase
 from rules.rulesettings import DEFAULT_SETTINGS
 from rules.state import Garrison, LeaderState, Phase, SiegeTrain, State
 from tabletop.layout import (
@@ -177,6 +180,23 @@ def table_request(
     return TableRequest(terrain, sides, rivers, city, (6, 4), seed, roads, waters)  # type: ignore[arg-type]
 
 
+def _garrison_reported(state: State, setup: dict[str, Any], hexmap: HexMap) -> dict[str, int]:
+    """Per side, the garrison's points as the engine's reconnaissance phase (8, 8.2) reports
+    them to every army of the side that fights in the hex, as a campaign's sheet reads them."""
+    reports = reconnaissance_phase(state, Orders(), Dice("examples"), hexmap, DEFAULT_SETTINGS)
+    out = {}
+    for side, data in setup["sides"].items():
+        told = {
+            r.to.value: r.points
+            for r in reports.reports
+            if r.garrison and r.hex == setup["hex"] and state.alliance_of(r.army).value != side
+        }
+        armies = list(data.get("points_by_country", {}))
+        if told and all(a in told for a in armies):
+            out[side] = told[armies[0]]
+    return out
+
+
 def example(key: str, hexmap: HexMap) -> Example:
     title, hex_id, turn, leaders, garrisons, trains, came_from, wished = _SPECS[key]
     state = State(
@@ -191,12 +211,17 @@ def example(key: str, hexmap: HexMap) -> Example:
     assert set(sides) == {Alliance.PRUSSIAN, Alliance.AUSTRIAN}, key
     setup = battle_setup(state, hex_id, sides, hexmap, DEFAULT_SETTINGS)
     side_of = {a: state.alliance_of(a).value for a in Army}
+    inside = [
+        x for x in state.leaders if garrisons and x.inside and x.army is garrisons[0][1]
+    ]  # the leaders behind the walls, counted with the garrison (8.2)
     facts = Facts(
         siege_trains={side_of[a]: [i for i, b in trains if b is a] for _, a in trains},
         garrison_city=garrisons[0][0] if garrisons else "",
         garrison_army=garrisons[0][1].value if garrisons else "",
         garrison_points=garrisons[0][2] if garrisons else 0,
         garrison_side=side_of[garrisons[0][1]] if garrisons else "",
+        garrison_leaders=tuple((x.table.name, x.points) for x in inside),
+        garrison_reported=_garrison_reported(state, setup, hexmap),
     )
     h = parse_hex_id(hex_id)
     request = table_request(

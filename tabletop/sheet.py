@@ -9,7 +9,8 @@ where each side came from, the generated table and the facts of the state the se
 carry (siege trains and the garrison of the hex). ``sheet(..., audience)`` decides what that
 audience may read: the umpire everything; a side its own forces in full and of the enemy only
 what the rules make public (leader positions 3.1.1, total points 9, demoralization 10.2, the
-garrison's country 3.1.2, field works on the table).
+garrison's country 3.1.2, field works on the table) and what its reconnaissance reported this
+turn (the garrison's strength, 8.2).
 """
 
 from __future__ import annotations
@@ -39,7 +40,10 @@ famous battles of the war opened between seven and ten in the morning (interpret
 @dataclass(frozen=True)
 class Facts:
     """What the set-up does not carry: per side (alliance value), the ids of its siege trains
-    outside the walls in the hex (9.1); the garrison of the fortress of the hex, if any."""
+    outside the walls in the hex (9.1); the garrison of the fortress of the hex, if any, with
+    the leaders inside its walls (name, points: their places are public, 3.1.1, their points
+    not, 3.1.2), and per side the garrison's points (chits and leaders inside) as that side's
+    reconnaissance reported them this turn (8, 8.2), for a side every player of which was told."""
 
     siege_trains: Mapping[str, Sequence[str]] = field(default_factory=dict)
     garrison_city: str = ""
@@ -47,6 +51,8 @@ class Facts:
     garrison_points: int = 0
     garrison_side: str = ""
     year: str = ""
+    garrison_leaders: Sequence[tuple[str, int]] = ()
+    garrison_reported: Mapping[str, int] = field(default_factory=dict)
 
 
 def fighting_name(side_data: Mapping[str, Any]) -> str:
@@ -61,6 +67,30 @@ def fighting_name(side_data: Mapping[str, Any]) -> str:
 
 def turn_label(turn: int) -> str:
     return f"{MONTHS[(turn - 1) // 2]} {'I' if turn % 2 else 'II'}"
+
+
+def location(setup: Mapping[str, Any]) -> str:
+    """Where the battle is, in words: the city of the hex, else the hex and how far the nearest
+    city is (``setup["city"]``, 2.3), with the area of the map the hex lies in.
+
+    >>> location({"hex": "6340", "area": "Austria",
+    ...           "city": {"name": "Koniggratz", "hexes_away": 0}})
+    'Koniggratz (hex 6340, Austria)'
+    >>> location({"hex": "6639", "area": "Austria", "city": {"name": "Glatz", "hexes_away": 2}})
+    'hex 6639 (Austria), 2 hexes from Glatz'
+    >>> location({"hex": "6737", "area": "", "city": {"name": "Glatz", "hexes_away": 1}})
+    'hex 6737, next to Glatz'
+    """
+    hex_id, area = setup["hex"], setup.get("area") or ""
+    city = setup.get("city") or {}
+    if city.get("hexes_away") == 0:
+        return f"{city['name']} (hex {hex_id}{f', {area}' if area else ''})"
+    where = f"hex {hex_id}" + (f" ({area})" if area else "")
+    if not city:
+        return where
+    away = int(city.get("hexes_away") or 0)
+    near = "next to" if away == 1 else f"{away} hexes from"
+    return f"{where}, {near} {city['name']}"
 
 
 def sunset(turn: int, latitude: float = LATITUDE) -> float:
@@ -164,7 +194,8 @@ def _seat(value: str) -> str:
         return value
 
 
-def _stakes(setup: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+def stake_lines(setup: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """The VPs at stake (12.1, 12.2), each side named by who fights in it (``names``)."""
     lines = []
     for key, vps in sorted((setup.get("stakes") or {}).items()):
         side, outcome = key.split(" ", 1)
@@ -177,6 +208,43 @@ def _stakes(setup: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
         shares = ", ".join(f"{_seat(s)} {v:+d}" for s, v in sorted(vps.items()))
         lines.append(f"If the {name} {what}: {shares} VPs (12.1, 12.2).")
     return lines
+
+
+def _garrison_strength(facts: Facts) -> str:
+    """The garrison's points with those of the leaders inside its walls, as reconnaissance
+    counts them (8.2): "221 points (50 points in garrison, 171 with Nadasy)"."""
+    total = facts.garrison_points + sum(p for _, p in facts.garrison_leaders)
+    if not facts.garrison_leaders:
+        return f"{total} points"
+    parts = [f"{facts.garrison_points} points in garrison"]
+    parts += [f"{points} with {name}" for name, points in facts.garrison_leaders]
+    return f"{total} points ({', '.join(parts)})"
+
+
+def _garrison(facts: Facts, audience: str) -> str:
+    """The garrison of the hex as ``audience`` may know it: its country and the leaders inside
+    its walls to all (3.1.2, 3.1.1); its strength to its own side and the umpire, and to a side
+    whose reconnaissance reported it this turn (8, 8.2: an enemy force in the same hex always
+    sees it), in the report's number; else "unknown strength"."""
+    if not facts.garrison_city:
+        return "No fortress in the hex: no garrison."
+    army = ADJECTIVES.get(Army(facts.garrison_army), facts.garrison_army)
+    who = f"{'an' if army[0] in 'AEIOU' else 'a'} {army} garrison"
+    if facts.garrison_leaders:
+        who += " under " + " and ".join(name for name, _ in facts.garrison_leaders)
+    if audience in (UMPIRE, facts.garrison_side):
+        strength = f" of {_garrison_strength(facts)}"
+    elif audience in facts.garrison_reported:
+        strength = (
+            f" of {facts.garrison_reported[audience]} points, as your reconnaissance reported "
+            "it this turn (8.2)"
+        )
+    else:
+        strength = f"{',' if facts.garrison_leaders else ''} of unknown strength (3.1.2)"
+    return (
+        f"{facts.garrison_city}: {who}{strength}; it fights no battle and may not be attacked "
+        "in one (11)."
+    )
 
 
 def _verb(name: str, verb: str) -> str:
@@ -265,6 +333,7 @@ def sheet(
         "place": place,
         "hex": setup["hex"],
         "area": setup.get("area", ""),
+        "where": location(setup),
         "date": turn_label(int(setup["turn"])) + (f" {facts.year}" if facts.year else ""),
         "turn": setup["turn"],
         "terrain": setup["terrain"],
@@ -290,7 +359,7 @@ def sheet(
             if frederick
             else "Frederick is not present (12.7 does not apply)."
         ),
-        "stakes": _stakes(setup, names),
+        "stakes": stake_lines(setup, names),
         "victory": [
             "Fight to the club's tactical rules. A side defeated outright by them is demoralized "
             "and routs 10 MPs toward its nearest friendly fortress (10.1, 10.1.3).",
@@ -367,7 +436,7 @@ def sheet(
             cost = [
                 line
                 for key, line in zip(
-                    sorted(setup.get("stakes") or {}), _stakes(setup, names), strict=False
+                    sorted(setup.get("stakes") or {}), stake_lines(setup, names), strict=False
                 )
                 if key == f"{side} retired"
             ]
@@ -387,16 +456,7 @@ def sheet(
             )
             entry["unsupplied"] = list(data.get("unsupplied_forces", []))
         out["sides"].append(entry)
-    if facts.garrison_city:
-        army = ADJECTIVES.get(Army(facts.garrison_army), facts.garrison_army)
-        knows = audience == UMPIRE or audience == facts.garrison_side
-        out["garrison"] = (
-            f"{facts.garrison_city}: {'an' if army[0] in 'AEI' else 'a'} {army} garrison of "
-            + (f"{facts.garrison_points} points" if knows else "unknown strength (3.1.2)")
-            + "; it fights no battle and may not be attacked in one (11)."
-        )
-    else:
-        out["garrison"] = "No fortress in the hex: no garrison."
+    out["garrison"] = _garrison(facts, audience)
     for side in sides:
         if side == audience:
             continue
@@ -410,7 +470,13 @@ def sheet(
             f"Whether the {n} may retire (10.1, 10.1.1).",
             f"Whether the {n} {has} siege trains in the hex (8: they are never reported).",
         ]
-        if facts.garrison_city and facts.garrison_side == side:
+        # the garrison's strength, unless every player of the other side was told it (8.2)
+        hidden_garrison = (
+            facts.garrison_city
+            and facts.garrison_side == side
+            and not any(other in facts.garrison_reported for other in sides if other != side)
+        )
+        if hidden_garrison:
             lines.append(f"The strength of the {of} garrison of {facts.garrison_city} (3.1.2).")
         if audience == UMPIRE:
             # the umpire's sheet gives the answers
@@ -420,8 +486,8 @@ def sheet(
                 "Yes." if data.get("may_retire", True) else f"No: {data.get('retire_refusal')}.",
                 ", ".join(siege_train_name(t) for t in trains) + "." if trains else "None.",
             ]
-            if facts.garrison_city and facts.garrison_side == side:
-                answers.append(f"{facts.garrison_points} points.")
+            if hidden_garrison:
+                answers.append(f"{_garrison_strength(facts)}.")
             lines = [f"{q} {a}" for q, a in zip(lines, answers, strict=True)]
             out["hidden"].append({"side": n, "lines": lines})
         else:

@@ -25,6 +25,7 @@ from rules.armies import Seat as EngineSeat
 from rules.leaders import leader
 from tabletop import forces
 from tabletop.layout import TableLayout
+from tabletop.sheet import location
 
 MONTHS = ("April", "May", "June", "July", "August", "September", "October", "November", "December")
 
@@ -51,6 +52,7 @@ def briefing(battle: Battle, audience: str, *, layout: TableLayout | None = None
         "battle": battle,
         "hex": setup["hex"],
         "area": setup.get("area", ""),
+        "where": location(setup),
         "date": turn_label(setup["turn"]),
         "month": MONTHS[(setup["turn"] - 1) // 2],
         "winter": rules.is_winter(setup["turn"]),
@@ -130,13 +132,18 @@ def _leader_entry(line: dict, full: bool) -> dict[str, Any]:
 
 def stakes(setup: dict, audience: str) -> list[str]:
     """The VPs at stake (12.1, 12.2): who gains and loses what if a side retires or is
-    defeated. Both sides may know them: they follow from the size classes both can see."""
+    defeated. Only for those who know both sides' strengths (the sides, 8 and 9; the umpire):
+    they follow from the size classes, which are bands of the strengths rule 3 hides.
+
+    >>> stakes({"stakes": {"austrian defeated": {"prussia": 1, "austria": -1}}}, "prussian")
+    ['If the Austrian alliance is defeated: Austrian player -1, Prussian player +1 VPs.']
+    """
     lines = []
     for key, vps in sorted((setup.get("stakes") or {}).items()):
         side, outcome = key.split(" ", 1)
         what = "retires" if outcome == "retired" else "is defeated"
         shares = ", ".join(f"{seat_label(seat)} {v:+d}" for seat, v in sorted(vps.items()))
-        lines.append(f"If the {side} alliance {what}: {shares} VPs.")
+        lines.append(f"If the {side_name(side)} {what}: {shares} VPs.")
     return lines
 
 

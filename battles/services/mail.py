@@ -1,5 +1,10 @@
 """The words of a battle's emails (issue 7), read when the ``send_email`` task sends them
 (``mail.services.email``); they are queued by ``battle_results.notify``.
+
+One email per player: a battle's news is queued once (``notify``), and when it is sent it goes
+out again as one email per seat of the battle (``build_mail`` without ``seat_id``), each to that
+player's address alone, with the greeting and the footer of the other emails. No player sees
+another's address.
 """
 
 from __future__ import annotations
@@ -7,11 +12,14 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from django.conf import settings as django_settings
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from battles.models import Battle
 from battles.services.briefing import describe_result, turn_label
-from battles.services.records import seats_in
+from battles.services.records import seats_in, side_of_seat
+from campaign.models import Seat
+from campaign.services import queue
 
 _SUBJECTS = {
     "result-entered": "{campaign}: the result of the battle at {hex} waits for you",
@@ -34,40 +42,79 @@ _BODIES = {
     "Settle it on the battle page: {link}",
     "result-applied": "The battle at {hex} ({when}) is decided and applied to the campaign."
     "\n{result}\nThe turn goes on. Battle page: {link}",
-    "date-set": "The battle at {hex} ({when}) is to be fought on {date}. Briefings: {link}",
-    "reminder": "The battle at {hex} ({when}) is fought on {date}. Print your briefing: {link}",
+    "date-set": "The battle at {hex} ({when}) is to be fought on {date}. Battle page: {link}\n"
+    "Your briefing, to print and play from: {briefing}",
+    "reminder": "The battle at {hex} ({when}) is fought on {date}. Print your briefing: {briefing}"
+    "\nBattle page: {link}",
     "overdue": "The battle at {hex} ({when}) was due on {date} and has no final result."
     " Extend its date, settle it, or use the quick resolution: {link}",
 }
 
 
+def seats_to_tell(battle: Battle, exclude_side: str | None = None) -> list[Seat]:
+    """The seats whose armies fought (but ``exclude_side``) with a player who has an address,
+    one for each address."""
+    chosen: dict[str, Seat] = {}
+    for side, seats in seats_in(battle).items():
+        for seat in seats:
+            if side != exclude_side and seat.user_id and seat.user.email:
+                chosen.setdefault(seat.user.email, seat)
+    return list(chosen.values())
+
+
+def _one_each(battle: Battle, kind: str, exclude_side: str | None) -> None:
+    """The news queued once for the battle sent as one email per seat (from the task already
+    running after its commit)."""
+    for seat in seats_to_tell(battle, exclude_side):
+        queue.now(
+            queue.SEND_EMAIL, "battle", battle_id=battle.id, battle_kind=kind, seat_id=seat.id
+        )
+
+
 def build_mail(
-    battle_id: int, kind: str, *, exclude_side: str | None = None, organiser: bool = False
+    battle_id: int,
+    kind: str,
+    *,
+    seat_id: int | None = None,
+    exclude_side: str | None = None,
+    organiser: bool = False,
 ) -> tuple[list[str], str, str, dict] | None:
     """(recipients, subject, body, context) of one battle email, read when it is sent (by the
-    ``send_email`` task): the seated players whose armies fought (but ``exclude_side``), or
-    the organiser. None when there is no one to tell."""
+    ``send_email`` task): to the player of ``seat_id`` alone, or to the organiser. Without
+    either, the news of the battle to its players: one email is queued for each seat whose
+    armies fought (but ``exclude_side``), and None returned, as when there is no one to tell."""
     battle = Battle.objects.select_related("campaign__organiser").filter(id=battle_id).first()
     if battle is None or kind not in _SUBJECTS:
         return None
+    seat = side = None
     if organiser:
         email = battle.campaign.organiser.email
         to = [email] if email else []
+    elif seat_id is None:
+        _one_each(battle, kind, exclude_side)
+        return None
     else:
-        to = sorted(
-            {
-                seat.user.email
-                for side, seats in seats_in(battle).items()
-                if side != exclude_side
-                for seat in seats
-                if seat.user_id and seat.user.email
-            }
+        seat = (
+            Seat.objects.select_related("user")
+            .filter(id=seat_id, campaign=battle.campaign, reserve=False)
+            .first()
         )
+        side = side_of_seat(battle, seat) if seat is not None else None
+        if side is None or side == exclude_side or not (seat.user_id and seat.user.email):
+            return None
+        to = [seat.user.email]
     if not to:
         return None
     link = django_settings.SITE_URL + reverse(
         "battles:battle", args=[battle.campaign.code, battle.code]
     )
+    briefing = link
+    if side is not None:
+        briefing = (
+            django_settings.SITE_URL
+            + reverse("battles:briefing", args=[battle.campaign.code, battle.code, side])
+            + "?paper=a4"
+        )
     zone = ZoneInfo(battle.campaign.time_zone)
     values = {
         "campaign": battle.campaign.name,
@@ -77,8 +124,22 @@ def build_mail(
             f"{battle.fight_on.astimezone(zone):%A %d %B %Y, %H:%M %Z}" if battle.fight_on else ""
         ),
         "link": link,
+        "briefing": briefing,
         "dispute": battle.dispute,
         "result": " ".join(describe_result(battle, battle.result)),
     }
+    # Greeted and signed off as every email to a seat (its settings: the emails it gets).
+    text = render_to_string(
+        "email/battle-news.txt",
+        {
+            "seat": seat,
+            "body": _BODIES[kind].format(**values),
+            "settings_link": (
+                django_settings.SITE_URL + reverse("seat_settings", args=[seat.code])
+                if seat is not None
+                else ""
+            ),
+        },
+    )
     context = {"campaign": battle.campaign, "link": link}
-    return to, _SUBJECTS[kind].format(**values), _BODIES[kind].format(**values), context
+    return to, _SUBJECTS[kind].format(**values), text, context

@@ -6,6 +6,7 @@ where ``battles.services.photos`` lets the reader see them (issue 45, ``photo_pa
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -24,13 +25,19 @@ _GAZETTE_KINDS = ("leader-killed", "leader-captured", "fortress-captured", "army
 
 
 def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
-    """Every battle of the season, and the sieges, for the campaign's members (12). The exact
-    forces are shown to the umpire and to the players who fought; the others (an organiser who
-    plays, too) see the size classes of 12.1 (A, B, C), which the VPs reveal anyway."""
+    """Every battle of the season, and the sieges, for the campaign's members (12); ``user``
+    None: the umpire's (the book of the season). Who commanded, where and when, the status,
+    who gave way and the leaders lost are for every member (3.1.1; the public battle events);
+    so are the VPs a result awarded (12: every seat reads the VPs). The strengths (3: hidden
+    from all but the owner until reconnaissance, 8), the size classes (12.1: bands of them),
+    the VPs at stake (they follow from the size classes) and the losses (9.5) only for those
+    who know both sides' strengths (``_knows_strengths``); a reader who does not is shown the
+    battle with no number and no size class, before and after it is fought."""
+    knows = _knows_strengths(campaign, user)
     rows = []
     for b in campaign.battles.prefetch_related("photos", "accounts"):
         sides = b.setup["sides"]
-        exact = user is None or audience_for(b, user) is not None
+        exact = knows(b)
         rows.append(
             {
                 "battle": b,
@@ -42,12 +49,12 @@ def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
                     for s in SIDES
                     if s in sides
                 ),
-                "forces": " against ".join(
-                    f"{sides[s].get('points', 0)} points"
+                "forces": (
+                    " against ".join(
+                        f"{sides[s].get('points', 0)} points" for s in SIDES if s in sides
+                    )
                     if exact
-                    else f"size class {sides[s].get('size_class', '?')}"
-                    for s in SIDES
-                    if s in sides
+                    else ""
                 ),
                 "result": (
                     describe_result(b, b.result, exact=exact)
@@ -57,7 +64,9 @@ def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
                 "status": b.get_status_display(),
                 "quick": b.quick,
                 "vps": _awarded(b) if b.status == BattleStatus.APPLIED else [],
-                "stakes": stakes(b.setup, UMPIRE) if b.status != BattleStatus.APPLIED else [],
+                "stakes": (
+                    stakes(b.setup, UMPIRE) if exact and b.status != BattleStatus.APPLIED else []
+                ),
                 # the photos and accounts, if may_see_photos lets this reader (all: the book)
                 **photo_pages.for_member(b, user),
             }
@@ -77,6 +86,25 @@ def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _knows_strengths(campaign: Campaign, user) -> Callable[[Battle], bool]:
+    """Whether ``user`` knows both sides' strengths of a battle: the umpire (``user`` None, or a
+    non-playing organiser); a player whose armies fought in it (9: both add up their points in
+    the hex; 8: each side's reconnaissance reported the other's forces there); and, with
+    ``allies_share``, every seated player: each seat is of one of the two alliances (1.2, 13.8),
+    each side of a battle is one of them, and a seat that shares reads its fighting allies'
+    forces and their reports of the enemy in the hex as they do (``campaign.projection``).
+    Nobody else: a seat's own reconnaissance of one force near the battle stays on its report
+    and map, with its turn, rather than in a side's total here."""
+    if user is None:
+        return lambda battle: True
+    if not user.is_authenticated:
+        return lambda battle: False
+    share = bool((campaign.options or {}).get("allies_share", False))
+    if share and campaign.seats.filter(user_id=user.pk, reserve=False).exists():
+        return lambda battle: True
+    return lambda battle: audience_for(battle, user) is not None
 
 
 def _awarded(battle: Battle) -> list[str]:

@@ -35,25 +35,37 @@ from tabletop import quick
 from tabletop.layout import TableLayout
 
 
+class ResultError(BattleError):
+    """A result that cannot be read: every problem in plain words, each with what it is about
+    (``"loser"``, ``"outcome"``, ``"losses.austria"``, ``"prisoners.austria"``, ``"killed"``,
+    ``"captured"``; None for the whole result), so a form shows it beside its field."""
+
+    def __init__(self, problems: list[tuple[str | None, str]]) -> None:
+        super().__init__(" ".join(text for _, text in problems))
+        self.problems = problems
+
+
 def _army_points(
-    given, what: str, present: dict[str, int], ceiling, too_many, problems: list[str]
+    given, what: str, present: dict[str, int], ceiling, too_many, problems: list
 ) -> dict[str, int]:
     """Points per army from a result form (losses, prisoners): whole, not negative, of an army
-    that fought, at most ``ceiling(army)``; each problem in plain words, added to ``problems``."""
+    that fought, at most ``ceiling(army)``; each problem in plain words, added to ``problems``
+    as ``("<what>.<army>", text)``."""
     out: dict[str, int] = {}
     for army, raw in (given or {}).items():
         label = ADJECTIVES.get(Army(army), army) if army in present else army
+        key = f"{what}.{army}"
         try:
             points = int(raw or 0)
         except (TypeError, ValueError):
-            problems.append(f"{label} {what} must be a whole number of points.")
+            problems.append((key, f"{label} {what} must be a whole number of points."))
             continue
         if army not in present:
-            problems.append(f"No {army} force fought in this battle.")
+            problems.append((key, f"No {army} force fought in this battle."))
         elif points < 0:
-            problems.append(f"{label} {what} cannot be negative.")
+            problems.append((key, f"{label} {what} cannot be negative."))
         elif points > ceiling(army):
-            problems.append(too_many(label, points, army))
+            problems.append((key, too_many(label, points, army)))
         elif points:
             out[army] = points
     return out
@@ -81,14 +93,16 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
     an organiser who plays settles without learning them.
     """
     setup = battle.setup
-    problems = []
+    problems: list[tuple[str | None, str]] = []
     loser = str(data.get("loser") or "")
     if loser not in setup["sides"]:
-        problems.append("Say which side lost the battle (10: one force must retreat).")
+        problems.append(("loser", "Say which side lost the battle (10: one force must retreat)."))
     outcome = str(data.get("outcome") or "")
     if outcome not in ("retired", "defeated"):
-        problems.append("Say whether the loser retired or was defeated outright (10.1).")
-    problems += _retire_problems(setup, loser, outcome)
+        problems.append(
+            ("outcome", "Say whether the loser retired or was defeated outright (10.1).")
+        )
+    problems += [("outcome", text) for text in _retire_problems(setup, loser, outcome)]
     present = {
         a: int(v["points"])
         for s in setup["sides"].values()
@@ -115,13 +129,16 @@ def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True)
     }
     killed = [str(k) for k in data.get("killed") or []]
     captured = [str(k) for k in data.get("captured") or []]
-    for key in killed + captured:
-        if key not in leaders_present:
-            problems.append(f"{key!r} was not a leader in this battle.")
-    for key in set(killed) & set(captured):
-        problems.append(f"{leaders_present.get(key, key)} cannot be both killed and captured.")
+    for what, keys in (("killed", killed), ("captured", captured)):
+        for key in keys:
+            if key not in leaders_present:
+                problems.append((what, f"{key!r} was not a leader in this battle."))
+    for key in sorted(set(killed) & set(captured)):
+        problems.append(
+            ("captured", f"{leaders_present.get(key, key)} cannot be both killed and captured.")
+        )
     if problems:
-        raise BattleError(" ".join(problems))
+        raise ResultError(problems)
     result = {
         "battle": battle.battle_id,
         "loser": loser,

@@ -321,6 +321,10 @@ def test_the_photos_and_accounts_of_a_battle_on_a_phone(
     Select(browser.find_element(By.CSS_SELECTOR, "#result select[name=loser]")).select_by_value(
         "austrian"
     )
+    # (nothing is chosen for the player: the outcome too)
+    Select(browser.find_element(By.CSS_SELECTOR, "#result select[name=outcome]")).select_by_value(
+        "defeated"
+    )
     for army, lost in (("prussia", "150"), ("austria", "600")):
         field = browser.find_element(By.CSS_SELECTOR, f"#result input[name=loss_{army}]")
         field.clear()

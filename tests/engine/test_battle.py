@@ -326,3 +326,10 @@ def test_points_surrendered_on_the_tabletop_become_prisoners_of_war():
         (Army.AUSTRIA, Army.PRUSSIA, 120),
         (Army.PRUSSIA, Army.AUSTRIA, 50),
     }
+    # The words fit a tabletop battle and a quick resolution alike (the result does not say).
+    told = [e.text for e in result.events if e.kind is EventKind.PRISONERS]
+    assert (
+        "120 of the Austrian points lost at 0402 were taken prisoner in the battle: they are "
+        "prisoners of the Prussian army (13.2)." in told
+    )
+    assert not any("tabletop" in t for t in told)

@@ -37,7 +37,7 @@ def test_the_emails_of_a_campaign_with_a_line_break_in_its_name_are_sent(
     mailoutbox.clear()
     assert email.deliver("phase-opened", seat_id=prussia.id, since=0)
     assert email.deliver("handover", seat_id=prussia.id)
-    assert email.deliver("battle", battle_id=battle.id, battle_kind="date-set")
+    assert email.deliver("battle", battle_id=battle.id, battle_kind="date-set", seat_id=prussia.id)
     subjects = [m.subject for m in mailoutbox]
     assert subjects[0] == "Bohemia 1757 X-Evil: 1: turn 1, deployment orders are due"
     assert subjects[1] == "Bohemia 1757 X-Evil: 1: you now command the Prussia X-Evil: 2"

@@ -3,8 +3,10 @@ retiring, Frederick, siege trains, garrison, what a side does not know, the orde
 wing in the club's units; and the secrets: a side's sheet shows nothing of the enemy that its
 forces could not know. Built from the six example battles, set up by the engine on the real map."""
 
+import doctest
 import json
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -12,7 +14,8 @@ import pytest
 from maps.core.loader import load_map
 from rules.armies import siege_train_name
 from tabletop import examples, units
-from tabletop.sheet import UMPIRE, game_length, sheet, sunset
+from tabletop import sheet as sheet_module
+from tabletop.sheet import UMPIRE, game_length, location, sheet, sunset
 
 pytestmark = pytest.mark.pure
 
@@ -60,8 +63,15 @@ def test_a_side_sees_its_own_forces_and_none_of_the_enemys_secrets(key, side, he
     for train in ex.facts.siege_trains.get(enemy, ()):
         assert train not in body  # 8: siege trains are never reported
     if ex.facts.garrison_side == enemy:
-        assert f"{ex.facts.garrison_points} points" not in body  # 3.1.2
-        assert any("garrison" in line for line in s["unknown"])
+        for _, points in ex.facts.garrison_leaders:  # 3.1.2: how the garrison is shared
+            assert not re.search(rf"(?<![\w.]){points}(?![\w.])", body)
+        reported = ex.facts.garrison_reported.get(side)
+        if reported is None:
+            assert f"{ex.facts.garrison_points} points" not in body  # 3.1.2
+            assert any("garrison" in line for line in s["unknown"])
+        else:  # 8.2: the side's reconnaissance reported the garrison's strength this turn
+            assert f"{reported} points, as your reconnaissance reported it" in s["garrison"]
+            assert not any("garrison" in line for line in s["unknown"])
     assert s["unknown"] and not s["hidden"]
 
 
@@ -109,11 +119,38 @@ def test_frederick_siege_trains_and_garrison(hexmap):
     mine = s["sides"][0]
     assert "Prussian siege train 1" in mine["siege_trains"] and "9.1" in mine["siege_trains"]
     assert "prussia-1" not in mine["siege_trains"]
-    assert "unknown strength" in s["garrison"]
+    # Frederick's besiegers stand in the hex of Prague: reconnaissance told them the garrison's
+    # strength, Charles's points inside its walls with it (8, 8.2), and not how it is shared.
+    assert s["garrison"].startswith("Prague: an Austrian garrison under Charles of 1300 points,")
+    assert "as your reconnaissance reported it this turn (8.2)" in s["garrison"]
+    assert "400" not in s["garrison"] and "900" not in s["garrison"]
     _, s = sheet_of("siege", "austrian", hexmap)
-    assert "400 points" in s["garrison"]
+    assert "1300 points (400 points in garrison, 900 with Charles)" in s["garrison"]
     _, s = sheet_of("hanover-alone", "austrian", hexmap)
     assert s["frederick"].startswith("Frederick is not present")
+
+
+def test_a_garrison_no_reconnaissance_reported_is_of_unknown_strength(hexmap):
+    ex = examples.example("siege", hexmap)
+    told, untold = ex.facts, replace(ex.facts, garrison_reported={})
+    args = (ex.setup, ex.came_from, ex.layout)
+    s = sheet(*args, "prussian", untold, units.system("per-battalion"), Fraction(1), ex.wished)
+    assert s["garrison"].startswith("Prague: an Austrian garrison under Charles, of unknown")
+    assert "1300" not in text({k: v for k, v in s.items() if k != "units"})
+    assert "The strength of the Austrian army's garrison of Prague (3.1.2)." in s["unknown"]
+    # The umpire's hidden facts say what the besiegers do not know, and only that.
+    hidden = [
+        sheet(*args, UMPIRE, facts, units.system("per-battalion"), Fraction(1), ex.wished)["hidden"]
+        for facts in (untold, told)
+    ]
+    answer = "1300 points (400 points in garrison, 900 with Charles)."
+    assert f"garrison of Prague (3.1.2). {answer}" in text(hidden[0])
+    assert "garrison" not in text(hidden[1])
+
+
+def test_the_place_reads_as_a_place():
+    assert doctest.testmod(sheet_module).failed == 0
+    assert location({"hex": "6639", "area": "Austria", "city": {}}) == "hex 6639 (Austria)"
 
 
 def test_retreat_edges_are_the_deployment_edges(hexmap):
