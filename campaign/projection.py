@@ -19,7 +19,9 @@ through the serializer of the viewer's *relation* to that army:
 
 Reconnaissance reports (8) are shown to the army they are addressed to (and its sharing allies),
 with the turn they were made; they come as ``reports`` or are read from the engine's private
-``reconnaissance`` events (their ``data`` holds hex, army, commander and points).
+``reconnaissance`` events (their ``data`` holds hex, army, commander and points). One observation
+is one report, however many ways it came, and a seat is told the event that carried it as that
+report, not a second time among the events (the umpire reads the events).
 Events are shown when their ``audience`` includes one of the
 viewer's armies (or a sharing ally's), or is public. Named dice rolls are shown when the roll's
 name mentions an army, a leader or a siege train of the viewer (or a sharing ally).
@@ -45,7 +47,8 @@ API (the whole of it)
   ``reports`` are ``Report`` objects or dicts (``report_to_dict`` with a ``"turn"`` key), or
   ``(turn, Report)`` pairs; ``rolls`` are dicts as ``Dice.rolls_as_dicts`` writes them.
 - ``view_to_dict(view)``: the JSON document of a view (what the JSON endpoint serves).
-- ``report_lines(view)``: the turn report as plain sentences (for pages and email bodies).
+- ``report_lines(view)``: the turn report as plain sentences (for pages and email bodies), each
+  with its rule unless its words cite it already (``cites``).
 - ``map_counters(view, hexmap)``: the overlay inputs of the map image (counters per hex), made
   only from the view, so the image can hold nothing the view does not.
 """
@@ -53,6 +56,7 @@ API (the whole of it)
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -249,6 +253,12 @@ class ReportView:
     inside: bool
     garrison: bool
     text: str
+    rule: str = ""
+
+    @property
+    def uncited_rule(self) -> str:
+        """The rule, unless the text cites it already (``cites``): what a line adds."""
+        return "" if cites(self.text, self.rule) else self.rule
 
 
 @dataclass(frozen=True)
@@ -258,6 +268,11 @@ class EventView:
     kind: str
     text: str
     public: bool
+
+    @property
+    def uncited_rule(self) -> str:
+        """The rule, unless the text cites it already (``cites``): what a line adds."""
+        return "" if cites(self.text, self.rule) else self.rule
 
 
 @dataclass(frozen=True)
@@ -440,11 +455,28 @@ def _report_of_event(turn: int | None, event: Event) -> ReportView | None:
         bool(data.get("inside", garrison)),
         garrison,
         event.text,
+        event.rule,
     )
 
 
 def _report_key(r: ReportView) -> tuple:
     return (r.turn, r.to, r.hex, r.army, r.inside)
+
+
+def _once(reports: list[ReportView]) -> list[ReportView]:
+    """Each observation once: the engine's ``Report`` and the report its event carries are the
+    same fact (the same key, or the same words in the same turn: an event stored before its
+    data said ``inside`` names a garrison seen two hexes away as a force). The first is kept,
+    the engine's when both are given."""
+    keys: set[tuple] = set()
+    out = []
+    for r in reports:
+        key, words = _report_key(r), (r.turn, r.to, r.text)
+        if key in keys or words in keys:
+            continue
+        keys |= {key, words}
+        out.append(r)
+    return out
 
 
 # --- the projection --------------------------------------------------------------------------
@@ -475,6 +507,7 @@ def _news(
                     report.inside,
                     report.garrison,
                     report.text,
+                    report.rule,
                 )
             )
     seen_events = []
@@ -487,11 +520,13 @@ def _news(
             told = (stored, turn, *_event_as_seen(turn, stored, viewer, informed, deploying))
             if kept:
                 seen[id(stored)] = told
-        if told[2] is not None:
+        # A reconnaissance event that carries its report to a seat is that report (8): told
+        # once, as the report (the umpire's page lists the events alone).
+        if told[2] is not None and (told[3] is None or viewer.umpire):
             seen_events.append(told[2])
         if told[3] is not None:
             seen_reports.append(told[3])
-    seen_reports = list({_report_key(r): r for r in seen_reports}.values())
+    seen_reports = _once(seen_reports)
     return tuple(seen_events), tuple(sorted(seen_reports, key=lambda r: (-r.turn, r.hex)))
 
 
@@ -642,13 +677,36 @@ def report_lines(view: View, turn: int | None = None) -> list[str]:
 
 
 def _lines(events, reports, turn: int | None = None) -> list[str]:
-    lines = [
-        f"{e.text} ({e.rule})" if e.rule and f"({e.rule})" not in e.text else e.text
-        for e in events
-        if turn is None or e.turn in (None, turn)
-    ]
-    lines += [r.text for r in reports if turn is None or r.turn == turn]
+    lines = [_line(e) for e in events if turn is None or e.turn in (None, turn)]
+    lines += [_line(r) for r in reports if turn is None or r.turn == turn]
     return lines
+
+
+def _line(told: EventView | ReportView) -> str:
+    """An event or a report as a sentence: its text, and its rule unless the text cites it."""
+    rule = told.uncited_rule
+    return f"{told.text} ({rule})" if rule else told.text
+
+
+_CITATION = re.compile(r"\(([^()]*)\)")
+
+
+def cites(text: str, rule: str) -> bool:
+    """Whether ``text`` cites ``rule`` in parentheses already, alone or among others (a range
+    names its ends); an empty rule is cited by any text.
+
+    >>> cites("A battle is fought at 6639 between Wedel and Nadasy (9).", "9")
+    True
+    >>> cites("It goes inside (10.1.4) (10.1.3, 10.1.4-10.1.6). Route 6340-6439.", "10.1.3")
+    True
+    >>> cites("It goes inside (10.1.4-10.1.6).", "10.1.6"), cites("Turn 4 begins.", "4")
+    (True, False)
+    >>> cites("Daun has 9 MPs left (9.5 is not met).", "9"), cites("Retire (10.1.1).", "10.1")
+    (False, False)
+    """
+    if not rule:
+        return True
+    return any(rule in re.split(r"[\s,;\-–]+", group) for group in _CITATION.findall(text))
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@ total points and commander, never siege trains or the other leaders.
 
 Austrian forces see two hexes away without being seen there (8.1). A garrison with no leader sees
 only its own hex (8.2), but is seen like any force. Each observation is a ``Report`` addressed to
-the observing army (its seat reads it).
+the observing army (its seat reads it), and a private event of the same words whose data is that
+report (the stored events keep it for later turns): one fact, told to the seat once
+(``campaign.projection``).
 """
 
 from __future__ import annotations
@@ -138,6 +140,9 @@ def reconnaissance_phase(
                         "army": target.army.value,
                         "commander": target.commander,
                         "points": target.points,
+                        # the Report above, whole: a seat reads one or the other, once
+                        "inside": target.inside,
+                        "garrison": target.garrison,
                         "distance": d,
                         "observer_hex": observer.hex,
                     },

@@ -163,7 +163,7 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
     if plan.target is None:
         why = "no friendly fortress can be reached, so it falls back as far as it can"
     elif inside:
-        why = f"it reaches the friendly fortress of {plan.target} and goes inside (10.1.4)"
+        why = f"it reaches the friendly fortress of {plan.target} and goes inside"
     else:
         why = f"toward {plan.target}, the nearest friendly fortress, spending {plan.spent} MPs"
     rule = "10.1.2" if retreat.kind == "retire" else "10.1.3"

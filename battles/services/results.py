@@ -26,6 +26,7 @@ from battles.services.records import (
     tabletop_settings,
 )
 from campaign.models import Campaign, PhaseWindow, Seat, StateVersion
+from campaign.projection import cites
 from campaign.services import outgoing, resolution, viewcache
 from maps.core.model import Terrain
 from rules.armies import ADJECTIVES, Army
@@ -77,10 +78,11 @@ def _retire_problems(setup: dict[str, Any], loser: str, outcome: str) -> list[st
     side = setup["sides"].get(loser) or {}
     if outcome != "retired" or side.get("may_retire", True):
         return []
-    return [
-        f"The {loser} side may not retire: {side.get('retire_refusal') or 'the rules forbid it'}"
-        f" ({side.get('retire_rule') or '10.1'}). Enter it as defeated outright."
-    ]
+    reason, rule = side.get("retire_refusal") or "the rules forbid it", side.get("retire_rule")
+    rule = rule or "10.1"
+    cited = reason if cites(reason, rule) else f"{reason} ({rule})"  # the rule once
+    side_name = loser.capitalize()  # ("austrian": the Austrian side)
+    return [f"The {side_name} side may not retire: {cited}. Enter it as defeated outright."]
 
 
 def parse_result(battle: Battle, data: dict[str, Any], *, informed: bool = True) -> dict[str, Any]:
@@ -343,7 +345,7 @@ def quick_resolve(
         steps.append(
             {
                 "rule": loser_side.get("retire_rule") or "10.1",
-                "text": f"The {loser.name} side may not retire "
+                "text": f"The {loser.name.capitalize()} side may not retire "
                 f"({loser_side.get('retire_refusal') or 'the rules forbid it'}): "
                 "it is defeated outright.",
             }

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from campaign.projection import cites
 from campaign.services import openings
 from maps.core.loader import DEFAULT_MAP, MapError, load_map
 from rules import investment, phases
@@ -451,4 +452,7 @@ def retire_refusal(campaign, state: State, hex_id: str, army: str) -> str | None
     except ValueError:
         return None
     refused = engine_retire_refusal(state, hex_id, which, rule_settings(campaign))
-    return f"{refused[0]} ({refused[1]})" if refused else None
+    if refused is None:
+        return None
+    reason, rule = refused  # (the reason's words cite its rule: not a second time)
+    return reason if cites(reason, rule) else f"{reason} ({rule})"

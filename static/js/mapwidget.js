@@ -6,9 +6,10 @@
  * comes from the overlay JSON of orders/widget_views.py and is drawn on top.
  *
  * Orders mode: tap one of your counters, the hexes it can still reach light up with their MP
- * cost; tap one and the march is saved through the orders page's own endpoint (save_march) with
- * htmx, which swaps #play (the list of orders) as a typed order would. After every htmx swap the
- * overlay is read again, so the map and the list stay in step.
+ * cost; tap one (or a counter standing in it) and the march is saved through the orders page's
+ * own endpoint (save_march) with htmx, which swaps #play (the list of orders) as a typed order
+ * would. After every htmx swap the overlay is read again, so the map and the list stay in step.
+ * Ready waits for what the page holds but has not saved (guardReady, below).
  *
  * Loading (docs/map-widget.md, "Figures"): Leaflet and this file are async scripts, so the page's
  * own forms are usable at DOMContentLoaded whatever they do; this file waits for Leaflet. The
@@ -607,9 +608,13 @@
     var clear = clearOfName(c, zoom, this.grid.hex * Math.pow(2, zoom), w, h, target[0], target[1]);
     off = [off[0] + clear[0], off[1] + clear[1]];
     var tappable = this.mode === "orders" && c.unit && !this.data.locked;
-    var classes = "mw-counter mw-" + c.relation + " mw-" + c.kind + (c.unit && c.unit === this.unit ? " chosen" : "");
+    var chosen = c.unit && c.unit === this.unit;
+    // a counter in a lit hex stands for the hex: a tap on it marches the chosen force there
+    var lit = chosen ? null : this.litHex(c.hex);
+    var classes = "mw-counter mw-" + c.relation + " mw-" + c.kind + (chosen ? " chosen" : "") + (lit ? " mw-lit" : "");
     var colour = (this.data.colours || {})[c.army] || ["#888888", "#ffffff"];
-    var label = c.label + " in " + c.hex + (c.flags ? " (" + c.flags + ")" : "");
+    var label = c.label + " in " + c.hex + (c.flags ? " (" + c.flags + ")" : "") +
+      (lit ? ": tap to march " + this.data.reach.name + " here (" + lit.cost + " MP)" : "");
     // built as elements, styles set through the CSSOM: no inline style attribute for the CSP
     var html = document.createElement("button");
     html.type = "button";
@@ -670,8 +675,11 @@
       }),
     }).addTo(this.layers.counters);
     var tapped = function () {
+      var here = c.unit && c.unit === self.unit ? null : self.litHex(c.hex);
       if (self.mode === "deploy") {
         self.openSheet(c.hex);
+      } else if (here) {
+        self.march(self.data.reach, here);
       } else if (tappable) {
         self.choose(c.unit === self.unit ? "" : c.unit);
       } else {
@@ -945,6 +953,21 @@
     });
   };
 
+  /* The lit hex ``id`` of the chosen force's reach (orders mode), or null: a counter standing in
+     it is a tap on the hex (an enemy's force or fortress is where battles and sieges begin). */
+  Widget.prototype.litHex = function (id) {
+    var r = this.data && this.data.reach;
+    if (this.mode !== "orders" || !this.unit || !r || r.unit !== this.unit || this.data.locked) {
+      return null;
+    }
+    for (var i = 0; i < r.hexes.length; i++) {
+      if (r.hexes[i].hex === id) {
+        return r.hexes[i];
+      }
+    }
+    return null;
+  };
+
   Widget.prototype.march = function (r, h) {
     var path = h.codes; // from where the unit stands: a new line, never added to the old
     this.say("Saving " + r.name + " to " + h.hex + "…");
@@ -955,6 +978,82 @@
       headers: { "X-CSRFToken": csrf() },
     });
   };
+
+  /* Ready never leaves behind what the page shows but has not saved (the playthrough of three
+     friends: "Fight" ticked, Ready pressed, the orders submitted with no decision, which the
+     rules read as no wish to fight). Each order, decision and placing is a form of its own, and
+     Ready posts only its own: pressed while another form holds a change not saved yet (a radio
+     ticked, a line typed, a box checked: what differs from what the page was drawn with) or is
+     still being saved, it is not sent; a line above it says what and which button saves it, and
+     the form is outlined. Installed at once, whether Leaflet has come or not. Without this
+     script play.css does the same for a decision ticked or a line of march typed or tapped. */
+  function unsaved(form) {
+    for (var i = 0; i < form.elements.length; i++) {
+      var f = form.elements[i];
+      if (f.disabled || f.type === "hidden" || f.type === "submit" || f.type === "button") {
+        continue;
+      }
+      if (f.type === "radio" || f.type === "checkbox") {
+        if (f.checked !== f.defaultChecked) return f;
+      } else if (f.dataset.saved !== undefined) {
+        // the line of march: left empty, the unit's saved order stands as it is (issue 43)
+        if (f.value.trim() !== "" && f.value.trim() !== f.dataset.saved) return f;
+      } else if (f.options) {
+        // (a select drawn with no option "selected" shows its first)
+        var drawn = 0;
+        for (var j = 0; j < f.options.length; j++) {
+          if (f.options[j].defaultSelected) drawn = j;
+        }
+        if (f.selectedIndex !== drawn) return f;
+      } else if (f.value !== f.defaultValue) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  function guardReady(ev) {
+    var ready = ev.target;
+    if (!ready || ready.tagName !== "FORM" || !/\/ready\/$/.test(ready.getAttribute("action") || "")) {
+      return;
+    }
+    var forms = document.querySelectorAll("main form");
+    for (var i = 0; i < forms.length; i++) {
+      var form = forms[i];
+      var saving = form.classList.contains("htmx-request");
+      if (form === ready || (form.getAttribute("method") || "").toLowerCase() === "get" || !(saving || unsaved(form))) {
+        continue;
+      }
+      ev.preventDefault();
+      ev.stopPropagation();
+      var named = form.querySelector("strong");
+      var what = form.dataset.unsaved || (named ? "the change to " + named.textContent : "a change on this page");
+      var button = form.querySelector("button[type=submit], button:not([type])");
+      var line = ready.querySelector(".ready-unsaved");
+      if (!line) {
+        line = document.createElement("p");
+        line.className = "ready-unsaved";
+        line.setAttribute("role", "alert");
+        ready.insertBefore(line, ready.firstChild);
+      }
+      line.textContent = saving
+        ? "Not submitted: " + what + " is being saved. Press Ready again once it is."
+        : "Not submitted: " + what + " is not saved yet (it is still on the page, outlined in red). Press \u201c" +
+          (button ? button.textContent.trim() : "Save") + "\u201d, then Ready.";
+      Array.prototype.forEach.call(document.querySelectorAll("form.unsaved-here"), function (f) {
+        f.classList.remove("unsaved-here");
+      });
+      form.classList.add("unsaved-here");
+      var folded = form.closest("details");
+      if (folded) {
+        folded.open = true; // (the deployment's rows are folded under their army)
+      }
+      return;
+    }
+  }
+
+  document.addEventListener("submit", guardReady, true);
+  document.documentElement.classList.add("ready-guard");
 
   function mark(name) {
     if (window.performance && performance.mark) {

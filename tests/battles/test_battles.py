@@ -776,7 +776,7 @@ def test_a_quick_retreat_of_a_side_that_may_not_retire_is_a_defeat(battle, organ
     battle.refresh_from_db()
     assert battle.result["loser"] == "austrian" and battle.result["outcome"] == "defeated"
     steps = [s["text"] for s in battle.quick_record["steps"]]
-    assert any("austrian side may not retire" in t and "defeated outright" in t for t in steps)
+    assert any("Austrian side may not retire" in t and "defeated outright" in t for t in steps)
 
 
 def test_the_battle_page_is_headed_by_its_place_and_date(battle, player):

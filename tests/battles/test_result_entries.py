@@ -157,7 +157,7 @@ def test_a_side_retires_only_where_the_rules_let_it(battle, player, other):
     battle.refresh_from_db()
     assert battle.status == BattleStatus.PENDING and not ResultEntry.objects.exists()
     text = r.content.decode()
-    assert "The austrian side may not retire" in text and "(10.1)" in text
+    assert "The Austrian side may not retire" in text and "(10.1) (10.1)" not in text
     post(client_for(other), "enter", battle, FIRST)  # the Prussians retiring: allowed
     battle.refresh_from_db()
     assert battle.status == BattleStatus.ENTERED

@@ -7,12 +7,16 @@ the most of those that still have a march one view holds, every counter labelled
 target, and the line under the map counts the rest (the phone review: framing them all opened
 the map at zoom -1.5, every counter a 22 x 16 px speck); a force chosen in the list comes to
 the middle of the map at zoom 2 at least, and so does one chosen by a tap, on its face or on
-the pad round it. On the battle-decision page the map opens on the battle and the page says
-nothing of marches. Screenshots: docs/screenshots/orders-opening.png, orders-far-force.png and
-battle-decision.png.
+the pad round it. A tap on a counter standing in a lit hex (a garrison's, an enemy's: where
+sieges and battles begin) marches the chosen force there as a tap on the hex does, and Ready
+waits for a line of march typed and not saved. On the battle-decision page the map opens on the
+battle and the page says nothing of marches; a decision saves itself when ticked, and Ready waits
+for one ticked and not saved (with JavaScript and without). Screenshots:
+docs/screenshots/orders-opening.png, orders-far-force.png and battle-decision.png.
 """
 
 import copy
+import json
 from datetime import timedelta
 
 import pytest
@@ -24,6 +28,7 @@ from maps.overlay import hex_xy
 from orders.models import OrderSheet
 from rules.orders import Orders, orders_to_dict
 from tests.browser.test_map_widget import (  # noqa: F401 (fixtures)
+    arrows,
     assert_opens_on_the_most,
     choose_in_list,
     deploying,
@@ -170,6 +175,115 @@ return out;
 """
 
 
+# The counter's face in the hex, where a tap lands on it (on top at its centre), and its pad.
+FACE_IN = """
+const out = [];
+const here = '#mapwidget .mw-counter[data-hex="' + arguments[0] + '"]';
+for (const face of document.querySelectorAll(here)) {
+  const r = face.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const t = document.elementFromPoint(x, y);
+  if (t && t.closest('.mw-counter') === face) {
+    out.push({x: x, y: y, unit: face.dataset.unit, lit: face.classList.contains('mw-lit'),
+              label: face.getAttribute('aria-label')});
+  }
+}
+return out;
+"""
+
+
+def lit_counters(campaign, seat) -> dict[str, list[str]]:
+    """For each force of ``seat``: the hexes it can reach that a counter stands in (its overlay,
+    as the widget reads it), its own hex left out."""
+    c = client_for(seat.user)
+    layer = json.loads(c.get(url("map_overlay", seat)).content)
+    where = {x["hex"] for x in layer["counters"] if x.get("kind") != "report"}
+    out = {}
+    for unit in {x["unit"] for x in layer["counters"] if x.get("unit")}:
+        reach = json.loads(c.get(url("map_overlay", seat) + f"?unit={unit}").content)["reach"]
+        out[unit] = sorted({h["hex"] for h in reach["hexes"]} & where)
+    return {unit: hexes for unit, hexes in out.items() if hexes}
+
+
+def test_a_tap_on_a_counter_in_a_lit_hex_marches_there(browser, live_server, marching):
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.by import By
+
+    campaign = marching
+    austria = campaign.seats.get(power="austria")
+    window = campaign.open_window()
+    found = lit_counters(campaign, austria)
+    assert found, "no force of the Austrian seat can reach a hex a counter stands in"
+    unit = max(sorted(found), key=lambda k: len(found[k]))
+    wait = waiting(browser)
+    sign_in(browser, live_server, austria.user)
+    browser.get(live_server.url + url("orders", austria))
+    wait_idle(wait)
+    choose_in_list(browser, wait, unit)
+    # the lit hex the counter stands in, in the middle of the map: a tap on its counter's face
+    target = found[unit][0]
+    browser.execute_script(
+        "const w = document.getElementById('mapwidget'); w.scrollIntoView({block: 'start'});"
+        "w._widget.show(arguments[0], 2);",
+        target,
+    )
+    mouse_away(browser)
+    faces = browser.execute_script(FACE_IN, target)
+    assert faces and all(f["lit"] for f in faces), faces
+    assert "tap to march" in faces[0]["label"], faces[0]
+    tap = ActionBuilder(browser)
+    tap.pointer_action.move_to_location(int(faces[0]["x"]), int(faces[0]["y"]))
+    tap.pointer_action.click()
+    tap.perform()
+    sheet = OrderSheet.objects.get(window=window, seat=austria)
+    reach = json.loads(
+        client_for(austria.user).get(url("map_overlay", austria) + f"?unit={unit}").content
+    )["reach"]
+    codes = next(h["codes"] for h in reach["hexes"] if h["hex"] == target)
+
+    def marched(_d) -> bool:
+        sheet.refresh_from_db()
+        return [o["path"] for o in sheet.draft.get("march", []) if o["unit"] == unit] == [codes]
+
+    wait.until(marched)
+    # the march line drawn to the counter's hex; the force is still the one chosen
+    wait.until(lambda d: arrows(d).get(unit) == codes)
+    wait_idle(wait)
+    assert (
+        browser.execute_script("return document.getElementById('mapwidget')._widget.unit") == unit
+    )
+    shot(browser, "orders-tap-a-counter-in-a-lit-hex")
+
+    # Ready waits for a line of march typed and not saved: said, nothing sent, nothing lost
+    field = browser.find_element(By.CSS_SELECTOR, "form.order-form input[name=path]")
+    assert field.get_attribute("value") == codes
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+    field.clear()
+    field.send_keys("1")
+    ready = browser.find_element(By.CSS_SELECTOR, "form.ready button.primary")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", ready)
+    ready.click()
+    said = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "form.ready .ready-unsaved"))
+    assert "is not saved yet" in said[0].text and "Save order" in said[0].text, said[0].text
+    assert browser.find_element(By.CSS_SELECTOR, "form.order-form.unsaved-here")
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=path]").get_attribute("value") == "1"
+    sheet.refresh_from_db()
+    assert not sheet.ready and [o["path"] for o in sheet.draft["march"] if o["unit"] == unit] == [
+        codes
+    ]
+    shot(browser, "orders-ready-waits-for-a-typed-line")
+    # the line as saved again: nothing else on the page holds a change (its selects, its boxes),
+    # and Ready submits
+    field = browser.find_element(By.CSS_SELECTOR, "form.order-form input[name=path]")
+    field.clear()
+    field.send_keys(codes)
+    ready = browser.find_element(By.CSS_SELECTOR, "form.ready button.primary")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", ready)
+    ready.click()
+    wait.until(lambda d: "Your orders are submitted" in d.find_element(By.TAG_NAME, "main").text)
+    sheet.refresh_from_db()
+    assert sheet.ready
+
+
 def test_the_battle_decision_page_opens_on_the_battle(browser, live_server, marching):
     from django.utils import timezone
     from selenium.webdriver.common.by import By
@@ -202,3 +316,72 @@ def test_the_battle_decision_page_opens_on_the_battle(browser, live_server, marc
     assert off_centre(browser, where) < 40
     assert browser.find_elements(By.CSS_SELECTOR, "#mapwidget .mw-battle")
     shot(browser, "battle-decision", docs=True)
+
+    # A decision ticked is saved at once, without "Save decision" (the playthrough: "Fight"
+    # ticked, Ready pressed, the orders submitted with no decision, 9).
+    window = campaign.open_window()
+    sheet = OrderSheet.objects.get(window=window, seat=prussia)
+
+    def decided(choice):
+        def check(_d) -> bool:
+            sheet.refresh_from_db()
+            return [d["choice"] for d in sheet.draft.get("battle", [])] == [choice]
+
+        return check
+
+    def tick(choice: str) -> None:
+        radio = browser.find_element(By.CSS_SELECTOR, f'form.decision input[value="{choice}"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", radio)
+        radio.click()
+
+    tick("fight")
+    wait.until(decided("fight"))
+    wait.until(lambda d: "Decision saved" in d.find_element(By.ID, "play").text)
+    checked = browser.find_element(By.CSS_SELECTOR, "form.decision input:checked")
+    assert checked.get_attribute("value") == "fight"
+    shot(browser, "battle-decision-saved")
+
+    # As without JavaScript (play.css, when the widget's script has not set "ready-guard"; no
+    # htmx either, so a tick saves nothing): ticked and not saved, Ready gives way to a line
+    # saying so; saved, Ready is back
+    browser.execute_script(
+        "document.documentElement.classList.remove('ready-guard');"
+        "document.querySelector('form.decision input[value=\"decline\"]').checked = true;"
+    )
+    assert not browser.find_element(By.CSS_SELECTOR, "form.ready button.primary").is_displayed()
+    note = browser.find_element(By.CSS_SELECTOR, "form.ready .unsaved")
+    assert note.is_displayed() and "Save decision" in note.text
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", note)
+    shot(browser, "battle-decision-not-saved-without-javascript")
+    browser.find_element(By.XPATH, "//button[contains(., 'Save decision')]").click()
+    wait.until(decided("decline"))
+    wait.until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "form.ready button.primary").is_displayed()
+    )
+    assert not browser.find_element(By.CSS_SELECTOR, "form.ready .unsaved").is_displayed()
+
+    # With JavaScript, a decision ticked whose save has not landed (as if the line were slow):
+    # Ready is not sent, and says why; the decision saved stands
+    browser.get(live_server.url + url("orders", prussia))
+    wait_idle(wait)
+    browser.execute_script(
+        "document.querySelector('form.decision input[value=\"fight\"]').checked = true;"
+    )
+    browser.find_element(By.CSS_SELECTOR, "form.ready button.primary").click()
+    said = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "form.ready .ready-unsaved"))
+    assert said[0].text.startswith(
+        f"Not submitted: your decision for Prussia at {where} is not saved yet"
+    ), said[0].text
+    assert "Save decision" in said[0].text
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", said[0])
+    shot(browser, "battle-decision-ready-waits")
+    sheet.refresh_from_db()
+    assert not sheet.ready and sheet.draft["battle"][0]["choice"] == "decline"
+    # saved, then Ready: submitted with the decision
+    browser.find_element(By.XPATH, "//button[contains(., 'Save decision')]").click()
+    wait.until(decided("fight"))
+    wait.until(lambda d: "Decision saved" in d.find_element(By.ID, "play").text)
+    browser.find_element(By.CSS_SELECTOR, "form.ready button.primary").click()
+    wait.until(lambda d: "Your orders are submitted" in d.find_element(By.TAG_NAME, "main").text)
+    sheet.refresh_from_db()
+    assert sheet.ready and sheet.draft["battle"][0]["choice"] == "fight"

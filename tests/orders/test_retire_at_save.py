@@ -44,10 +44,10 @@ def decide(user, s, choice):
 def test_a_force_without_a_march_order_may_not_retire(battle_phase, other):
     austria = seat(battle_phase, "austria")
     page = client_for(other).get(url("orders", austria)).content.decode()
-    assert "not allowed, it had no march order this turn (10.1)" in page
+    assert "not allowed, it had no march order this turn (10.1)<" in page  # (the rule once)
     r = decide(other, austria, "retire")
     assert r.status_code == 400
-    assert "may not retire: it had no march order this turn (10.1)" in r.content.decode()
+    assert "may not retire: it had no march order this turn (10.1)." in r.content.decode()
     sheet = OrderSheet.objects.filter(seat=austria, window=battle_phase.open_window()).first()
     assert sheet is None or not (sheet.draft or {}).get("battle")
     assert decide(other, austria, "fight").status_code == 302
