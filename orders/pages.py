@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from campaign.models import PhaseWindow, StateVersion
 from campaign.projection import Relation, View
 from campaign.services import gameplay, viewcache
+from maps.core.hexgrid import HexIdError, PathError, hex_id, neighbour, parse_hex_id, parse_path
 from maps.core.tiles import map_stamp
 from maps.tapmap import map_svg
 from orders.access import Access, SeatContext, _sheet, _view
@@ -65,6 +66,22 @@ def unit_position(view: View, unit: str) -> tuple[str, bool, bool] | None:
         if t.id == unit:
             return t.hex, True, t.inside
     return None
+
+
+def line_end(view: View, unit: str, path) -> str:
+    """The hex a saved line of march ends in, walked from where ``unit`` stands (as the tap map
+    draws it), so the list of orders can say where each goes, not only its direction codes;
+    "" when it cannot be walked (no line, a unit not on the map, a code out of 1-6)."""
+    position = unit_position(view, unit)
+    if position is None or not path:
+        return ""
+    try:
+        here = parse_hex_id(position[0])
+        for code in parse_path(str(path)):
+            here = neighbour(here, code)
+    except (HexIdError, PathError, ValueError):
+        return ""
+    return hex_id(here)
 
 
 def subordinates(view: View, unit: str) -> list[str]:
@@ -265,6 +282,7 @@ def sheet_context(ctx: SeatContext, sheet: OrderSheet | None = None, **extra) ->
                 {
                     **o,
                     "name": units.get(str(o.get("unit")), o.get("unit")),
+                    "to": line_end(view, str(o.get("unit")), o.get("path")),
                     "problems": problems.get(str(o.get("unit")), []),
                 }
                 for o in draft_items(draft, kind)

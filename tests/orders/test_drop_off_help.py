@@ -9,8 +9,10 @@ from django.core.management import call_command
 
 from campaign.models import Campaign, StateVersion
 from campaign.services import gameplay
+from maps.core.hexgrid import hex_id, neighbour, parse_hex_id
+from orders.dashboard import places
 from rules.armies import Army
-from tests.orders.test_play_fixtures import client_for, url
+from tests.orders.test_play_fixtures import client_for, in_phase, url
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +63,21 @@ def test_a_leader_alone_is_told_to_leave_it_empty(demo, army):
     assert 'placeholder="leader hex"' in page
     assert "No other leader moves with this order: leave it empty." in page
     assert "seydlitz 0405" not in page
+
+
+def test_the_list_of_orders_says_where_each_line_ends(demo):
+    """The tester's newcomer read "Wedel 1-6-1" and could not tell where Wedel was going: each
+    saved line now names the hex it ends in, with its city where one stands."""
+    force = next(f for f in _forces(demo) if f.army is Army.PRUSSIA)
+    seat = next(s for s in demo.seats.filter(reserve=False) if "prussia" in s.armies)
+    client = client_for(seat.user)
+    unit = force.leaders[0].key
+    r = client.post(
+        url("save_march", seat), in_phase(seat, {"unit": unit, "path": "4", "marches": "1"})
+    )
+    assert r.status_code in (200, 302), r.content.decode()[:500]
+    end = hex_id(neighbour(parse_hex_id(force.hex), 4))
+    name = places(gameplay.load_campaign_map(demo.map_name)).get(end)
+    where = f"{name} (hex {end})" if name else f"Hex {end}"
+    page = client.get(url("orders", seat)).content.decode()
+    assert f"<code>4</code> to {where}" in page
