@@ -587,8 +587,8 @@ def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
         battle,
         f"Resolve the battle in hex {battle.hex} without the table?",
         [
-            "SPI's tables decide it with the campaign's dice (docs/quick-resolution.md); it is "
-            "not fought on the tabletop.",
+            "SPI's tables (Frederick the Great's combat and retreat tables) decide it with the "
+            "campaign's dice, which every player can check; it is not fought on the tabletop.",
             "The result is final: it is applied to the campaign and the turn goes on.",
             "The log tells every player, with your reason.",
         ],
