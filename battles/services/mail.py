@@ -120,9 +120,7 @@ def build_mail(
         "campaign": battle.campaign.name,
         "hex": battle.hex,
         "when": turn_label(battle.turn),
-        "date": (
-            f"{battle.fight_on.astimezone(zone):%A %d %B %Y, %H:%M %Z}" if battle.fight_on else ""
-        ),
+        "date": (_day(battle.fight_on.astimezone(zone)) if battle.fight_on else ""),
         "link": link,
         "briefing": briefing,
         "dispute": battle.dispute,
@@ -143,3 +141,9 @@ def build_mail(
     )
     context = {"campaign": battle.campaign, "link": link}
     return to, _SUBJECTS[kind].format(**values), text, context
+
+
+def _day(moment) -> str:
+    """ "Thursday 3 December 2026, 19:30 GMT": the day as the battle page writes it (no
+    leading zero)."""
+    return f"{moment:%A} {moment.day} {moment:%B %Y, %H:%M %Z}"

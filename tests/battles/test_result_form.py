@@ -280,3 +280,14 @@ def test_the_quick_resolutions_prisoners_are_not_said_to_surrender_on_the_tablet
     )
     assert told and all("were taken prisoner in the battle" in t for t in told), told
     assert not any("tabletop" in t for t in told)
+
+
+def test_a_battle_emails_day_is_written_as_the_page_writes_it():
+    """The tester read "Thursday 03 December" in the email and "3 December" on the page."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from battles.services.mail import _day
+
+    moment = datetime(2026, 12, 3, 19, 30, tzinfo=ZoneInfo("Europe/London"))
+    assert _day(moment) == "Thursday 3 December 2026, 19:30 GMT"
