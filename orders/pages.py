@@ -113,12 +113,31 @@ def battle_hexes(view: View) -> list[dict]:
                 {
                     "hex": hex_,
                     "armies": [a.value for a in mine],
-                    "enemies": [
-                        f"{f.army.label}: {', '.join(x.name for x in f.leaders)}" for f in enemies
-                    ],
+                    "enemies": [_facing(view, f) for f in enemies],
+                    # The seat's own points here, which it keeps (3.1.2): what it decides on.
+                    "own_points": sum(
+                        f.points or 0 for f in forces if f.relation is Relation.OWNER
+                    ),
                 }
             )
     return out
+
+
+def _facing(view: View, force) -> str:
+    """An enemy force of a battle hex as the seat knows it: its leaders (public, 3.1.1) and its
+    points only as this turn's reconnaissance reported them to the seat (8: forces in one hex
+    tell each other their points), never from the state."""
+    names = f"{force.army.label}: {', '.join(x.name for x in force.leaders)}"
+    for r in view.reports:
+        if (
+            r.turn == view.turn
+            and r.hex == force.hex
+            and r.army is force.army
+            and not r.inside
+            and not r.garrison
+        ):
+            return f"{names}, {r.points} points by your reconnaissance this turn (8)"
+    return names
 
 
 def honors_roles(view: View, hexmap) -> dict[str, str]:

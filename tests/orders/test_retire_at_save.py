@@ -5,6 +5,7 @@ had no march order, may not."""
 
 import pytest
 
+from campaign.services import viewcache
 from orders.models import OrderSheet
 from tests.battles.test_battles import (  # noqa: F401 (fixtures)
     battle_map,
@@ -60,3 +61,23 @@ def test_a_force_that_marched_in_may_retire(battle_phase, player):
     assert decide(player, prussia, "retire").status_code == 302
     sheet = OrderSheet.objects.get(seat=prussia, window=battle_phase.open_window())
     assert sheet.draft["battle"] == [{"hex": "0502", "army": "prussia", "choice": "retire"}]
+
+
+def test_the_decision_shows_what_each_side_knows_and_what_each_choice_does(
+    battle_phase, player, other
+):
+    """The tester's battle decision gave no numbers ("Facing Prussia: Wedel.") and did not
+    say what "Do not fight" and "Retire" do. Each side reads its own points and the enemy's
+    as its reconnaissance reported them this turn (8), and no more."""
+    prussia, austria = seat(battle_phase, "prussia"), seat(battle_phase, "austria")
+    state = viewcache.version_state(battle_phase.open_window().version)
+    at = {f.army.value: f for f in state.forces() if f.hex == "0502" and not f.inside}
+    mine = client_for(player).get(url("orders", prussia)).content.decode()
+    theirs = client_for(other).get(url("orders", austria)).content.decode()
+    p_points = sum(x.points for x in at["prussia"].leaders)
+    a_points = sum(x.points for x in at["austria"].leaders)
+    assert f"Your forces here: {p_points} points." in mine
+    assert f"Your forces here: {a_points} points." in theirs
+    assert f"{a_points} points by your reconnaissance this turn (8)" in mine
+    assert f"{p_points} points by your reconnaissance this turn (8)" in theirs
+    assert "<strong>Do not fight</strong>: no battle unless the enemy wishes one." in mine
