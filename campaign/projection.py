@@ -765,11 +765,22 @@ def map_counters(view: View, hexmap: Any = None) -> tuple[Counter, ...]:
                 (), t.id,
             )
         )  # fmt: skip
-    latest: dict[tuple[str, str], ReportView] = {}
+    # A report is drawn where its force was seen, the latest of each force (or garrison) once.
+    # An earlier turn's report of a force whose commander now stands elsewhere goes with him
+    # (a leader's place is public, 3.1.1): left where it was made it read as the points of
+    # whatever stands there now, the seat's own counters included (the tester's "271 (turn 1)"
+    # beside his own Wedel).
+    now_at = {
+        x.key: f.hex for f in view.forces if f.relation is not Relation.OWNER for x in f.leaders
+    }
+    latest: dict[tuple, tuple[str, ReportView]] = {}
     for r in view.reports:
-        latest.setdefault((r.hex, r.army.value), r)
-    for r in latest.values():
-        out.append(Counter(r.hex, "report", r.army, f"{r.points} (turn {r.turn})", Relation.ENEMY))
+        moved = not r.garrison and r.commander and r.turn < view.turn
+        here = now_at.get(r.commander, r.hex) if moved else r.hex
+        key = ("force", r.commander) if r.commander and not r.garrison else (r.hex, r.army.value)
+        latest.setdefault(key, (here, r))
+    for here, r in latest.values():
+        out.append(Counter(here, "report", r.army, f"{r.points} (turn {r.turn})", Relation.ENEMY))
     return tuple(out)
 
 

@@ -240,6 +240,32 @@ def test_reports_are_read_from_reconnaissance_events_of_their_audience():
     assert prussia.reports == () and prussia.events == ()
 
 
+def test_an_earlier_turns_report_goes_with_its_commander_and_is_drawn_once():
+    """The tester's map: "271 (turn 1)" stayed in the hex where Nadasy had been seen, beside
+    his own Wedel, after Nadasy had marched on. A report of an earlier turn is drawn where its
+    force's commander stands now (public, 3.1.1); this turn's stays where it was made; a
+    garrison's stays at its city; each force's latest report once."""
+
+    def seen(turn: int, where: str, points: int) -> tuple[int, Event]:
+        return turn, Event(
+            "8.1", EventKind.RECONNAISSANCE,
+            f"Reconnaissance by Daun: Frederick's force at {where} has {points} points.",
+            {"hex": where, "army": "prussia", "commander": "frederick", "points": points},
+            private(Army.AUSTRIA),
+        )  # fmt: skip
+
+    state = marked_state()  # turn 3: Frederick stands at 0505
+    austria = Viewer.seat(Seat.AUSTRIA, 5)
+    old = map_counters(project(state, austria, events=[seen(1, "0808", 5000)]))
+    assert [(c.hex, c.label) for c in old if c.kind == "report"] == [("0505", "5000 (turn 1)")]
+    both = map_counters(
+        project(state, austria, events=[seen(1, "0808", 5000), seen(2, "0707", 6000)])
+    )
+    assert [(c.hex, c.label) for c in both if c.kind == "report"] == [("0505", "6000 (turn 2)")]
+    now = map_counters(project(state, austria, events=[seen(3, "0606", 7510)]))
+    assert [(c.hex, c.label) for c in now if c.kind == "report"] == [("0606", "7510 (turn 3)")]
+
+
 def test_where_an_army_deployed_stays_secret_until_every_army_has_deployed():
     deployed = Event(
         "3.1.1",
