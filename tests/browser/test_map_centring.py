@@ -52,6 +52,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def marching(deploying):
     """Turn 1's march phase on the bundled map, every seat deployed as the engine's sample."""
     campaign, sample = deploying
+    # The Austrian march modifier at 0 (6.1, 1.4): 2d6 marches, never none. With the book's -2
+    # a double 1 (1 roll in 36) leaves the pool empty: no force has a march, none a lit hex.
+    campaign.rule_settings = {**campaign.rule_settings, "march_modifier": {"austria": 0}}
+    campaign.save(update_fields=["rule_settings"])
     window = campaign.open_window()
     prussia = campaign.seats.get(power="prussia")
     sheet = OrderSheet.objects.get(window=window, seat=prussia)
