@@ -14,12 +14,30 @@ from datetime import UTC, datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.management import call_command
 
 from campaign.models import Campaign, Seat, organisers_group
 from campaign.services import setup, viewcache
 
 NOW = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
 NO_MAP = "no-such-map-for-tests"
+
+
+def load_demo(settings) -> Campaign:
+    """The demo campaign (``manage.py loaddemo``, which runs with DEBUG on): five seats on the
+    bundled map of 1756, every army deployed, turn 1 open for march orders."""
+    settings.DEBUG = True
+    call_command("loaddemo", stdout=_Quiet())
+    settings.DEBUG = False
+    return Campaign.objects.get(name="Demo 1757")
+
+
+class _Quiet:
+    def write(self, *args, **kwargs) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
 
 
 def make_user(username: str, **extra):

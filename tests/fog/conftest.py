@@ -3,28 +3,17 @@
 end of the run to be pasted into a report."""
 
 import pytest
-from django.core.management import call_command
 
 from campaign.models import Campaign
 from tests.fog.harness import RESULTS
+from tests.standing import load_demo
 
 
 @pytest.fixture
 def demo(db, settings) -> Campaign:
     """The demo campaign (``manage.py loaddemo``): five seats on the bundled map of 1756, every
     army deployed, turn 1 open for march orders; every seat but Prussia away."""
-    settings.DEBUG = True
-    call_command("loaddemo", stdout=_Quiet())
-    settings.DEBUG = False
-    return Campaign.objects.get(name="Demo 1757")
-
-
-class _Quiet:
-    def write(self, *args, **kwargs) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
+    return load_demo(settings)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:

@@ -5,7 +5,6 @@ player of every army."""
 import json
 
 import pytest
-from django.core.management import call_command
 
 from campaign.models import Campaign, StateVersion
 from campaign.services import gameplay
@@ -13,25 +12,15 @@ from maps.core.hexgrid import hex_id, neighbour, parse_hex_id
 from orders.dashboard import places
 from rules.armies import Army
 from tests.orders.test_play_fixtures import client_for, in_phase, url
+from tests.standing import load_demo
 
 pytestmark = pytest.mark.django_db
-
-
-class _Quiet:
-    def write(self, *args, **kwargs) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
 
 
 @pytest.fixture
 def demo(settings) -> Campaign:
     """The demo: every army deployed, turn 1 open for march orders."""
-    settings.DEBUG = True
-    call_command("loaddemo", stdout=_Quiet())
-    settings.DEBUG = False
-    return Campaign.objects.get(name="Demo 1757")
+    return load_demo(settings)
 
 
 def _forces(campaign: Campaign):

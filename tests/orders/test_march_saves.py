@@ -15,7 +15,6 @@ reason, and Ready takes the orders the pool can pay for."""
 import json
 
 import pytest
-from django.core.management import call_command
 from django.utils import timezone
 
 from campaign.models import Campaign, StateVersion
@@ -26,25 +25,15 @@ from orders.pages import unit_position
 from seasons.services.seasonfile import season_body
 from seasons.services.seasonimport import import_season
 from tests.orders.test_play_fixtures import client_for, in_phase, url
+from tests.standing import load_demo
 
 pytestmark = pytest.mark.django_db
-
-
-class _Quiet:
-    def write(self, *args, **kwargs) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
 
 
 @pytest.fixture
 def copy(settings) -> Campaign:
     """A copy of the demo imported with new codes (its seats present), as the load test made."""
-    settings.DEBUG = True
-    call_command("loaddemo", stdout=_Quiet())
-    settings.DEBUG = False
-    demo = Campaign.objects.get(name="Demo 1757")
+    demo = load_demo(settings)
     now = timezone.now()
     body = season_body(demo, with_secrets=False, now=now)
     campaign = import_season(body, organiser=demo.organiser, now=now, new_code=True).campaign

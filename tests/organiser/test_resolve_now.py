@@ -55,6 +55,16 @@ def everyone_but_austria_ready(campaign, window) -> None:
         write(s, window, deployment(s), ready=True)
 
 
+def to_march(campaign, capture):
+    """Every seat deploys and presses Ready: turn 1's march phase, its window."""
+    window = campaign.open_window()
+    for s in campaign.seats.filter(reserve=False):
+        write(s, window, deployment(s), ready=True)
+    with capture(execute=True):
+        resolve_due_phase(window.id, now=timezone.now())
+    return campaign.open_window()
+
+
 def resolve_now(campaign, capture):
     with capture(execute=True):
         return tools.resolve_now(campaign, campaign.organiser, now=timezone.now(), reason="")
@@ -131,12 +141,7 @@ def test_in_a_march_phase_seats_not_ready_stand_still_without_a_missed_deadline(
     rules_campaign, mailoutbox, django_capture_on_commit_callbacks
 ):
     campaign, capture = rules_campaign, django_capture_on_commit_callbacks
-    window = campaign.open_window()
-    for s in campaign.seats.filter(reserve=False):
-        write(s, window, deployment(s), ready=True)
-    with capture(execute=True):
-        resolve_due_phase(window.id, now=timezone.now())
-    march = campaign.open_window()
+    march = to_march(campaign, capture)
     assert march.phase == "march"
     mailoutbox.clear()
     version = resolve_now(campaign, capture)
@@ -189,12 +194,7 @@ def test_saved_orders_never_sent_are_named_before_and_owned_up_to_after(
     organiser's question names his seat, and his report says his saved orders were not used,
     not that he gave none. A seat with nothing saved reads as before."""
     campaign, capture = rules_campaign, django_capture_on_commit_callbacks
-    window = campaign.open_window()
-    for s in campaign.seats.filter(reserve=False):
-        write(s, window, deployment(s), ready=True)
-    with capture(execute=True):
-        resolve_due_phase(window.id, now=timezone.now())
-    march = campaign.open_window()
+    march = to_march(campaign, capture)
     prussia, austria = seat(campaign, "prussia"), seat(campaign, "austria")
     frederick = prussia.leaders["prussia"][0]
     write(prussia, march, {"march": [{"unit": frederick, "path": "4"}]}, ready=False)
@@ -227,12 +227,7 @@ def test_the_reminder_tells_a_player_his_saved_orders_are_not_sent(
     rules_campaign, mailoutbox, django_capture_on_commit_callbacks
 ):
     campaign, capture = rules_campaign, django_capture_on_commit_callbacks
-    window = campaign.open_window()
-    for s in campaign.seats.filter(reserve=False):
-        write(s, window, deployment(s), ready=True)
-    with capture(execute=True):
-        resolve_due_phase(window.id, now=timezone.now())
-    march = campaign.open_window()
+    march = to_march(campaign, capture)
     prussia, austria = seat(campaign, "prussia"), seat(campaign, "austria")
     write(prussia, march, {"march": [{"unit": prussia.leaders["prussia"][0], "path": "4"}]},
           ready=False)  # fmt: skip
