@@ -172,3 +172,18 @@ PHASE_WORDS = {
 def phase_words(phase: str) -> str:
     """A resolved phase as a heading: "Marches (6)"."""
     return PHASE_WORDS.get(phase or "", (phase or "").replace("-", " ").capitalize())
+
+
+@register.filter
+def armies_named(values) -> str:
+    """A seat's armies as a sentence names them: "Austria, the Empire, Russia and Sweden".
+
+    >>> armies_named(["austria", "empire", "russia", "sweden"])
+    'Austria, the Empire, Russia and Sweden'
+    >>> armies_named(["france"]), armies_named(["empire"])
+    ('France', 'the Empire')
+    """
+    names = [
+        "the Empire" if v == "empire" else ARMY_NAMES.get(str(v), str(v)) for v in values or ()
+    ]
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)

@@ -174,7 +174,7 @@ def test_the_invitation_names_the_seats_armies(new_campaign, now, mailoutbox):
     invitation = setup.invite(new_campaign.seats.get(power="austria"), "m@example.org", now=now)
     email.deliver("invitation", invitation_id=invitation.id)
     assert "the Austrian player" in mailoutbox[0].body
-    assert "You command the armies of Austria, Empire." in mailoutbox[0].body
+    assert "You command the armies of Austria and the Empire." in mailoutbox[0].body
 
 
 def test_the_deployment_email_asks_for_a_deployment_not_standing_forces(
