@@ -639,13 +639,18 @@
         html.appendChild(pts);
       }
       if (c.flags) {
+        // a hair space between the name and its flags: they are two words, for the eye and
+        // for the accessible name (below), whichever of them the map's edge may hide
+        html.appendChild(document.createTextNode("\u200a"));
         var sup = document.createElement("sup");
         sup.textContent = c.flags;
         html.appendChild(sup);
       }
     }
-    // the accessible name begins with what the counter shows (WCAG 2.5.3, label in name)
-    html.setAttribute("aria-label", (html.textContent ? html.textContent + ": " : "") + label);
+    // the accessible name begins with what the counter shows, word for word (WCAG 2.5.3, label
+    // in name: "Sax U: Saxe in 0508 (U)"; "SaxU" failed it when the edge hid the flag)
+    var shown = html.textContent.replace(/\s+/g, " ").trim();
+    html.setAttribute("aria-label", (shown ? shown + ": " : "") + label);
     var marker = L.marker(ll(c.xy), {
       keyboard: false,
       riseOnHover: true,
