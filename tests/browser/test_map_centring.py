@@ -345,7 +345,7 @@ def test_the_battle_decision_page_opens_on_the_battle(browser, live_server, marc
     assert checked.get_attribute("value") == "fight"
     shot(browser, "battle-decision-saved")
 
-    # As without JavaScript (play.css, when the widget's script has not set "ready-guard"; no
+    # As without JavaScript (play.css, when readyguard.js has not set "ready-guard"; no
     # htmx either, so a tick saves nothing): ticked and not saved, Ready gives way to a line
     # saying so; saved, Ready is back
     browser.execute_script(

@@ -7,7 +7,7 @@ Each decision, answer and order is a form of its own and Ready posts only its ow
 decision and an honors answer save themselves as they are ticked (htmx, on change; the button
 stays for a page without JavaScript), the page marks what is saved (the radio ``checked`` as
 drawn, the line of march's ``data-saved``), and a choice that differs from it keeps Ready from
-being sent: the map widget's script says what and which button saves it (``ready-guard``,
+being sent: static/js/readyguard.js says what and which button saves it (``ready-guard``,
 tests/browser/test_map_centring.py), and without JavaScript play.css puts a line in Ready's
 place (tests/browser/test_play_phone.py checks both in Chromium).
 """
@@ -63,6 +63,9 @@ def test_ready_has_a_line_for_a_page_without_javascript(battle, player):
     page = client_for(player).get(url("orders", prussia)).content.decode()
     ready = re.search(r'<form [^>]*class="ready">.*?</form>', page, re.S).group(0)
     assert '<p class="unsaved bad">' in ready and "Press its button (Save decision)" in ready
+    # with JavaScript, the guard is a script of the page's own, whether the map widget comes
+    head = page.split("</head>")[0]
+    assert re.search(r'<script src="[^"]*/js/readyguard\.js" defer>', head)
 
 
 def test_an_honors_answer_saves_itself_and_shows_the_answer_given(honors, player):
