@@ -1,10 +1,12 @@
 """The words of a battle's emails (issue 7), read when the ``send_email`` task sends them
 (``mail.services.email``); they are queued by ``battle_results.notify``.
 
-One email per player: a battle's news is queued once (``notify``), and when it is sent it goes
-out again as one email per seat of the battle (``build_mail`` without ``seat_id``), each to that
-player's address alone, with the greeting and the footer of the other emails. No player sees
-another's address.
+One email per player: a battle's news is queued once (``notify``: one notice for the other
+channels too, the club's post of a date for one), and the mail app sends it as one email per
+seat of the battle (``seat_ids_to_tell``; ``mail.services.email.deliver``), each to that
+player's address alone, with the greeting of the other emails and a footer of its own (one
+click does not stop it, so it offers no ``List-Unsubscribe``). No player sees
+another's address. ``build_mail`` only builds: it queues nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from battles.models import Battle
 from battles.services.briefing import describe_result, turn_label
 from battles.services.records import seats_in, side_of_seat
 from campaign.models import Seat
-from campaign.services import queue
 
 _SUBJECTS = {
     "result-entered": "{campaign}: the result of the battle at {hex} waits for you",
@@ -62,13 +63,11 @@ def seats_to_tell(battle: Battle, exclude_side: str | None = None) -> list[Seat]
     return list(chosen.values())
 
 
-def _one_each(battle: Battle, kind: str, exclude_side: str | None) -> None:
-    """The news queued once for the battle sent as one email per seat (from the task already
-    running after its commit)."""
-    for seat in seats_to_tell(battle, exclude_side):
-        queue.now(
-            queue.SEND_EMAIL, "battle", battle_id=battle.id, battle_kind=kind, seat_id=seat.id
-        )
+def seat_ids_to_tell(battle_id: int, exclude_side: str | None = None) -> list[int]:
+    """The seats to send one battle's news to, one email each (``seats_to_tell``); none when
+    the battle is gone."""
+    battle = Battle.objects.select_related("campaign").filter(id=battle_id).first()
+    return [seat.id for seat in seats_to_tell(battle, exclude_side)] if battle else []
 
 
 def build_mail(
@@ -80,9 +79,9 @@ def build_mail(
     organiser: bool = False,
 ) -> tuple[list[str], str, str, dict] | None:
     """(recipients, subject, body, context) of one battle email, read when it is sent (by the
-    ``send_email`` task): to the player of ``seat_id`` alone, or to the organiser. Without
-    either, the news of the battle to its players: one email is queued for each seat whose
-    armies fought (but ``exclude_side``), and None returned, as when there is no one to tell."""
+    ``send_email`` task): to the player of ``seat_id`` alone, or to the organiser; None when
+    there is no one to tell (the news for every player is one email per seat,
+    ``seat_ids_to_tell``)."""
     battle = Battle.objects.select_related("campaign__organiser").filter(id=battle_id).first()
     if battle is None or kind not in _SUBJECTS:
         return None
@@ -91,7 +90,6 @@ def build_mail(
         email = battle.campaign.organiser.email
         to = [email] if email else []
     elif seat_id is None:
-        _one_each(battle, kind, exclude_side)
         return None
     else:
         seat = (

@@ -26,8 +26,17 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from battles.services.mail import build_mail
-from campaign.models import Campaign, Invitation, OutboxEmail, PhaseWindow, Seat, StateVersion
+from battles.services.mail import build_mail, seat_ids_to_tell
+from campaign.models import (
+    EMAIL_KINDS,
+    Campaign,
+    EmailMode,
+    Invitation,
+    OutboxEmail,
+    PhaseWindow,
+    Seat,
+    StateVersion,
+)
 from campaign.models import Event as EventRow
 from campaign.projection import Viewer, news_lines
 from campaign.services import (
@@ -533,10 +542,18 @@ def seat_of_token(token: str) -> Seat | None:
     return Seat.objects.select_related("campaign").filter(id=seat_id).first()
 
 
+# The emails a one-click unsubscribe stops, and so the only ones that offer it
+# (``List-Unsubscribe``): those a player chooses, and the digest of the digest mode. A battle's
+# news, a seat handed over, a change of the dice seed, a rollback go whatever the choice (the
+# campaign or the table waits for them): they carry the link to the choices in their text only.
+UNSUBSCRIBABLE = frozenset((*EMAIL_KINDS, "digest"))
+
+
 def unsubscribe(seat: Seat) -> None:
-    """One click from a mail client: no more of the emails a player may choose (invitations,
-    hand-overs and changes of the dice seed still go: they are not choices)."""
-    Seat.objects.filter(id=seat.id).update(email_kinds=[])
+    """One click from a mail client: no more of the emails a player may choose, the digest
+    with them (its mode back to "every phase", with none chosen). Invitations, hand-overs,
+    battles and changes of the dice seed still go: they are not choices."""
+    Seat.objects.filter(id=seat.id).update(email_kinds=[], email_mode=EmailMode.EVERY)
 
 
 def deliver_many(
@@ -622,7 +639,13 @@ def _queue_now(kind: str, outbox_id: int | None = None, **ids) -> None:
 
 def deliver(kind: str, shared: Shared | None = None, outbox_id: int | None = None, **ids) -> bool:
     """Build and send one email; False when there was nothing to send (or, ``outbox_id``, it
-    was sent already). A refusal (OSError) is raised for the task to retry."""
+    was sent already). A refusal (OSError) is raised for the task to retry. A battle's news for
+    its players (queued once, ``battle_results.notify``) is queued again as one email per seat
+    (``_one_each``), each its own task: no player sees another's address, and one refused is
+    retried alone."""
+    if kind == "battle" and "seat_id" not in ids and not ids.get("organiser"):
+        _one_each(**ids)
+        return False
     if not _claim(outbox_id, timezone.now()):
         return False
     try:
@@ -633,6 +656,12 @@ def deliver(kind: str, shared: Shared | None = None, outbox_id: int | None = Non
         raise
     _sent(outbox_id)
     return sent
+
+
+def _one_each(battle_id: int, battle_kind: str, exclude_side: str | None = None) -> None:
+    for seat_id in seat_ids_to_tell(battle_id, exclude_side):
+        ids = {"battle_id": battle_id, "battle_kind": battle_kind, "seat_id": seat_id}
+        queue.now(queue.SEND_EMAIL, "battle", **ids)
 
 
 def compose(kind: str, shared: Shared | None = None, **ids) -> EmailMultiAlternatives | None:
@@ -650,7 +679,7 @@ def compose(kind: str, shared: Shared | None = None, **ids) -> EmailMultiAlterna
     headers = {"X-DGK-Kind": f"battle:{ids['battle_kind']}" if kind == "battle" else kind}
     if len(more) > 1:  # the campaign's code: the local outbox shows a campaign only its own
         headers["X-DGK-Campaign"] = more[1]
-    if "seat_id" in ids and kind not in ("invitation", "organiser-missing", "organiser-flag"):
+    if "seat_id" in ids and kind in UNSUBSCRIBABLE:  # (one click stops these; not the others)
         link = settings.SITE_URL + reverse(
             "email_preferences", args=[preferences_token(ids["seat_id"])]
         )

@@ -213,8 +213,10 @@ def test_each_battle_email_goes_to_one_player_with_the_greeting_and_the_footer(
         assert not any(a in whole for a in others), (m.subject, m.to)
         assert m.body.startswith(f"{who.label},\n\n")
         settings_link = reverse("seat_settings", args=[who.code])
-        assert "Choose the emails you get" in m.body and settings_link in m.body
-        assert "/emails/" in m.extra_headers["List-Unsubscribe"]
+        assert "A battle's emails come whatever emails you choose" in m.body
+        assert settings_link in m.body
+        # no one-click unsubscribe on an email that one click would not stop
+        assert "List-Unsubscribe" not in m.extra_headers
     # the Prussians entered it: only the Austrians are asked to confirm
     entered = next(m for m in sent if m.extra_headers["X-DGK-Kind"] == "battle:result-entered")
     assert entered.to == [other.email]
