@@ -154,7 +154,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "front.middleware.BrokerDownMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, a raster picture with a policy of its own (dgk/policy.py).
+    "dgk.policy.PolicyMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]

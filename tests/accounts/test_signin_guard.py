@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from accounts.services import signin
 from campaign.models import OrganiserAction, SigninWarning
+from dgk.policy import PICTURE_POLICY
 from tests.orders.test_play_fixtures import client_for
 
 pytestmark = pytest.mark.django_db
@@ -343,6 +344,27 @@ def test_pages_carry_a_content_security_policy(client):
     assert "default-src 'self'" in policy and "object-src 'none'" in policy
     assert "unsafe-inline" not in policy
     assert r["X-Frame-Options"] == "DENY"
+
+
+def test_a_raster_picture_carries_a_policy_of_its_own(client, settings):
+    """Opened alone, Chromium's image viewer styles it inline (dgk/policy.py): a picture's
+    policy lets that style in and nothing else; the pages keep theirs."""
+    r = client.get(reverse("maps:png"))
+    assert r["Content-Type"] == "image/png"
+    policy = r["Content-Security-Policy"]
+    assert policy == PICTURE_POLICY and "script-src" not in policy
+    assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
+    page = client.get(reverse("home"))["Content-Security-Policy"]
+    assert "unsafe-inline" not in page
+    # a site that only reports breaches reports a picture's too; one with no policy sets none
+    settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = settings.CONTENT_SECURITY_POLICY
+    settings.CONTENT_SECURITY_POLICY = None
+    r = client.get(reverse("maps:png"))
+    assert r["Content-Security-Policy-Report-Only"] == PICTURE_POLICY
+    assert "Content-Security-Policy" not in r
+    settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = None
+    r = client.get(reverse("maps:png"))
+    assert "Content-Security-Policy-Report-Only" not in r and "Content-Security-Policy" not in r
 
 
 def test_inline_styles_and_scripts_carry_the_nonce(client, player):
