@@ -213,7 +213,7 @@ def test_each_battle_email_goes_to_one_player_with_the_greeting_and_the_footer(
         assert not any(a in whole for a in others), (m.subject, m.to)
         assert m.body.startswith(f"{who.label},\n\n")
         settings_link = reverse("seat_settings", args=[who.code])
-        assert "A battle's emails come whatever emails you choose" in m.body
+        assert "Battle emails always come, whatever emails you chose" in m.body
         assert settings_link in m.body
         # no one-click unsubscribe on an email that one click would not stop
         assert "List-Unsubscribe" not in m.extra_headers
