@@ -40,6 +40,8 @@ def test_every_seat_email_carries_a_one_click_unsubscribe(started, client):
     seat = Seat.objects.get(user__email=message.to[0])
     page = client.get(path)
     assert page.status_code == 200 and seat.label in page.content.decode()
+    assert "Stopping them stops the daily digest too" in page.content.decode()
+    assert "a battle's emails (its date, its result to confirm)" in page.content.decode()
     r = client.post(path, {"List-Unsubscribe": "One-Click"})
     assert r.status_code == 200
     seat.refresh_from_db()
