@@ -547,7 +547,9 @@ def news_lines(
 ) -> list[str]:
     """``report_lines(project(state, viewer, events=..., reports=...))`` without projecting
     the forces: an email's report needs the events and reports alone."""
-    deploying = state.phase is Phase.DEPLOYMENT and not state.turn > 1
+    # As ``project``: a deployment phase on any turn (an opening may start later, 1756's on
+    # turn 9), so an email tells of other armies' deployments no sooner than the pages do.
+    deploying = state.phase is Phase.DEPLOYMENT
     return bound_news_lines(viewer.bound_to(state), deploying, events=events, reports=reports)
 
 
@@ -555,7 +557,7 @@ def bound_news_lines(
     viewer: Viewer, deploying: bool, *, events: Iterable[Any] = (), reports: Iterable[Any] = ()
 ) -> list[str]:
     """``news_lines`` for a viewer bound already (``Viewer.with_alliances``) and whether the
-    state is the first turn's deployment: no state needed."""
+    state is a deployment phase: no state needed."""
     seen_events, seen_reports = _news(viewer, viewer.informed(), deploying, events, reports)
     return _lines(seen_events, seen_reports)
 
@@ -578,7 +580,7 @@ def project(
     not projected again: the view is the same with or without it."""
     viewer = viewer.bound_to(state)
     informed = viewer.informed()
-    # Only the first turn has a deployment phase, whatever turn it is (an opening may start later).
+    # A deployment phase, whatever turn it is (an opening may start later: 1756's on turn 9).
     deploying = state.phase is Phase.DEPLOYMENT
 
     # The viewer's relation to each army, and whether it knows the army's secrets (``knows``:

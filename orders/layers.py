@@ -91,7 +91,9 @@ def warm_inline(
         sheet = _sheet(access, window, make=False)
     else:  # as ``_sheet(make=False)``: the seat's, else a blank one not saved
         sheet = sheets.get(seat.id) or OrderSheet(campaign=seat.campaign, window=window, seat=seat)
-    _script(seat, layer_of(access, version, hexmap, window, sheet, ""))
+    layer = layer_of(access, version, hexmap, window, sheet, "")
+    if layer.cacheable:  # (the deployment's is drawn for each request, from its query string)
+        _script(seat, layer)
 
 
 # An hour: a block named by a draft is of use until the draft changes.

@@ -463,9 +463,9 @@ def _told_key(seat: Seat, since_pk: int | None) -> str:
 
 def _told_as(seat: Seat, latest: StateVersion) -> tuple:
     """What the seat's forces' lines are told under at ``latest``: its label, whether the state
-    is the first turn's deployment, friend and foe as ``latest`` has them (kept, no state
+    is a deployment phase, friend and foe as ``latest`` has them (kept, no state
     decoded). A ``Told`` made under others is made again from the visit on."""
-    deploying = latest.phase == Phase.DEPLOYMENT.value and not latest.turn > 1
+    deploying = latest.phase == Phase.DEPLOYMENT.value  # (on any turn, as ``project``)
     return (seat.label, deploying, tuple(viewcache.alliances(latest).items()))
 
 
