@@ -559,12 +559,17 @@ def resolve_now(request: HttpRequest, code) -> HttpResponse:
         ]
     else:
         missing = ["Seats that have not pressed Ready stand still, as at a deadline."]
-    unsent = organiser.unsent_drafts(campaign)
+    unsent = organiser.unsent_drafts(campaign)  # (none named to an organiser who plays)
     if unsent:
         who = " and the ".join([", the ".join(unsent[:-1]), unsent[-1]] if unsent[:-1] else unsent)
         missing.append(
             f"The {who} saved orders but did not press Ready: resolved now, those orders are not "
             "used. Ask first, if they are meant to count."
+        )
+    elif window is not None and window.phase != "deployment" and not campaign.umpire_sees_all:
+        missing.append(
+            "Orders a player saved without pressing Ready are not used. You play a seat, so whose "
+            "are saved is not shown to you: ask the others first if they may still be writing."
         )
     return confirmed_tool(
         request,

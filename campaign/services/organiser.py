@@ -575,9 +575,11 @@ def unsent_drafts(campaign: Campaign) -> list[str]:
     """The seats the open orders phase waits for whose player saved orders without pressing
     Ready, by label: resolved now (or at the deadline) those orders are not used, so the
     organiser's "Resolve now" names them first. None at deployment, where a legal draft
-    deploys (``standstill.standing_deployment``)."""
+    deploys (``standstill.standing_deployment``), and none to an organiser who plays a seat
+    (``umpire_sees_all`` false): whether another seat has saved orders is its secret (6), as
+    the board keeps its drafts (``status_board``)."""
     window = campaign.open_window()
-    if window is None or window.phase == Phase.DEPLOYMENT.value:
+    if window is None or window.phase == Phase.DEPLOYMENT.value or not campaign.umpire_sees_all:
         return []
     phase = Phase(window.phase)
     seats = {s.id: s for s in campaign.seats.filter(reserve=False)}

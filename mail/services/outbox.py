@@ -9,6 +9,7 @@ import email
 import email.policy
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from email.utils import getaddresses
 from pathlib import Path
 
 from django.conf import settings
@@ -58,6 +59,13 @@ def _read(path: Path) -> list[OutboxMail]:
 OPEN_KINDS = frozenset({"invitation", "organiser-missing", "organiser-flag"})
 
 
+def addressed_to(to: str, own: str) -> bool:
+    """Whether the To header ``to`` names the address ``own`` itself (not merely holds it:
+    "jimbob@example.org" is not "bob@example.org")."""
+    own = own.strip().lower()
+    return bool(own) and any(a.strip().lower() == own for _, a in getaddresses([to]))
+
+
 def campaign_mail(campaign, *, everything: bool = True, own: str = "") -> list[OutboxMail]:
     """The emails of ``campaign`` in the outbox, newest first: those marked with its code (a
     name can stand inside another campaign's subject; a password reset has no campaign). Not
@@ -72,7 +80,7 @@ def campaign_mail(campaign, *, everything: bool = True, own: str = "") -> list[O
             m
             for m in reversed(_read(path))
             if m.campaign == str(campaign.code)
-            and (everything or m.kind in OPEN_KINDS or (own and own in m.to))
+            and (everything or m.kind in OPEN_KINDS or addressed_to(m.to, own))
         ]
         if len(found) >= KEPT:
             break
