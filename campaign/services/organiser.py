@@ -301,11 +301,12 @@ def begin_on_behalf(
         raise OrganiserError(f"The {seat.label} owes no orders now.")
     if window.order_sheets.filter(seat=seat, ready=True).exists():
         raise OrganiserError(f"The {seat.label} has submitted its {window.phase} orders.")
-    enemy = _enemy_of_playing_organiser(campaign, actor, seat)
-    if enemy:
+    mine, hostile = _playing_organisers_seat(campaign, actor, seat)
+    if mine and (hostile or not campaign.options.get("allies_share")):
+        ally = "" if hostile else ", and allies in this campaign do not share what they know"
         raise OrganiserError(
-            f"You play the {enemy}: the {seat.label}'s order pages would show you its secrets. "
-            "Enter its orders in the form below, which shows nothing of its forces."
+            f"You play the {mine}{ally}: the {seat.label}'s order pages would show you its "
+            "secrets. Enter its orders in the form below, which shows nothing of its forces."
         )
     log(
         campaign,
@@ -320,20 +321,22 @@ def begin_on_behalf(
     return window
 
 
-def _enemy_of_playing_organiser(campaign: Campaign, actor, seat: Seat) -> str:
-    """The label of the organiser's own seat when he plays one whose armies are enemies of
-    ``seat``'s (by the alliances of the latest state, 13.8); "" otherwise. A playing organiser
-    may open an ally's order pages (allies plan together), never an enemy's."""
+def _playing_organisers_seat(campaign: Campaign, actor, seat: Seat) -> tuple[str, bool]:
+    """The label of the organiser's own seat when he plays one other than ``seat`` ("" when he
+    plays none, or plays ``seat``), and whether its armies are enemies of ``seat``'s (by the
+    alliances of the latest state, 13.8). A playing organiser may open an ally's order pages
+    only where allies share what they know (``allies_share``: he would see no more than his
+    seat's pages show him), never an enemy's."""
     mine = campaign.seats.filter(user_id=actor.id, reserve=False).first()
     if mine is None or mine.id == seat.id:
-        return ""
+        return "", False
     latest = campaign.latest_version()
     if latest is None:
         hostile = any(Army(a).is_enemy_of(Army(b)) for a in mine.armies for b in seat.armies)
     else:
         state = state_from_dict(latest.state)
         hostile = any(state.is_enemy(Army(a), Army(b)) for a in mine.armies for b in seat.armies)
-    return mine.label if hostile else ""
+    return mine.label, hostile
 
 
 def behalf_open(seat: Seat) -> bool:

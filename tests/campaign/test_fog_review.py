@@ -344,6 +344,7 @@ def test_an_organiser_who_plays_reads_a_seat_only_while_entering_its_orders(
     from tests.battles.test_battles import everyone_ready
 
     campaign.umpire_plays = True
+    campaign.options = {**campaign.options, "allies_share": True}  # (else no ally's pages)
     campaign.save()
     hanover = seat(campaign, "hanover")  # an ally: a playing organiser never opens an enemy
     hanover.user = organiser

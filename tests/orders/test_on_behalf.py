@@ -6,7 +6,7 @@ pages: opened on the player's behalf from the status board; every sheet so saved
 import pytest
 from django.urls import reverse
 
-from campaign.models import OrganiserAction
+from campaign.models import Campaign, OrganiserAction
 from orders.models import OrderSheet
 from tests.orders.test_play_fixtures import (
     POSITIONS,
@@ -199,7 +199,7 @@ def test_htmx_opens_with_a_client_redirect_and_saves_the_fragment(marching, orga
     assert OrderSheet.objects.get(seat=prussia, window=marching.open_window()).entered_by_organiser
 
 
-def test_a_playing_organiser_may_open_an_allys_pages_never_an_enemys(marching, organiser):
+def test_a_playing_organiser_may_open_a_sharing_allys_pages_never_an_enemys(marching, organiser):
     austria = seat(marching, "austria")
     austria.user = organiser  # the organiser takes the Austrian seat himself
     austria.save()
@@ -208,7 +208,15 @@ def test_a_playing_organiser_may_open_an_allys_pages_never_an_enemys(marching, o
     assert "would show you its secrets" in refused.content.decode()
     assert not entered_lines(marching)
     assert c.get(url("orders", seat(marching, "prussia"))).status_code in (403, 404)
+    # an ally's pages show its points and reports: only where allies share them anyway
     france = seat(marching, "france")
+    refused = c.post(behalf_url(marching, france), YES, follow=True).content.decode()
+    assert "allies in this campaign do not share what they know" in refused
+    assert c.get(url("orders", france)).status_code in (403, 404)
+    assert not entered_lines(marching)
+    Campaign.objects.filter(id=marching.id).update(
+        options={**marching.options, "allies_share": True}
+    )
     c.post(behalf_url(marching, france), YES)
     assert c.get(url("orders", france)).status_code == 200
     assert len(entered_lines(marching)) == 1
