@@ -436,6 +436,8 @@ def test_a_forged_file_is_refused_with_one_line_and_nothing_written(exported, ch
         (_nest(100_000), "nests 100001 deep, more than 64"),
         (b'{"format":"dgk-season","body":{"a":NaN}}', "NaN is not a number JSON allows"),
         (b'{"format":"dgk-season","n":' + b"9" * 5000 + b"}", "not JSON"),
+        # a string that never closes, of escaped quotes: refused as not JSON, read once
+        (b'{"format":"dgk-season","n":"' + b'\\"' * 200_000, "not JSON"),
     ],
 )
 def test_json_too_deep_or_not_json_is_refused(tmp_path, text, message):
@@ -447,6 +449,7 @@ def test_json_too_deep_or_not_json_is_refused(tmp_path, text, message):
 def test_the_depth_is_counted_outside_strings():
     assert seasonfile.nesting_depth(b'{"a":"[[[[\\"[[[","b":[[{}]]}') == 4
     assert seasonfile.nesting_depth(b"[]" * 1000) == 1
+    assert seasonfile.nesting_depth(b'[{"a": "[[\\"\n[') == 2  # (unclosed: the rest is in it)
 
 
 def test_a_file_over_the_limit_is_refused_unread(exported, settings, tmp_path):
