@@ -34,6 +34,11 @@ PRESS_CHOICES = [
 ]
 
 
+def _no_constant(name: str):
+    """``json.loads``'s ``parse_constant``: NaN and Infinity are no numbers of the book."""
+    raise ValueError(f"{name} is not a number")
+
+
 # The zones most tables play in, first (Europe's first), then every other zone by region.
 COMMON_ZONES = (
     "Europe/London", "Europe/Dublin", "Europe/Lisbon", "Europe/Paris", "Europe/Brussels",
@@ -235,11 +240,16 @@ class CampaignForm(forms.Form):
         if not text:
             return {}
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(
                 f"Not readable as settings (line {exc.lineno}, character {exc.colno}): write "
                 'them as {"name": number, ...}, e.g. {"march_mp": 6}, or leave the box empty.'
+            ) from None
+        except (ValueError, RecursionError):  # NaN, a number of thousands of digits, [[[[...
+            raise forms.ValidationError(
+                'Not readable as settings: write them as {"name": number, ...} with numbers as '
+                'the book has them, e.g. {"march_mp": 6}, or leave the box empty.'
             ) from None
         if not isinstance(data, dict):
             raise forms.ValidationError(
@@ -420,9 +430,13 @@ class EnterOrdersForm(forms.Form):
 
     def clean_orders(self) -> dict:
         try:
-            data = json.loads(self.cleaned_data["orders"])
+            data = json.loads(self.cleaned_data["orders"], parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(f"Not valid JSON: {exc}") from None
+        except (ValueError, RecursionError):  # NaN, a number of thousands of digits, [[[[...
+            raise forms.ValidationError(
+                "Not readable as orders: nested too deep, or a number no order has."
+            ) from None
         if not isinstance(data, dict):
             raise forms.ValidationError('The orders are an object such as {"march": [...]}.')
         return data

@@ -11,6 +11,7 @@ Per-army numbers are dicts keyed by the army's value ("austria", ...).
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,6 +138,33 @@ def settings_to_dict(settings: RuleSettings) -> dict[str, Any]:
     return out
 
 
+# How far a setting may go from the book (1.4 lets players vary the numbers, not break the
+# engine): a hundred times the book's value, and 10,000 either way whatever the book's (new
+# points per star city are 0 in the book, 300 in a casebook case). A billion march dice would
+# hold the worker for minutes on every march phase; NaN and infinity are no numbers.
+SCALE, FLOOR = 100, 10_000
+
+
+def _number(name: str, value: Any, default: Any, *, whole: bool) -> int | float:
+    """``value`` checked as the setting ``name`` whose book value is ``default``: a finite
+    number within ``SCALE`` times the book's (at least ``FLOOR``), whole where ``whole``."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise ValueError(f"rule setting {name!r} must be a number, not {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"rule setting {name!r} must be a number, not {value!r}")
+    bound = max(FLOOR, SCALE * abs(default))
+    if abs(value) > bound:
+        raise ValueError(
+            f"rule setting {name!r}: {value!r} is too far from the book's {default!r} "
+            f"(at most {bound} either way)"
+        )
+    if whole:
+        if not float(value).is_integer():
+            raise ValueError(f"rule setting {name!r} is a whole number, not {value!r}")
+        return int(value)
+    return value
+
+
 def settings_from_dict(data: dict[str, Any] | None) -> RuleSettings:
     """Settings from a (possibly partial) dict; the missing numbers keep the book's values.
 
@@ -156,23 +184,31 @@ def settings_from_dict(data: dict[str, Any] | None) -> RuleSettings:
         if isinstance(default, dict):
             if not isinstance(value, dict):
                 raise ValueError(f"rule setting {name!r} must be an object, e.g. {default}")
+            whole = all(type(v) is int for v in default.values())  # (point ratios: 7.5)
+            largest = max((abs(v) for v in default.values()), default=0)
+            checked = {}
             for key, number in value.items():
                 if not isinstance(number, int | float) or isinstance(number, bool):
                     raise ValueError(
                         f"rule setting {name!r}: {key!r} must be a number, not {number!r}"
                     )
-            kwargs[name] = {**default, **value}
+                checked[key] = _number(
+                    f"{name}.{key}", number, default.get(key, largest), whole=whole
+                )
+            kwargs[name] = {**default, **checked}
         elif isinstance(default, tuple):
             if not isinstance(value, list | tuple) or len(value) != len(default):
                 raise ValueError(f"rule setting {name!r} must be a list of {len(default)} numbers")
-            kwargs[name] = tuple(value)
+            kwargs[name] = tuple(
+                _number(name, v, d, whole=type(d) is int)
+                for v, d in zip(value, default, strict=True)
+            )
         elif isinstance(default, bool):
             if not isinstance(value, bool):
                 raise ValueError(f"rule setting {name!r} is true or false, not {value!r}")
             kwargs[name] = value
         else:
-            if not isinstance(value, int | float) or isinstance(value, bool):
-                raise ValueError(f"rule setting {name!r} must be a number, not {value!r}")
+            value = _number(name, value, default, whole=type(default) is int)
             if default > 0 and value < 0:  # a count, a cost or a share the book gives above 0
                 raise ValueError(f"rule setting {name!r} cannot be below 0 (the book's: {default})")
             kwargs[name] = value

@@ -2,6 +2,7 @@
 dice, events and the state's JSON round trip."""
 
 import json
+import re
 
 import pytest
 
@@ -123,6 +124,24 @@ def test_settings_take_partial_changes_by_consent():
     assert s.march_modifier == {**DEFAULT_SETTINGS.march_modifier, "austria": -1}
     assert s.supply_land_mp == 12
     assert isinstance(s, RuleSettings)
+
+
+def test_rule_settings_stay_numbers_near_the_books():
+    """1.4 lets the players vary a number; not to a billion dice, NaN, or a word."""
+    assert settings_from_dict({"march_mp": 6.0}).march_mp == 6  # (a whole number written so)
+    assert settings_from_dict({"point_ratio": {"hanover": 8.5}}).point_ratio["hanover"] == 8.5
+    assert settings_from_dict({"new_points_per_star_city": 300}).new_points_per_star_city == 300
+    for bad, said in [
+        ({"march_dice": {"austria": 10**9}}, "too far from the book's 2"),
+        ({"march_mp": float("nan")}, "must be a number, not nan"),
+        ({"siege_dice": float("inf")}, "must be a number, not inf"),
+        ({"recon_range": 10**8}, "too far from the book's 1 (at most 10000 either way)"),
+        ({"march_dice": {"austria": 1.5}}, "is a whole number, not 1.5"),
+        ({"vp_size_bands": ["x", {"y": 1}]}, "must be a number, not 'x'"),
+        ({"vp_enemy_retires": [1, 2, 10**6]}, "too far from the book's 3"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(said)):
+            settings_from_dict(bad)
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,14 @@ def test_it_shows_the_form_errors(client, organiser):
         ('{"march_mp": }', "Not readable as settings (line 1, character 14)"),
         ("[6]", "Write the settings between braces"),
         ('{"march_mp": -1}', "rule setting &#x27;march_mp&#x27; cannot be below 0"),
+        # what would hold the worker or fail the page (a review of the open doors)
+        ('{"march_dice": {"austria": 1000000000}}', "is too far from the book&#x27;s 2"),
+        ('{"siege_dice": 1e308}', "is too far from the book&#x27;s 2"),
+        ('{"march_mp": NaN}', "Not readable as settings: write them as"),
+        ('{"march_mp": 1' + "0" * 5000 + "}", "Not readable as settings: write them as"),
+        ("[" * 100_000, "Not readable as settings"),
+        ('{"march_dice": {"austria": 1.5}}', "is a whole number, not 1.5"),
+        ('{"vp_size_bands": ["x", {"y": 1}]}', "must be a number, not &#x27;x&#x27;"),
     ],
 )
 def test_bad_rule_settings_are_said_plainly_at_the_top_and_nothing_is_lost(

@@ -112,6 +112,9 @@ def test_it_enters_orders_sent_by_email(
     assert as_organiser.get(page).status_code == 200
     r = as_organiser.post(page, {"how": "on paper", "orders": "not json", "phase": "deployment"})
     assert "Not valid JSON" in r.content.decode()
+    for nasty in ("[" * 100_000, '{"march": NaN}', '{"n": 1' + "0" * 5000 + "}"):
+        r = as_organiser.post(page, {"how": "on paper", "orders": nasty, "phase": "deployment"})
+        assert r.status_code == 200 and "Not readable as orders" in r.content.decode()
     orders = '{"deployment": {"prussia": {"leaders": {}}}}'
     with django_capture_on_commit_callbacks(execute=True):
         r = as_organiser.post(page, {"how": "on paper", "orders": orders, "phase": "deployment"})
