@@ -180,7 +180,7 @@ def _umpire_view(access: Access, version: StateVersion) -> View:
 
 
 def _settings(campaign: Campaign) -> RuleSettings:
-    return settings_from_dict(campaign.rule_settings)
+    return settings_from_dict(campaign.rule_settings, stored=True)
 
 
 def _hexmap(campaign: Campaign):

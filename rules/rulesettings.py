@@ -165,11 +165,13 @@ def _number(name: str, value: Any, default: Any, *, whole: bool) -> int | float:
     return value
 
 
-def settings_from_dict(data: dict[str, Any] | None) -> RuleSettings:
+def settings_from_dict(data: dict[str, Any] | None, *, stored: bool = False) -> RuleSettings:
     """Settings from a (possibly partial) dict; the missing numbers keep the book's values.
 
     Per-army dicts are merged with the defaults, so ``{"march_modifier": {"austria": -1}}``
-    changes only Austria's modifier.
+    changes only Austria's modifier. ``stored``: a campaign's own settings, read back: a
+    fraction where the book's number is whole, which the form took before it refused one, is
+    kept as it was (a campaign of then still resolves); the other checks hold.
     """
     if not data:
         return DEFAULT_SETTINGS
@@ -184,7 +186,7 @@ def settings_from_dict(data: dict[str, Any] | None) -> RuleSettings:
         if isinstance(default, dict):
             if not isinstance(value, dict):
                 raise ValueError(f"rule setting {name!r} must be an object, e.g. {default}")
-            whole = all(type(v) is int for v in default.values())  # (point ratios: 7.5)
+            whole = not stored and all(type(v) is int for v in default.values())  # (7.5 ratios)
             largest = max((abs(v) for v in default.values()), default=0)
             checked = {}
             for key, number in value.items():
@@ -208,7 +210,7 @@ def settings_from_dict(data: dict[str, Any] | None) -> RuleSettings:
                 raise ValueError(f"rule setting {name!r} is true or false, not {value!r}")
             kwargs[name] = value
         else:
-            value = _number(name, value, default, whole=type(default) is int)
+            value = _number(name, value, default, whole=not stored and type(default) is int)
             if default > 0 and value < 0:  # a count, a cost or a share the book gives above 0
                 raise ValueError(f"rule setting {name!r} cannot be below 0 (the book's: {default})")
             kwargs[name] = value

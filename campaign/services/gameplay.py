@@ -49,7 +49,7 @@ def _order_kinds(phase: Phase | None) -> tuple[str, ...] | None:
 
 
 def rule_settings(campaign) -> RuleSettings:
-    return settings_from_dict(campaign.rule_settings)
+    return settings_from_dict(campaign.rule_settings, stored=True)
 
 
 def preset_armies(players: int) -> dict[str, list[str]]:

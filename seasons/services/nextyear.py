@@ -198,7 +198,7 @@ def start_next_year(
     rule_data = dict(campaign.rule_settings or {})
     if new_points_per_star_city is not None:
         rule_data["new_points_per_star_city"] = int(new_points_per_star_city)
-    rules = settings_from_dict(rule_data)
+    rules = settings_from_dict(rule_data, stored=True)
     fate_settings = fateclock.settings_of(campaign)
     clock = fateclock.clock_of(campaign)
     final = final_version(campaign)
@@ -297,7 +297,7 @@ def replay(new: Campaign) -> Carried:
         final_version(previous).state,
         orders.get("between_campaigns") or {},
         seed=new.seed_of_epoch(first.seed_epoch) or "",
-        rules=settings_from_dict(rule_data),
+        rules=settings_from_dict(rule_data, stored=True),
         fate_settings=fateclock.settings_of(new),
         clock=fate.Clock.from_dict(orders.get("fate_clock_before")),
         hexmap=gameplay.load_campaign_map(new.map_name),

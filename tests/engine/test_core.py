@@ -142,6 +142,10 @@ def test_rule_settings_stay_numbers_near_the_books():
     ]:
         with pytest.raises(ValueError, match=re.escape(said)):
             settings_from_dict(bad)
+    # a campaign's own settings read back: a fraction stored before the check stays
+    assert settings_from_dict({"march_mp": 5.5}, stored=True).march_mp == 5.5
+    with pytest.raises(ValueError, match="too far"):
+        settings_from_dict({"march_dice": {"austria": 10**9}}, stored=True)
 
 
 @pytest.mark.parametrize(
