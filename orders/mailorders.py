@@ -92,8 +92,8 @@ def _header(msg: EmailMessage, name: str) -> str:
     """One header, decoded and cleaned; ``""`` when it is missing or cannot be decoded."""
     try:
         return clean(msg.get(name, ""))
-    except (ValueError, TypeError, LookupError, IndexError, AttributeError):
-        return ""
+    except (ValueError, TypeError, LookupError, IndexError, AttributeError, RecursionError):
+        return ""  # (RecursionError: the header parser's on "From: ((((..." nested deep)
 
 
 def too_nested(msg: EmailMessage) -> str:
@@ -182,7 +182,7 @@ def _all(msg: EmailMessage, headers) -> list[str]:
     for h in headers:
         try:
             found += [clean(v, 2000) for v in (msg.get_all(h) or [])]
-        except (ValueError, TypeError, LookupError, IndexError, AttributeError):
+        except (ValueError, TypeError, LookupError, IndexError, AttributeError, RecursionError):
             continue
     return found
 

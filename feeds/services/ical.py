@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
-from icalendar import Calendar, Event, vDuration
+from icalendar import Calendar, Event, vDuration, vText
 
 from battles.models import Battle
 from battles.services.briefing import turn_label
@@ -229,8 +229,10 @@ def calendar(feed: CalendarFeed, *, now: datetime) -> bytes:
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("name", name)
-    cal.add("x-wr-calname", name)
+    # As text, escaped: icalendar writes these two as they are ("Bohemia\\nX" would show a
+    # line break in the player's calendar app).
+    cal.add("name", vText(name))
+    cal.add("x-wr-calname", vText(name))
     cal.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
     cal.add("x-published-ttl", vDuration(REFRESH))
     for item in items:

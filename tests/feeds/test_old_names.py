@@ -79,3 +79,13 @@ def test_a_plain_calendar_is_written_as_before(client, campaign, player):
         == f"Bohemia 1757: {prussia.label}"
         == "Bohemia 1757: Prussian player"
     )
+
+
+def test_a_backslash_n_in_a_name_is_written_as_text(client, campaign, player):
+    """icalendar writes a calendar's NAME and X-WR-CALNAME as they are: a name holding the two
+    characters "\\n" showed a line break in the player's calendar app; now escaped as text."""
+    Campaign.objects.filter(id=campaign.id).update(name="Bohemia\\nX, y; z")
+    prussia = campaign.seats.get(power="prussia")
+    body = served(client, tokens.renew_seat(prussia, player))
+    assert b"X-WR-CALNAME:Bohemia\\\\nX\\, y\\; z: Prussian player" in body
+    assert b"\nNAME:Bohemia\\\\nX\\, y\\; z: Prussian player" in body.replace(b"\r\n", b"\n")

@@ -68,6 +68,16 @@ def test_an_encoded_crlf_in_from_is_dropped(marching, monkeypatch):
     assert "dropped" in run_receivemail(raw, monkeypatch)
 
 
+def test_a_from_of_thousands_of_parentheses_is_dropped_with_no_traceback(
+    marching, monkeypatch, caplog
+):
+    """The header parser recurses into each comment: "From: ((((..." raised RecursionError,
+    which the header's guard did not catch (a traceback logged for each such mail)."""
+    raw = b"From: " + b"(" * 30_000 + b"\r\nTo: orders@dgk.example.org\r\nSubject: hi\r\n\r\nx\r\n"
+    assert "dropped" in run_receivemail(raw, monkeypatch)
+    assert "Traceback" not in caplog.text and "RecursionError" not in caplog.text
+
+
 def test_an_encoded_crlf_in_the_subject_is_answered_with_a_clean_subject(marching, monkeypatch):
     w = marching.open_window()
     s = seat(marching, "prussia")
