@@ -82,6 +82,11 @@ def all_letters(request: HttpRequest, code) -> HttpResponse:
         raise PermissionDenied(
             "The letters of this campaign are private: it was started without moderation."
         )
+    if not campaign.umpire_sees_all:  # he plays a seat: the others' letters are their secrets
+        raise PermissionDenied(
+            "You play a seat in this campaign: the other players' letters are theirs, "
+            "moderated or not. Only an organiser who plays no seat reads them."
+        )
     return render(
         request,
         "letters/all_letters.html",

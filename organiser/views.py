@@ -34,6 +34,7 @@ from campaign.models import (
     is_organiser,
 )
 from campaign.services import (
+    actionlog,
     caretaker,
     drifting,
     gameplay,
@@ -712,7 +713,7 @@ def action_log(request: HttpRequest, code) -> HttpResponse:
     return render(
         request,
         "organiser/log.html",
-        {"campaign": campaign, "actions": campaign.actions.select_related("actor"), "back": back},
+        {"campaign": campaign, "actions": actionlog.readable(campaign, request.user), "back": back},
     )
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from campaign.models import Campaign, OrganiserAction
+from campaign.models import Campaign, OrganiserAction, OrganiserActionKind
 
 
 class OrganiserError(ValueError):
@@ -29,3 +30,15 @@ def log(
         data=data,
         created=now or timezone.now(),
     )
+
+
+def readable(campaign: Campaign, user) -> QuerySet[OrganiserAction]:
+    """The log as ``user`` may read it: whole for the umpire who plays no seat; for a player
+    (the organiser who plays among them) without the lines of other seats' orders that came by
+    email, which tell that a seat has saved orders before it sends them, where a draft saved
+    on the page tells nothing (6: orders are secret until resolution)."""
+    actions = campaign.actions.select_related("actor")
+    if campaign.organiser_id == user.id and campaign.umpire_sees_all:
+        return actions
+    own = [str(code) for code in campaign.seats.filter(user=user).values_list("code", flat=True)]
+    return actions.exclude(Q(kind=OrganiserActionKind.MAIL_ORDERS) & ~Q(data__seat__in=own))

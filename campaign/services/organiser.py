@@ -26,7 +26,7 @@ from campaign.models import (
     WindowStatus,
 )
 from campaign.services import caretaker, deadlines, outgoing, standstill
-from campaign.services.actionlog import OrganiserError, log
+from campaign.services.actionlog import OrganiserError, log, readable
 from campaign.services.resolution import queue_resolution, resolve_due_phase
 from campaign.services.setup import invite
 from rules.armies import Army
@@ -90,7 +90,7 @@ def status_board(campaign: Campaign, *, now: datetime) -> Board:
         version=campaign.latest_version(),
         seats=rows,
         reserves=[s for s in seats if s.reserve],
-        actions=list(campaign.actions.select_related("actor")[:50]),
+        actions=list(readable(campaign, campaign.organiser)[:50]),
     )
 
 

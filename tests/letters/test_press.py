@@ -159,6 +159,13 @@ def test_a_moderated_campaign_lets_the_organiser_read_and_tells_the_players(rule
     # a player is never the moderator
     r = client_for(prussia.user).get(reverse("all_letters", args=[rules_campaign.code]))
     assert r.status_code == 403
+    # nor the organiser once he plays a seat himself: the others' letters are their secrets
+    austria = seat(rules_campaign, "austria")
+    austria.user = rules_campaign.organiser
+    austria.save()
+    r = client_for(rules_campaign.organiser).get(reverse("all_letters", args=[rules_campaign.code]))
+    assert r.status_code == 403 and SECRET not in r.content.decode()
+    assert "You play a seat in this campaign" in r.content.decode()
 
 
 def test_the_organiser_changes_the_channel_and_the_log_says_so(rules_campaign):
