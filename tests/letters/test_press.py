@@ -166,6 +166,11 @@ def test_a_moderated_campaign_lets_the_organiser_read_and_tells_the_players(rule
     r = client_for(rules_campaign.organiser).get(reverse("all_letters", args=[rules_campaign.code]))
     assert r.status_code == 403 and SECRET not in r.content.decode()
     assert "You play a seat in this campaign" in r.content.decode()
+    board = client_for(rules_campaign.organiser).get(
+        reverse("organiser_board", args=[rules_campaign.code])
+    )
+    assert "You play a seat, so you do not read them." in board.content.decode()
+    assert reverse("all_letters", args=[rules_campaign.code]) not in board.content.decode()
 
 
 def test_the_organiser_changes_the_channel_and_the_log_says_so(rules_campaign):
