@@ -335,6 +335,9 @@ def new_points(
                 f"The {ADJECTIVES[army]} army builds a siege train, "
                 f"{siege_train_name(train_id)}, at {homes[0].name} for "
                 f"{settings.siege_train_cost} new points (13.5).",
+                # Siege trains are never reported (8) and the new points are told only to
+                # their army (13.4): the other armies read its total, public (3), no more.
+                [army],
                 train=train_id,
             )
         )

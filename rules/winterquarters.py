@@ -9,7 +9,7 @@ import dataclasses
 
 from maps.core.model import City, HexMap
 from maps.core.paths import nearest
-from rules.armies import Army
+from rules.armies import ADJECTIVES, Army
 
 # 13.6: who may give points to whom. "britain" is the Hanoverian player's off-map star city.
 from rules.betweencampaigns import BetweenCampaigns, add_points_at, linked_event, quarters
@@ -58,6 +58,7 @@ def winter_quarters(
                     "13.1",
                     EventKind.RETREAT,
                     _quarters_text(t.name, target, h),
+                    [t.army],  # siege trains are never reported to others (8)
                     train=t.id,
                     city=target.name,
                 )
@@ -97,13 +98,17 @@ def _leaderless_quarters(
             linked_event(
                 "13.1",
                 EventKind.RETREAT,
-                f"{p.points} {p.army.label} points without a leader at {p.hex} go into winter "
-                f"quarters at {target.name}"
+                f"{p.points} {ADJECTIVES[p.army]} points without a leader at {p.hex} go into "
+                f"winter quarters at {target.name}"
                 + (
                     f"; {p.points - placed} above its limit leave the map (11.2)."
                     if placed < p.points
                     else " (13.1)."
                 ),
+                # Their points are the army's own (9.5): where they stood is public, and the
+                # map shows the garrison they joined, not its strength (3.1.2).
+                [p.army],
+                army=p.army.value,
                 city=target.name,
                 points=placed,
                 dismissed=p.points - placed,

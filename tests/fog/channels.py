@@ -218,7 +218,8 @@ class SeatObserver:
 
 
 def readable(body: bytes) -> bytes:
-    """What a reader gets of a response: a PNG's pixels, a PDF's text, a gzip's content."""
+    """What a reader gets of a response: a PNG's pixels, a PDF's text, a gzip's content, a
+    calendar's unfolded lines."""
     if body[:4] == b"\x89PNG":
         from PIL import Image
 
@@ -234,6 +235,10 @@ def readable(body: bytes) -> bytes:
         return b"PDF text\n" + text.encode()
     if body[:2] == b"\x1f\x8b":
         return b"gzip\n" + gzip.decompress(body)
+    if body.startswith(b"BEGIN:VCALENDAR"):
+        # A calendar's lines as its app reads them: unfolded (RFC 5545 3.1), so that a code
+        # made in the world and folded across two lines is still found and normalised.
+        return body.replace(b"\r\n ", b"").replace(b"\r\n\t", b"")
     return body
 
 
