@@ -16,6 +16,11 @@ The secrets, each with its control (the seat that holds it sees the difference):
 - whether B builds a siege train (13.5), the army's total the same: the Hanoverian player
   builds one and Britain lends him 400 points, or builds none and Britain lends 100 (the loan
   is public, its number is not, 13.6).
+
+What these tests do not cover: *The war* of the season before, which every member reads once it
+has ended (docs/season-end.md), shows where the train and the leaderless points stood; the
+next year's own channels are what is compared (docs/security.md, "Secrecy audit, 30 November
+2026", left open).
 """
 
 from __future__ import annotations
