@@ -85,6 +85,12 @@ def seat_armies(players: int, seat: Seat) -> str:
     return ", ".join(LABELS[a] for a in armies_of(seat, players))
 
 
+ALLIES_SHARE_HELP = (
+    "Allies see each other's forces, garrisons, siege trains and reports as their owner does "
+    "(never to order them). Off: an ally sees only what an enemy sees."
+)
+
+
 class CampaignForm(forms.Form):
     name = NameField(max_length=100, what="The campaign's name")
     players = forms.TypedChoiceField(
@@ -111,7 +117,14 @@ class CampaignForm(forms.Form):
         "zone (at least 12 hours after it opens) instead of after a number of hours.",
     )
     reminder_hours = forms.CharField(initial="24, 2", help_text="Hours before each deadline.")
-    flag_after_missed = forms.IntegerField(min_value=1, max_value=18, initial=2)
+    flag_after_missed = forms.IntegerField(
+        min_value=1,
+        max_value=18,
+        initial=2,
+        label="Flag a seat after missed deadlines",
+        help_text="After this many missed deadlines in a row, the board flags the seat and "
+        "you get an email, so you can find a reserve or talk to the player.",
+    )
     missed_policy = forms.ChoiceField(
         choices=list(caretaker.POLICIES.items()),
         initial="stand-still",
@@ -145,7 +158,9 @@ class CampaignForm(forms.Form):
     caretaker_absent = forms.BooleanField(
         required=False, label="The caretaker also plays seats whose player is away"
     )
-    allies_share = forms.BooleanField(required=False, label="Allies share what they know")
+    allies_share = forms.BooleanField(
+        required=False, label="Allies share what they know", help_text=ALLIES_SHARE_HELP
+    )
     press = forms.ChoiceField(
         choices=PRESS_CHOICES,
         initial="open",
@@ -400,10 +415,7 @@ class OptionsForm(forms.Form):
     """What the organiser may change while the campaign runs (the table's agreements)."""
 
     allies_share = forms.BooleanField(
-        required=False,
-        label="Allies share what they know",
-        help_text="Allies see each other's forces, garrisons, siege trains and reports as their "
-        "owner does (never to order them). Off: an ally sees only what an enemy sees.",
+        required=False, label="Allies share what they know", help_text=ALLIES_SHARE_HELP
     )
     press = forms.ChoiceField(choices=PRESS_CHOICES, label="Letters between seats", required=False)
     courier_phases = forms.IntegerField(

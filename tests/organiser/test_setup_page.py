@@ -105,3 +105,22 @@ def test_it_rejects_get(client, organiser, invited):
     client.force_login(organiser)
     url = reverse("invitation", args=[invited.seat.campaign.code, invited.token])
     assert client.get(url).status_code == 405
+
+
+def test_the_start_button_says_what_starting_does(client, organiser, invited):
+    """A seat not joined yet may join after the start; the deadline runs from the start."""
+    client.force_login(organiser)
+    body = page(client, invited.seat.campaign)
+    note = body[body.index('<p id="start-note">') :]
+    assert note.index("</p>") < note.index("Start the campaign (deployment opens)")
+    assert "its deadline runs from now" in note and "can join after the start" in note
+    assert 'aria-describedby="start-note"' in body
+
+
+def test_the_form_says_what_flagging_a_seat_and_sharing_allies_mean(client, organiser):
+    client.force_login(organiser)
+    body = client.get(reverse("new_campaign")).content.decode()
+    assert "Flag a seat after missed deadlines" in body
+    assert "the board flags the seat and you get an email" in body
+    share = body[body.index('id="id_allies_share_helptext"') :]
+    assert share[: share.index("</div>")].endswith("Off: an ally sees only what an enemy sees.")
