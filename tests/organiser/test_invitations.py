@@ -37,7 +37,11 @@ def test_a_newcomer_makes_an_account_and_joins(client, invitation):
     assert user.email == "louis@example.org"
     invitation.refresh_from_db()
     assert invitation.seat.user == user and invitation.accepted_at is not None
-    assert client.get(reverse("campaigns")).status_code == 200  # signed in
+    listing = client.get(reverse("campaigns")).content.decode()  # signed in
+    # what comes next, where the link lands (the playthrough: "Welcome", and nothing more)
+    assert "Not started yet: when the organiser starts it, an email asks for your secret" in (
+        listing
+    )
 
 
 def test_the_sign_up_form_reads_on_a_phone(client, invitation):
