@@ -69,6 +69,8 @@ def test_it_shows_two_turns_away_then_nothing_new(campaign, prussia, player):
     c = client_for(player)
     first = lines_of(c.get(url("dashboard", prussia)).content.decode())
     assert "Your first visit" in first
+    # a first visit to a campaign just started: nothing "new" to a player who saw nothing yet
+    assert "Nothing has happened yet." in first and "Nothing new." not in first
     assert SeatVisit.objects.get(seat=prussia).seen_version == campaign.latest_version().number
 
     turn1, turn2 = two_turns_away(campaign)
