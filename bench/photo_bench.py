@@ -9,6 +9,11 @@ Then the memory one photo costs: each upload processed in a fresh process, the g
 peak resident size (``ru_maxrss``) printed: a phone's 12-megapixel JPEG, and a 40-megapixel
 PNG with transparency (a small file: 8000x5000 of two colours), the largest the limits let
 through.
+
+Then what a refused photo costs to read (``--refused`` alone runs only this part): the scan for
+bytes joined after a JPEG's end (``imaging._jpeg_end``) on files of just under the 15 MB limit
+made to be slow to scan, against the byte loop it replaced (``tests/battles/jpeg_reference.py``),
+the median of 3 each; then the whole ``imaging.process`` of each (refused, or decoded by Pillow).
 """
 
 from __future__ import annotations
@@ -22,13 +27,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import ExifTags, Image  # noqa: E402
 
 from battles.services import imaging  # noqa: E402
-from tests.battles import photo_files  # noqa: E402
+from tests.battles import jpeg_reference, photo_files  # noqa: E402
 
 SOI = b"\xff\xd8\xff"
 NOISE = {"jfif", "jfif_version", "jfif_unit", "jfif_density", "dpi", "progressive",
@@ -139,9 +145,87 @@ def memory() -> None:
         print("  " + done.stdout.strip())
 
 
+def _filled(head: bytes, unit: bytes, tail: bytes = b"") -> bytes:
+    """``head``, then ``unit`` as often as fits under the 15 MB limit, then ``tail``."""
+    room = imaging.Limits().max_bytes - len(head) - len(tail)
+    return head + unit * (room // len(unit)) + tail
+
+
+def _slow_files() -> dict[str, bytes]:
+    noise = Image.effect_noise((4032, 3024), 40).convert("RGB")
+    out = io.BytesIO()
+    noise.save(out, "JPEG", quality=95)
+    small = photo_files.jpeg()
+    png = photo_files.png()
+    scan = b"\xff\xd8\xff\xda\x00\x02"
+    return {
+        "a phone's 12 MP JPEG of noise": out.getvalue(),
+        "entropy-coded data, never ending": _filled(scan, bytes(range(255))),
+        "0xFF 0x00 pairs in a scan": _filled(scan, b"\xff\x00"),
+        "0xFF in a scan": _filled(scan, b"\xff"),
+        "RST markers in a scan": _filled(scan, b"\xff\xd0"),
+        "scans of 5 bytes, then EOI and a ZIP": _filled(
+            b"\xff\xd8", b"\xff\xda\x00\x02\x01", b"\xff\xd9" + photo_files.zip_bytes()
+        ),
+        "segments of 258 bytes, no EOI": _filled(b"\xff\xd8", b"\xff\xe1\x01\x00" + b"a" * 254),
+        "0xFF fill bytes, then a JPEG": _filled(small[:2], b"\xff", small[2:]),
+        "RST markers, then a JPEG": _filled(small[:2], b"\xff\xd0", small[2:]),
+        "segments of 4 bytes, then a JPEG": _filled(small[:2], b"\xff\xe0\x00\x02", small[2:]),
+        "chunks of 12 bytes, then a PNG": _filled(
+            png[:33], photo_files._chunk(b"abCd", b""), png[33:]
+        ),
+    }
+
+
+@contextlib.contextmanager
+def _before():
+    """``imaging`` as it was before 30 November 2026: the byte loop, no count of steps."""
+    with (
+        mock.patch.object(imaging, "_jpeg_end", jpeg_reference.jpeg_end),
+        mock.patch.object(imaging, "_refuse_many_steps", lambda *args: None),
+    ):
+        yield
+
+
+def _timed(work, *args) -> tuple[float, str]:
+    start = time.perf_counter()
+    try:
+        work(*args)
+        outcome = "kept"
+    except imaging.PhotoRefused as exc:
+        reason = str(exc).split("” ", 1)[1]
+        outcome = "refused (" + reason.split(" (")[0].split(", so")[0].removeprefix("is ") + ")"
+    except ValueError:
+        outcome = "no end"
+    return time.perf_counter() - start, outcome
+
+
+def refused() -> None:
+    print(
+        "\nWhat a file just under 15 MB costs: the scan for bytes after a JPEG's end"
+        " (imaging._jpeg_end),\nthen the whole imaging.process, before and after (one run each):"
+    )
+    print(f"  {'file':38} {'scan before':>11} {'after':>8} {'process before':>15} {'after':>8}")
+    for name, data in _slow_files().items():
+        is_jpeg = data[:2] == b"\xff\xd8"
+        scan_before, _ = _timed(jpeg_reference.jpeg_end, data) if is_jpeg else (0, "")
+        scan_after, _ = _timed(imaging._jpeg_end, data) if is_jpeg else (0, "")
+        with _before():
+            before, was = _timed(imaging.process, data, "table.jpg")
+        after, now = _timed(imaging.process, data, "table.jpg")
+        print(
+            f"  {name:38} {scan_before * 1000:9.0f}ms {scan_after * 1000:6.1f}ms"
+            f" {before * 1000:13.0f}ms {after * 1000:6.0f}ms\n"
+            f"  {'':38} before {was}; after {now}"
+        )
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
         one(sys.argv[2], sys.argv[3])
+    elif sys.argv[1:2] == ["--refused"]:
+        refused()
     else:
         main()
         memory()
+        refused()

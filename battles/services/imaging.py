@@ -19,6 +19,7 @@ refused with a word on how to share it as a JPEG (docs/tabletop.md says why).
 from __future__ import annotations
 
 import io
+import re
 import struct
 import threading
 from dataclasses import dataclass
@@ -110,40 +111,130 @@ def sniff(data: bytes) -> str:
 # ---- the end of the image ------------------------------------------------------------------
 
 
+# The JPEG's markers are followed by regular expressions, so that the bytes are read by the
+# regex engine in C, not one by one in Python (a refused 15 MB file took 1-2.5 s; now at most
+# some 0.2 s, bench/photo_bench.py). The decisions are those of the byte loop this replaced
+# (kept in tests/battles/jpeg_reference.py, and held to it by tests/battles/test_jpeg_scan.py):
+# a marker is 0xFF, any number of 0xFF fill bytes more, and its code; the codes 0x01 and RST0-7
+# (0xD0-0xD7) have no length; every other code but EOI (0xD9) is followed by a two-byte length
+# counting itself; after SOS (0xDA) comes entropy-coded data, where 0xFF is followed by 0x00
+# (a stuffed byte), an RST or more 0xFF, up to the next marker.
+_ENTROPY = rb"[^\xff]*+(?:\xff++[\x00\xd0-\xd7][^\xff]*+)*+"
+# A segment of a length below 256, written out length by length: a file of millions of tiny
+# segments (4 bytes each) is walked in C too; a longer segment is one step of the loop in
+# Python, and a 15 MB file holds at most some 60,000 of those.
+_SHORT = (
+    b"\\x00(?:"
+    + b"|".join(
+        b"\\x%02x" % length + (b".{%d}" % (length - 2) if length > 2 else b"")
+        for length in range(2, 256)
+    )
+    + b")"
+)
+_UNIT = (
+    rb"\xff++(?:[\x01\xd0-\xd7]|[^\x01\xd0-\xd7\xd9\xda\xff]" + _SHORT
+    + rb"|\xda" + _SHORT + _ENTROPY + rb")"
+)  # fmt: skip
+_UNITS = re.compile(rb"(?:" + _UNIT + rb"){1,4096}+", re.DOTALL)  # at most 4096 a call
+_FILL = re.compile(rb"\xff+")
+_ENTROPY_DATA = re.compile(_ENTROPY)
+
+
 def _jpeg_end(data: bytes, start: int = 0) -> int:
     """The offset just after the EOI marker of the JPEG starting at ``start``, following its
     segments by their lengths (so an embedded EXIF thumbnail's own EOI is skipped) and its
-    entropy-coded data to the next marker. ValueError if it never ends."""
+    entropy-coded data to the next marker. ValueError if it never ends.
+
+    >>> jpeg = b"\\xff\\xd8\\xff\\xe0\\x00\\x04ab\\xff\\xda\\x00\\x02\\x12\\xff\\x00\\xff\\xd9"
+    >>> _jpeg_end(jpeg + b"tail") == len(jpeg)
+    True
+    """
     if data[start : start + 2] != b"\xff\xd8":
         raise ValueError("no SOI")
     i = start + 2
     n = len(data)
     while i < n:
+        run = _UNITS.match(data, i)  # whole short segments and markers, as many as follow
+        if run is not None:
+            i = run.end()
+            continue
         if data[i] != 0xFF:
             raise ValueError("not a marker")
-        while i < n and data[i] == 0xFF:  # fill bytes
-            i += 1
+        i = _FILL.match(data, i).end()  # type: ignore[union-attr]
         if i >= n:
             break
         marker = data[i]
         i += 1
         if marker == 0xD9:  # EOI
             return i
-        if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # no length
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # no length (_UNITS takes these first)
             continue
         if i + 2 > n:
             break
         (length,) = struct.unpack(">H", data[i : i + 2])
         i += length
-        if marker == 0xDA:  # SOS: entropy-coded data up to the next marker that is not RST
-            while i < n - 1:
-                if data[i] == 0xFF and data[i + 1] != 0x00 and not 0xD0 <= data[i + 1] <= 0xD7:
-                    if data[i + 1] == 0xFF:
-                        i += 1
-                        continue
-                    break
-                i += 1
+        if marker == 0xDA and i < n:  # SOS: entropy-coded data up to the next marker
+            i = _ENTROPY_DATA.match(data, i).end()  # type: ignore[union-attr]
     raise ValueError("no EOI")
+
+
+# ---- Pillow's steps in Python ---------------------------------------------------------------
+
+# Pillow reads a JPEG's markers before its picture data, and every chunk of a PNG, in Python: a
+# step for each skipped byte (0xFF fill bytes, junk), each marker and segment, each chunk. A
+# camera's photo takes some dozens (a PNG's data chunks are 8-64 kB each); 15 MB of fill bytes
+# or of 4-byte segments took 3.5-6 s and up to 440 MB (each APP segment kept in a list), and
+# were kept. Refused beyond this, counted before Pillow is called.
+MOST_STEPS = 65_536
+_NO_LENGTH = frozenset([0xC8, *range(0xD0, 0xDA), *range(0xF0, 0xFE)])  # Pillow's MARKER table
+
+
+def _jpeg_steps(data: bytes, most: int) -> int:
+    """The steps Pillow's JPEG reader takes in Python before the picture data (its first SOS),
+    as ``JpegImageFile._open`` takes them; counted up to ``most + 1``.
+
+    >>> _jpeg_steps(b"\\xff\\xd8" + b"\\xff" * 5 + b"\\xe0\\x00\\x04ab\\xff\\xda\\x00\\x02", 100)
+    6
+    """
+    i, n, steps = 2, len(data), 0
+    while i + 1 < n and steps <= most:
+        steps += 1
+        code = data[i + 1]
+        if data[i] != 0xFF or code == 0xFF:  # junk, or fill: one byte a step
+            i += 1
+        elif code == 0x00 or code in _NO_LENGTH:
+            i += 2
+        elif code < 0xC0 or code == 0xDA:  # Pillow stops: no marker, or the picture data
+            break
+        else:
+            i += 2 + max(2, int.from_bytes(data[i + 2 : i + 4], "big"))
+    return steps
+
+
+def _png_steps(data: bytes, most: int) -> int:
+    """The chunks of a PNG to its IEND (Pillow reads each in Python), counted up to
+    ``most + 1``."""
+    i, n, steps = 8, len(data), 0
+    while i + 8 <= n and steps <= most:
+        steps += 1
+        if data[i + 4 : i + 8] == b"IEND":
+            break
+        i += 12 + int.from_bytes(data[i : i + 4], "big")
+    return steps
+
+
+def _refuse_many_steps(name: str, data: bytes, kind: str) -> None:
+    count = {"JPEG": _jpeg_steps, "PNG": _png_steps}.get(kind)
+    if count is not None and count(data, MOST_STEPS) > MOST_STEPS:
+        what = (
+            "markers and filler bytes before its picture (a camera's photo holds a few dozen)"
+            if kind == "JPEG"
+            else "chunks (a photo holds a few thousand at most)"
+        )
+        raise PhotoRefused(
+            f"“{name}” holds more than {MOST_STEPS:,} {what}, so it is not read. Add the photo"
+            " as the camera made it."
+        )
 
 
 def _png_end(data: bytes) -> int:
@@ -266,6 +357,7 @@ def process(data: bytes, name: str, limits: Limits = Limits()) -> Processed:
         raise PhotoRefused(too_large(name, len(data), limits))
     kind = sniff(data)
     _refuse_by_kind(name, kind)
+    _refuse_many_steps(name, data, kind)
     extra = _trailer(data, kind)
     if extra:
         if extra[4:8] == b"ftyp":

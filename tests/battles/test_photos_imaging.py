@@ -218,3 +218,51 @@ def test_a_large_image_of_any_mode_is_made_small(mode):
         data, name = _png(image), "scan.png"
     done = imaging.process(data, name)
     assert (done.display.width, done.display.height) == (1600, 1000)
+
+
+def _png_with_chunks(count: int) -> bytes:
+    """A small PNG with ``count`` empty ancillary chunks after its header."""
+    plain = files.png()
+    return plain[:33] + files._chunk(b"abCd", b"") * count + plain[33:]
+
+
+def _jpeg_with_fill(count: int) -> bytes:
+    plain = files.jpeg()
+    return plain[:2] + b"\xff" * count + plain[2:]
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (
+            lambda: _jpeg_with_fill(70_000),
+            "markers and filler bytes before its picture (a camera's photo holds a few dozen)",
+        ),
+        (
+            lambda: files.jpeg()[:2] + b"\xff\xe0\x00\x02" * 70_000 + files.jpeg()[2:],
+            "markers and filler bytes before its picture (a camera's photo holds a few dozen)",
+        ),
+        (lambda: _png_with_chunks(70_000), "chunks (a photo holds a few thousand at most)"),
+    ],
+    ids=["fill bytes", "empty segments", "empty chunks"],
+)
+def test_a_file_pillow_would_read_step_by_step_is_refused_before_it_is(make, message):
+    """Pillow reads a JPEG's markers before its picture, and a PNG's chunks, in Python: 15 MB
+    of fill bytes or 4-byte segments held it 3.5-6 s (and 440 MB), and the photo was kept."""
+    assert refusal(make(), "steps.jpg") == (
+        f"“steps.jpg” holds more than 65,536 {message}, so it is not read. Add the photo as"
+        " the camera made it."
+    )
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: _jpeg_with_fill(60_000), lambda: _png_with_chunks(60_000)], ids=["jpeg", "png"]
+)
+def test_a_file_within_the_steps_is_read_as_before(make):
+    done = imaging.process(make(), "steps.jpg")
+    assert done.display.width in (64, 40)
+
+
+def test_a_cameras_photo_takes_a_few_dozen_steps():
+    assert imaging._jpeg_steps(files.phone_jpeg((4032, 3024)), imaging.MOST_STEPS) < 20
+    assert imaging._png_steps(files.png((2000, 1500)), imaging.MOST_STEPS) < 20
