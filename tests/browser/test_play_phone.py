@@ -376,3 +376,23 @@ def test_a_turn_on_a_phone(browser, axe, live_server, live_campaign):
     axe.check(browser, "8-report-map")
     # axe-core over every page above, as the player: no break of WCAG 2.1 A/AA
     assert axe.pages == 7 and not axe.found, axe.report()
+
+
+def test_the_deployment_rows_links_are_a_thumbs_height(browser, live_server, live_campaign):
+    """ "on the map" beside each Place button was 22 px tall (the playthrough): as tall as the
+    button now, so a thumb that misses the word does not land on nothing."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    prussia = seat(live_campaign, "prussia")
+    sign_in(browser, live_server, prussia.user)
+    browser.get(live_server.url + url("deploy", prussia))
+    wait = WebDriverWait(browser, 30)
+    click(wait, By.CSS_SELECTOR, "#army-prussia details.one-by-one > summary")
+    links = [
+        a for a in browser.find_elements(By.CSS_SELECTOR, "#army-prussia a.tap-link")
+        if a.is_displayed()
+    ]  # fmt: skip
+    assert len(links) >= 3  # a leader, the garrisons, the siege train
+    small = [(a.text, a.size) for a in links if a.size["height"] < 44]
+    assert not small, small
