@@ -187,11 +187,15 @@ def _all(msg: EmailMessage, headers) -> list[str]:
     return found
 
 
-def oversized(size: int, *, downloaded: bool) -> Outcome:
+def oversized(size: int, *, downloaded: bool, whole: bool = True) -> Outcome:
     """A mail over ``ORDERS_MAIL_MAX_BYTES``, dropped (``downloaded``: False when the mailbox's
-    server said its size and it was never fetched)."""
+    server said its size and it was never fetched; ``whole``: False when reading stopped one
+    byte past the limit, so ``size`` is only what was read)."""
+    most = settings.ORDERS_MAIL_MAX_BYTES
+    if not whole:
+        return _drop(f"oversized: more than {most} bytes, the rest not read")
     unread = "" if downloaded else ", not downloaded"
-    return _drop(f"oversized: {size} bytes > {settings.ORDERS_MAIL_MAX_BYTES}{unread}")
+    return _drop(f"oversized: {size} bytes > {most}{unread}")
 
 
 def _drop(reason: str, msg: EmailMessage | None = None) -> Outcome:

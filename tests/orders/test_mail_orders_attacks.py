@@ -3,7 +3,11 @@
 exit 0 (read, answered or dropped), never a traceback; answers carry sanitised headers."""
 
 import io
+import os
+import subprocess
 import sys
+import tracemalloc
+from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -20,6 +24,8 @@ from tests.orders.test_play_fixtures import (  # noqa: F401
 )
 
 pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_receivemail(raw: bytes, monkeypatch) -> str:
@@ -107,3 +113,78 @@ def test_ten_thousand_junk_lines_get_a_short_answer_saying_what_was_cut(marching
     assert len(answer.body) < 40_000
     assert f"only the first {MAX_BODY_LINES} lines were read" in answer.body
     assert "Frederick: 4-4" in answer.body
+
+
+class Endless(io.RawIOBase):
+    """A mail of 64 MB (as good as endless: the mail server's limit is some 10-50 MB), handed
+    over in short reads as a pipe does: it counts the bytes read from it."""
+
+    def __init__(self, size: int = 64 * 1024 * 1024) -> None:
+        self.served, self.size = 0, size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        size = min(len(buffer), 4096, self.size - self.served)
+        buffer[:size] = b"x" * size
+        self.served += size
+        return size
+
+
+def test_a_mail_without_end_is_read_only_to_one_byte_past_the_limit(
+    marching, monkeypatch, settings, caplog
+):
+    """It read everything before checking the size: a mail as large as the mail server
+    allows was held whole in memory."""
+    stream = Endless()
+
+    class Stdin:
+        buffer = stream
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    out = io.StringIO()
+    tracemalloc.start()
+    call_command("receivemail", stdout=out, stderr=io.StringIO())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    most = settings.ORDERS_MAIL_MAX_BYTES
+    assert stream.served == most + 1
+    assert peak < 3 * most
+    assert out.getvalue().strip() == (
+        f"receivemail: dropped (oversized: more than {most} bytes, the rest not read)"
+    )
+    assert "Traceback" not in caplog.text and "oversized" in caplog.text
+
+
+def test_a_mail_of_the_limit_exactly_is_read(marching, monkeypatch, settings):
+    raw = b"From: someone@example.com\r\nTo: orders@dgk.example.org\r\n\r\n"
+    raw += b"x" * (settings.ORDERS_MAIL_MAX_BYTES - len(raw))
+    out = run_receivemail(raw, monkeypatch)
+    assert "dropped (no genuine reply token)" in out
+
+
+def test_the_mail_servers_pipe_is_left_unread_past_the_limit(settings):
+    """``manage.py receivemail`` in a process of its own, fed 50 MB through a pipe: it exits 0
+    having read the limit and a byte (the writer is told the pipe is broken soon after)."""
+    env = {**os.environ, "DATABASE_URL": "", "CELERY_BROKER_URL": "", "REDIS_URL": "",
+           "SECRET_KEY": settings.SECRET_KEY}  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "manage.py", "receivemail"], cwd=ROOT, env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    written = 0
+    head = b"From: someone@example.com\r\nTo: orders@dgk.example.org\r\n\r\n"
+    try:
+        child.stdin.write(head)
+        written += len(head)
+        for _ in range(50 * 16):
+            child.stdin.write(b"x" * 65536)
+            written += 65536
+        child.stdin.close()
+    except BrokenPipeError:
+        pass
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err.decode(errors="replace")
+    assert b"dropped (oversized: more than" in out
+    assert written < 50 * 1024 * 1024  # it stopped reading: the pipe broke long before
