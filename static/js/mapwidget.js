@@ -929,6 +929,12 @@
         r.name + ": its order cannot be carried out. " + r.problem + anew +
           (r.hexes.length ? " Tap a lit hex to march there instead." : "")
       );
+    } else if (anew && r.hexes.length) {
+      // (just saved, or chosen again: the order stands until another hex is tapped)
+      this.say(
+        r.name + " in " + r.from + ": " + r.allowance + " MP. Its order (" + (r.saved || "stand") +
+          ") stands; tap another lit hex to replace it with a new line from here."
+      );
     } else {
       this.say(
         r.name + " in " + r.from + ": " + r.allowance + " MP." + anew + " " +

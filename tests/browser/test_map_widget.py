@@ -720,7 +720,8 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
     choose_in_list(browser, wait, "frederick")
     wait.until(
         ec.text_to_be_present_in_element(
-            (By.ID, "mapwidget-status"), f"Its order ({first}) is replaced by a new line from here"
+            (By.ID, "mapwidget-status"),
+            f"Its order ({first}) stands; tap another lit hex to replace it with a new line",
         )
     )
     all_tappable(browser)  # (the map back in view: the list scrolled it away)
