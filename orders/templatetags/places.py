@@ -38,7 +38,7 @@ def enemies_here(force, view) -> str:
 @register.filter
 def contacts(view) -> list[dict]:
     """One line a hex where the seat's own forces meet the enemy: the hex, its own leaders
-    there, the enemies (``enemies_here``)."""
+    there and the first one's key (to order him), the enemies (``enemies_here``)."""
     out: list[dict] = []
     for f in view.forces if view is not None else ():
         if f.relation is not Relation.OWNER or any(c["hex"] == f.hex for c in out):
@@ -50,5 +50,12 @@ def contacts(view) -> list[dict]:
                 if g.relation is Relation.OWNER and g.hex == f.hex and not g.inside
                 for x in g.leaders
             ]
-            out.append({"hex": f.hex, "own": ", ".join(own), "enemies": enemies})
+            out.append(
+                {
+                    "hex": f.hex,
+                    "own": ", ".join(own),
+                    "unit": f.leaders[0].key if f.leaders else "",
+                    "enemies": enemies,
+                }
+            )
     return out

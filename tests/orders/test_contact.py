@@ -57,12 +57,15 @@ def test_the_forced_march_page_says_where_the_enemy_is_and_what_to_do(
     )
     page = client_for(player).get(url("orders", prussia)).content.decode()
     assert "In contact with the enemy" in page
-    assert f"Hex {where}: Frederick and the enemy (Austria: " in page
+    assert f'Hex {where}: <a href="?unit=frederick"' in page
+    assert ">Frederick</a> and the enemy (Austria: " in page
     assert "force march out (6.3.1)" in page
+    # one tap on the leader opens his forced march order
+    assert '<a href="?unit=frederick" hx-get="?unit=frederick"' in page
     # the other side is told the same of its own force
     daun = austria.leaders["austria"][0].capitalize()
     theirs = client_for(austria.user).get(url("orders", austria)).content.decode()
-    assert f"Hex {where}: {daun} and the enemy (Prussia: Frederick) share this hex." in theirs
+    assert f">{daun}</a> and the enemy (Prussia: Frederick) share this hex." in theirs
 
 
 def test_the_dashboard_card_names_the_enemy_in_the_hex(
