@@ -85,6 +85,9 @@ def upload(request: HttpRequest, code, battle_code) -> HttpResponse:
     """Several photos at once (``photos``). A body larger than one upload may bring is refused
     before it is read: the CSRF check would read it first, so it runs after this one."""
     battle = _battle(request, code, battle_code)
+    wait = photo_service.upload_wait(request.user, now=timezone.now())
+    if wait:
+        return _answer_wait(request, battle, wait)
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:  # as Django reads it: an unreadable length is none
@@ -104,6 +107,23 @@ def _answer_refused(request: HttpRequest, battle: Battle, message: str) -> HttpR
     if request.headers.get(SCRIPT_HEADER):
         return JsonResponse({"next": _back(battle)}, status=413)
     return redirect(_back(battle))
+
+
+def _answer_wait(request: HttpRequest, battle: Battle, wait: int) -> HttpResponse:
+    """Too many uploads this minute: refused unread. The script's page stays as it is, its
+    photos still chosen and anything typed elsewhere on it kept, and shows the message."""
+    most = settings.PHOTO_UPLOADS_PER_MINUTE
+    message = (
+        f"You sent photos {most} times in the last minute, the most the site takes in a minute;"
+        f" nothing of this upload was read. Send it again in {wait} seconds."
+    )
+    headers = {"Retry-After": str(wait)}
+    if request.headers.get(SCRIPT_HEADER):
+        return JsonResponse({"message": message}, status=429, headers=headers)
+    messages.error(request, message)
+    response = redirect(_back(battle))
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @csrf_protect

@@ -310,6 +310,11 @@ PHOTOS_PER_BATTLE = envint("PHOTOS_PER_BATTLE", "20", minimum=1)
 PHOTOS_MAX_BYTES_PER_BATTLE = envint(
     "PHOTOS_MAX_BYTES_PER_BATTLE", str(120 * 1024 * 1024), minimum=1
 )
+# Uploads of photos a player may send in a minute, whatever becomes of them: each may cost the
+# server some 0.2 s of reading a file and more of decoding it (docs/security.md, "Doors, 30
+# November 2026"). Counted in the cache shared by the web processes; a club's evening of
+# photos is one or two uploads.
+PHOTO_UPLOADS_PER_MINUTE = envint("PHOTO_UPLOADS_PER_MINUTE", "6", minimum=1)
 
 # Every file the site writes and serves goes through one of these named storages
 # (django.core.files.storage.storages[name]); the code never opens the folders above itself.

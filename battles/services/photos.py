@@ -20,12 +20,14 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
 from django.db import transaction
 from django.db.models import F, Max, Sum
 from django.http import FileResponse, Http404
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from battles.models import Battle, BattleAccount, BattlePhoto, BattleStatus
 from battles.services import imaging
@@ -170,6 +172,24 @@ class Upload:
 
 def limits() -> imaging.Limits:
     return imaging.Limits(max_bytes=settings.PHOTO_MAX_BYTES, max_pixels=settings.PHOTO_MAX_PIXELS)
+
+
+def upload_wait(user, *, now: datetime) -> int:
+    """Count one upload of photos by ``user`` in the minute of ``now``; 0 if it is within
+    ``PHOTO_UPLOADS_PER_MINUTE``, else the seconds to the next minute, when he may send again.
+
+    Counted in the cache (Redis in production, shared by every web process) before a byte of
+    the upload is read. A cache that cannot count (Redis down, the count evicted) lets the
+    upload through: the photo's own limits still hold, and a dead cache must not stop a club.
+    """
+    minute, into = divmod(int(now.timestamp()), 60)
+    key = f"photos:uploads:{user.id}:{minute}"
+    cache.add(key, 0, timeout=120)
+    try:
+        count = cache.incr(key)
+    except (ValueError, RedisError):
+        return 0
+    return 60 - into if count > settings.PHOTO_UPLOADS_PER_MINUTE else 0
 
 
 def stored_bytes(battle: Battle) -> int:

@@ -1,7 +1,9 @@
 // The battle's photos (docs/tabletop.md, "Photos and accounts of the battle"): the upload form
 // sends its files with a progress bar, for a slow line at the club. Without JavaScript the form
 // posts as it is and the page comes back with the same messages. The server answers this
-// script in JSON ({"next": the battle page}) and keeps its messages for that page.
+// script in JSON ({"next": the battle page}) and keeps its messages for that page, or with
+// {"message": ...} when it refused the upload unread (too many this minute): shown here, the
+// photos still chosen.
 (function () {
   "use strict";
   function percent(loaded, total) {
@@ -32,13 +34,19 @@
       status.textContent = "Sent. The site is reading the photos…";
     });
     xhr.addEventListener("load", function () {
-      var next = null;
+      var answer = {};
       try {
-        next = JSON.parse(xhr.responseText).next;
+        answer = JSON.parse(xhr.responseText) || {};
       } catch (e) {
-        next = null;
+        answer = {};
       }
-      if (next) {
+      var next = answer.next;
+      if (answer.message) {
+        // Refused unread (too many uploads this minute): the page stays, the photos chosen.
+        status.textContent = answer.message;
+        button.disabled = false;
+        bar.hidden = true;
+      } else if (next) {
         var target = new URL(next, window.location.href);
         if (target.pathname === window.location.pathname) {
           window.location.hash = target.hash; // the same page: show its messages
