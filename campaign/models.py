@@ -251,8 +251,17 @@ class Campaign(models.Model):
 
     @property
     def seeds_revealed(self) -> bool:
-        """The seeds are told to everyone once the campaign has ended, never before."""
-        return self.status == CampaignStatus.ENDED
+        """The seeds are told to everyone once the campaign has ended, never before; a year of
+        linked campaigns whose war goes on (``fog_held``) keeps them until the war ends."""
+        return self.status == CampaignStatus.ENDED and not self.fog_held
+
+    @property
+    def fog_held(self) -> bool:
+        """Linked campaigns (13) whose war goes on: at a year's end the fog does not lift (*The
+        war*, its book, the seeds), since the next year starts from the same positions (13.1),
+        until the organiser ends the war (``options["war_over"]``)."""
+        options = self.options or {}
+        return bool(options.get("linked")) and not options.get("war_over")
 
     def seed_of_epoch(self, epoch: int) -> str | None:
         if epoch == self.seed_epoch:

@@ -200,6 +200,13 @@ class CampaignForm(forms.Form):
         label="Less extreme Clock of Fate",
         help_text="The Tsarina, Poems and America are kept out of the first four cards.",
     )
+    linked = forms.BooleanField(
+        required=False,
+        label="Linked campaigns (13): the war goes on next year",
+        help_text="The fog stays at the season's end: The war, its book and the dice seeds are "
+        "shown only when you end the war, since the next year starts where this one ends "
+        "(13.1). On whenever the Clock of Fate is.",
+    )
     opening = forms.ChoiceField(
         choices=openings.CHOICES,
         required=False,

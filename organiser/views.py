@@ -133,6 +133,8 @@ def new_campaign(request: HttpRequest) -> HttpResponse:
                     "press": data["press"] or "open",
                     "courier_phases": data["courier_phases"] or 2,
                     "press_moderated": data["press_moderated"],
+                    # the fog held between years (13): asked, or implied by the Clock of Fate
+                    "linked": bool(data["linked"] or data["fate"]),
                     "opening": data["opening"] or "",
                     "fate": openings.fate_option(
                         data["fate"], data["fate_from_year"], data["fate_less_extreme"]

@@ -25,4 +25,5 @@ urlpatterns = [
         name="season_file",
     ),
     path("campaigns/<uuid:code>/organiser/next-year/", nextyear_views.next_year, name="next_year"),
+    path("campaigns/<uuid:code>/organiser/end-war/", war_views.end_war, name="end_war"),
 ]

@@ -14,9 +14,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from battles.services import photo_pages
+from campaign import asking
 from campaign.access import member_campaign, organiser_campaign
 from campaign.models import Campaign
 from campaign.services.actionlog import OrganiserError
@@ -188,3 +189,30 @@ def war_link(request: HttpRequest, code) -> HttpResponse:
             request, "The public link is on." if campaign.war_token else "The public link is off."
         )
     return redirect("war", campaign.code)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def end_war(request: HttpRequest, code) -> HttpResponse:
+    """Linked campaigns (13): the organiser ends the war from its latest year, asked first;
+    the fog lifts on every year of it."""
+    year, names = organiser_campaign(request, code), []
+    while year is not None:
+        names.append(year.name)
+        year = year.previous
+    years = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return asking.confirmed_tool(
+        request,
+        code,
+        "end_war",
+        "End the war and lift the fog?",
+        [
+            "No next year starts: the war is over.",
+            f"The fog lifts on {years}: every seat sees the whole war, every order and every "
+            "roll, and the book of each year.",
+            "The dice seeds are revealed, so every roll can be checked.",
+            "The log of each year records it, with your reason.",
+        ],
+        lambda c, why: war.end_war(c, request.user, now=timezone.now(), reason=why),
+        "The war is over: the fog has lifted.",
+    )

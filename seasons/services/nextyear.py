@@ -59,6 +59,8 @@ def refusal(campaign: Campaign) -> str:
     """Why the next year cannot start now ("" when it can)."""
     if campaign.archived:
         return "This season is an archive, kept to be read: no next year starts from it."
+    if (campaign.options or {}).get("war_over"):
+        return "The organiser ended the war with this year: no next year starts from it."
     following = campaign.next_years.order_by("id").first()
     if following is not None:
         return f"The next year has already started: {following.name}."

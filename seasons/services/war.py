@@ -3,8 +3,11 @@ whole war: the map of every phase as the umpire saw it, every seat's orders with
 ones, every roll with its check, and the charts.
 
 Nothing here is shown before the end: ``war_shown`` is the one test, and every view and email
-that offers *The war* asks it. The map and the lists reuse the umpire's projection
-(``viewcache.umpire_view``, ``knowledge.umpire_view``): there is no second projection.
+that offers *The war* asks it. Linked campaigns (13) hold the fog over a year's end until the
+organiser ends the war (``Campaign.fog_held``, ``end_war``): the next year starts from the same
+positions (13.1), so the year before must not show them. The map and the lists reuse the
+umpire's projection (``viewcache.umpire_view``, ``knowledge.umpire_view``): there is no second
+projection.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from django.db import transaction
 
 from campaign.models import (
     Campaign,
+    CampaignStatus,
     Event,
     OrganiserActionKind,
     PhaseWindow,
@@ -34,6 +38,7 @@ from rules.armies import ADJECTIVES, Army
 from rules.dice import check_rolls
 from rules.state import Phase
 from seasons import signals, warcharts, warseries
+from seasons.services import bookfiles
 
 LOSS_KINDS = ("battle", "prisoners", "attrition", "siege", "surrender")
 TIMELINE_KINDS = ("battle", "siege", "breach", "surrender", "honors-of-war")
@@ -44,6 +49,40 @@ def war_shown(campaign: Campaign) -> bool:
     """*The war* is shown once the campaign is over (12.7, or the organiser's end), never
     before; a campaign reopened by its organiser hides it again."""
     return campaign.seeds_revealed  # one moment for both: the campaign has ended
+
+
+def end_war_refusal(campaign: Campaign) -> str:
+    """Why the organiser cannot end the war from ``campaign`` now ("" when he can)."""
+    if campaign.status != CampaignStatus.ENDED:
+        return "The war can be ended only from a year that is over."
+    if not campaign.fog_held:
+        return "The fog has lifted already: the war is shown."
+    if campaign.next_years.exists():
+        return "The next year has started: end the war from the latest year."
+    return ""
+
+
+@transaction.atomic
+def end_war(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> list[Campaign]:
+    """The organiser ends a war of linked campaigns (13) at the end of its latest year: the fog
+    lifts on that year and every year before it (*The war*, its book, the dice seeds), and no
+    next year starts. Logged in each year for its players to read. Returns the years shown."""
+    campaign = Campaign.objects.select_for_update().get(id=campaign.id)
+    refused = end_war_refusal(campaign)
+    if refused:
+        raise OrganiserError(refused)
+    years, year = [], campaign
+    while year is not None:
+        year.options = {**(year.options or {}), "war_over": True}
+        Campaign.objects.filter(id=year.id).update(options=year.options)
+        text = "Ended the war: the fog has lifted on every year of it." + (
+            f" Reason: {reason}" if reason else ""
+        )
+        log(year, actor, OrganiserActionKind.ENDED, text, now=now, war_over=True)
+        bookfiles.ask_for_book(year)  # (refused at the year's end while the fog was held)
+        years.append(year)
+        year = year.previous
+    return years
 
 
 def public_campaign(token: str) -> Campaign | None:

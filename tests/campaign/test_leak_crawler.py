@@ -112,6 +112,7 @@ FILL = {
     "roll_back": "campaign",
     "end_campaign": "campaign",
     "next_year": "campaign",
+    "end_war": "campaign",
     "enter_orders": "campaign_seat",
     "enter_orders_on_behalf": "campaign_seat",
     "replace_player": "campaign_seat",

@@ -17,10 +17,11 @@ The secrets, each with its control (the seat that holds it sees the difference):
   builds one and Britain lends him 400 points, or builds none and Britain lends 100 (the loan
   is public, its number is not, 13.6).
 
-What these tests do not cover: *The war* of the season before, which every member reads once it
-has ended (docs/season-end.md), shows where the train and the leaderless points stood; the
-next year's own channels are what is compared (docs/security.md, "Secrecy audit, 30 November
-2026", left open).
+The year before: *The war*, its book and its dice seeds show every force where it stood at the
+year's end, where the next year starts (13.1). Linked campaigns (``options["linked"]``, asked at
+set-up) hold that fog until the organiser ends the war (``Campaign.fog_held``): every channel of
+the year before, observed as an enemy seat once the next year has started, is the same in both
+worlds; the control is the same campaign not linked, whose year before shows the train.
 """
 
 from __future__ import annotations
@@ -156,4 +157,32 @@ def test_a_new_siege_train(demo, seat, differs, django_capture_on_commit_callbac
         expect="The Hanoverian army builds a siege train",
     )
     label = f"B builds a siege train × next year (13.5) × seen by {seat}"
+    (assert_differs if differs else assert_same)(one, two, label=label)
+
+
+# --- the year before keeps its fog while the war goes on (linked campaigns) -------------------
+
+
+@pytest.mark.parametrize("linked,differs", [(True, False), (False, True)])
+def test_the_year_before_keeps_its_fog_while_the_war_goes_on(
+    demo, linked, differs, django_capture_on_commit_callbacks
+):
+    Campaign.objects.filter(id=demo.id).update(options={**demo.options, "linked": linked})
+    demo.refresh_from_db()
+    observe = SeatObserver(demo, "prussia")  # the year before's channels, as an enemy seat
+
+    def world(which):
+        season_over(demo, lambda state: train_moved(which, state))
+        with django_capture_on_commit_callbacks(execute=True):
+            nextyear.start_next_year(
+                demo, demo.organiser, {}, now=demo.created,
+                new_points_per_star_city=POINTS_PER_STAR_CITY, seed=SEED,
+            )  # fmt: skip
+
+    one, two = two_worlds(world, observe)
+    war_page = one[f"GET /campaigns/{demo.code}/war/"]
+    assert war_page.startswith(b"404 " if linked else b"200 "), war_page[:200]
+    label = (
+        f"B's siege train at the year's end × {'linked' if linked else 'not linked'} × year before"
+    )
     (assert_differs if differs else assert_same)(one, two, label=label)
