@@ -309,6 +309,7 @@ def sheet_context(ctx: SeatContext, sheet: OrderSheet | None = None, **extra) ->
             "problems": problem_lines(problems, units),
             "transfer_problems": problems.get(TRANSFERS, []),
             "marches_given": march_counts(view, ctx.settings, draft_items(draft, "march")),
+            "rules": ctx.settings,  # (the numbers the page says: the campaign's, 1.4)
             "transfers": draft_items(draft, "transfers"),
             "units": units,
             "marches": view.marches,

@@ -95,3 +95,20 @@ def test_no_contact_no_box(rules_campaign, player, django_capture_on_commit_call
     c = client_for(player)
     assert "In contact with the enemy" not in c.get(url("orders", prussia)).content.decode()
     assert 'class="contact"' not in c.get(url("dashboard", prussia)).content.decode()
+
+
+@pytest.mark.parametrize(
+    "phase,said", [("forced-march", "up to {} MPs"), ("battle", "back {} MPs")]
+)
+def test_the_orders_page_says_the_campaigns_own_mps(
+    rules_campaign, player, django_capture_on_commit_callbacks, phase, said
+):
+    """The numbers the page explains with are the campaign's (1.4), not the book's: a forced
+    march of 4 MPs and a retirement of 6 where the players agreed them."""
+    rules_campaign.rule_settings = {**rules_campaign.rule_settings, "forced_march_mp": 4,
+                                    "retire_mp": 6}  # fmt: skip
+    rules_campaign.save(update_fields=["rule_settings"])
+    prussia, _, _ = _phase_with(rules_campaign, django_capture_on_commit_callbacks, phase=phase)
+    page = client_for(player).get(url("orders", prussia)).content.decode()
+    number = 4 if phase == "forced-march" else 6
+    assert said.format(number) in page and said.format(5) not in page, page[:3000]
