@@ -62,7 +62,7 @@ def allocation_phase(
                 EventKind.MARCHES_ALLOCATED,
                 f"{shared} {'share' if len(users) > 1 else 'has'} {total} march"
                 f"{'es' if total != 1 else ''} this turn: {count} "
-                f"{'dice' if count > 1 else 'die'} rolled {dice_text}{sign} (6.1).",
+                f"{'dice' if count > 1 else 'die'} rolled {dice_text}{sign} (6.1, 6.2).",
                 {
                     "army": army.value,
                     "dice": list(roll.dice),

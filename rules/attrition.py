@@ -19,7 +19,7 @@ from rules import investment
 from rules.armies import ADJECTIVES, Army
 from rules.board import Board
 from rules.dice import Dice
-from rules.events import Event, EventKind, private
+from rules.events import Event, EventKind, mps, private
 from rules.losses import share_loss
 from rules.orders import Orders
 from rules.resolution import Resolution
@@ -57,7 +57,7 @@ def causes(
     if x.second_march_mp:
         out.append(
             (
-                f"second march of {x.second_march_mp} MPs",
+                f"second march of {mps(x.second_march_mp)}",
                 "7.1",
                 x.second_march_mp * settings.second_march_pct_per_mp,
             )
@@ -65,7 +65,7 @@ def causes(
     if x.forced_march_mp:
         out.append(
             (
-                f"forced march of {x.forced_march_mp} MPs",
+                f"forced march of {mps(x.forced_march_mp)}",
                 "7.1",
                 x.forced_march_mp * settings.forced_march_pct_per_mp,
             )

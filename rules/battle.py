@@ -27,7 +27,7 @@ from rules import investment, victory
 from rules.armies import ADJECTIVES, Alliance, Army
 from rules.battlesetup import battle_setup, force_retire_refusal, turn_date
 from rules.dice import Dice
-from rules.events import Event, EventKind, private
+from rules.events import Event, EventKind, mps, private
 from rules.garrisons import room
 from rules.leaderless import add_leaderless, capture_leaderless
 from rules.losses import share_loss
@@ -228,7 +228,7 @@ def decide_meeting(
                 "10.1",
                 EventKind.RETIRED,
                 f"The {ADJECTIVES[f.army]} force under {f.commander.table.name} retires "
-                f"from battle at {hex_id}; it will retreat {settings.retire_mp} MPs in the "
+                f"from battle at {hex_id}; it will retreat {mps(settings.retire_mp)} in the "
                 "retreat/rally phase (10.1, 10.1.2).",
                 {"hex": hex_id, "leader": f.commander.key, "points": f.points},
                 private(*sorted(present, key=lambda a: a.value)),
@@ -538,10 +538,10 @@ def apply_result(
                 EventKind.ROUTED if routed else EventKind.RETIRED,
                 f"The {describe(side)} "
                 + (
-                    f"is defeated outright: demoralized, it routs {mp} MPs (10.1, 10.1.3)."
+                    f"is defeated outright: demoralized, it routs {mps(mp)} (10.1, 10.1.3)."
                     if routed
                     else f"retires from the battle with the enemy's consent and will retreat "
-                    f"{mp} MPs (10.1, 10.1.2)."
+                    f"{mps(mp)} (10.1, 10.1.2)."
                 ),
                 {"hex": hex_id, "battle": pending.id, "mp": mp, "leaders": list(keys)},
                 fought,

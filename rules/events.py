@@ -90,6 +90,11 @@ class Event:
         return self.audience is None or army in self.audience
 
 
+def mps(n: int) -> str:
+    """A number of movement points as a line says it: "1 MP", "5 MPs"."""
+    return f"{n} MP" if n == 1 else f"{n} MPs"
+
+
 def private(*armies: Army) -> frozenset[Army]:
     return frozenset(armies)
 

@@ -29,7 +29,7 @@ from rules.armies import ADJECTIVES, Alliance, Army
 from rules.board import Board
 from rules.contagion import demoralize_entered
 from rules.dice import Dice
-from rules.events import Event, EventKind, private
+from rules.events import Event, EventKind, mps, private
 from rules.garrisons import (
     garrison_limit,
     led_armies,
@@ -385,7 +385,7 @@ def _finish_movement(
         verb = "force marches" if forced else "marches"
         text = (
             f"{ADJECTIVES[m.army]} force under {commander.table.name} {verb} from {start} to "
-            f"{end}{fortress_note} ({mp_total} MPs)"
+            f"{end}{fortress_note} ({mps(mp_total)})"
             if moved
             else f"{ADJECTIVES[m.army]} force under {commander.table.name} stays at {start}"
             f"{fortress_note}"

@@ -25,7 +25,7 @@ from rules.armies import ADJECTIVES, CLOSED_NEUTRALS, Alliance, Army
 from rules.board import Board
 from rules.contagion import demoralize_entered
 from rules.dice import Dice
-from rules.events import Event, EventKind, private
+from rules.events import Event, EventKind, mps, private
 from rules.garrisons import garrison_limit, room
 from rules.leaderless import join_leaderless
 from rules.orders import Orders
@@ -165,7 +165,7 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
     elif inside:
         why = f"it reaches the friendly fortress of {plan.target} and goes inside"
     else:
-        why = f"toward {plan.target}, the nearest friendly fortress, spending {plan.spent} MPs"
+        why = f"toward {plan.target}, the nearest friendly fortress, spending {mps(plan.spent)}"
     rule = "10.1.2" if retreat.kind == "retire" else "10.1.3"
     verb = "retires" if retreat.kind == "retire" else "routs"
     events.append(
@@ -173,7 +173,7 @@ def carry_out_retreat(state: State, retreat: Retreat, hexmap: HexMap) -> tuple[S
             rule,
             EventKind.RETREAT,
             f"The {ADJECTIVES[army]} force of {names} {verb} "
-            f"{retreat.mp} MPs from {retreat.hex} to {end}: {why} ({rule}, 10.1.4-10.1.6). "
+            f"{mps(retreat.mp)} from {retreat.hex} to {end}: {why} ({rule}, 10.1.4-10.1.6). "
             f"Route {route}.",
             {
                 "leaders": keys,

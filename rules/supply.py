@@ -18,7 +18,7 @@ from maps.core.paths import water_reach
 from rules.armies import ADJECTIVES, Alliance, Army
 from rules.board import Board
 from rules.dice import Dice
-from rules.events import Event, EventKind, private
+from rules.events import Event, EventKind, mps, private
 from rules.orders import Orders
 from rules.resolution import Resolution
 from rules.rulesettings import RuleSettings
@@ -187,7 +187,7 @@ def supply_phase(
             supplied = method is not None
             rule = "5"
             how = (
-                f"by land, {smap.land[h]} MPs from a friendly fortress"
+                f"by land, {mps(smap.land[h])} from a friendly fortress"
                 if method == "land"
                 else "by river or coast"
                 if method == "water"
