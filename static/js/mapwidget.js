@@ -247,8 +247,13 @@
     if (window.ResizeObserver) {
       new ResizeObserver(function () {
         self.map.invalidateSize(false);
+        self.reopen();
       }).observe(el);
     }
+    // A finger or a mouse on the map: from then on the view is the player's, never opened again.
+    ["pointerdown", "wheel", "keydown"].forEach(function (kind) {
+      el.addEventListener(kind, function () { self.moved = true; }, { passive: true });
+    });
     this.map.on("zoomend viewreset load", function () {
       el.dataset.zoom = String(self.map.getZoom());
       if (self.data) {
@@ -484,6 +489,7 @@
       return;
     }
     this.map.invalidateSize(false);
+    this.openedSize = this.map.getSize();
     var focus = d.focus.filter(Boolean);
     var b = L.latLngBounds(focus.map(ll)).pad(0.15);
     var z = Math.min(this.map.getBoundsZoom(b), 2);
@@ -494,6 +500,22 @@
     } else {
       this.map.setView(ll(focus[0]), 2, { animate: false });
     }
+  };
+
+  /* The box grew or shrank after the first view was chosen (the style sheet or the lines above
+     the map landing late, on a slow phone): the first view is chosen again for the box as it
+     is, unless the player has touched the map since. */
+  Widget.prototype.reopen = function () {
+    var was = this.openedSize;
+    if (!was || this.moved || !this.data) {
+      return;
+    }
+    var size = this.map.getSize();
+    if (Math.abs(size.x - was.x) < 24 && Math.abs(size.y - was.y) < 24) {
+      return;
+    }
+    this.centred = false;
+    this.centre();
   };
 
   /* The orders map's first view: the most of ``focus`` one view at OPEN_ZOOM holds (mostInView),
@@ -509,11 +531,21 @@
     this.map.setView(b.getCenter(), Math.max(OPEN_ZOOM, Math.min(z, 2)), { animate: false });
     var out = focus.length - held.length;
     this.el.dataset.outside = String(out);
-    if (out > 0 && this.status) {
+    if (!this.status) {
+      return;
+    }
+    if (this.openStatus === undefined) {
+      this.openStatus = this.status.textContent; // (the line as the page drew it, said once)
+    } else if (this.status.textContent.indexOf(this.openStatus) !== 0) {
+      return; // the line has moved on since (a force chosen): it is not said again
+    }
+    if (out > 0) {
       this.say(
-        this.status.textContent + " Your forces in " + (out === 1 ? "one more hex are" : out + " more hexes are") +
+        this.openStatus + " Your forces in " + (out === 1 ? "one more hex are" : out + " more hexes are") +
           " outside this view: zoom out (\u2212) to see them, or choose one in the list."
       );
+    } else if (this.status.textContent !== this.openStatus) {
+      this.say(this.openStatus);
     }
   };
 
