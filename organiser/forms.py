@@ -27,6 +27,15 @@ OPTIONAL_RULES = [
     ("13.7", "13.7 Peace"),
     ("13.8", "13.8 Changing sides"),
 ]
+# (field, the field whose choice it depends on, the value that shows it: "" any but empty,
+# "on" a ticked box)
+SHOWN_BY = (
+    ("courier_phases", "press", "courier"),
+    ("organiser_seat", "umpire_plays", "on"),
+    ("fate_from_year", "fate", ""),
+    ("fate_less_extreme", "fate", ""),
+)
+
 PRESS_CHOICES = [
     ("open", "Open: delivered at once"),
     ("courier", "By courier: delivered some phases later"),
@@ -247,6 +256,10 @@ class CampaignForm(forms.Form):
                 widget=forms.EmailInput(attrs={"data-seat": s.value}),
                 help_text=seat_text(players, s),
             )
+        # Fields that say something only with another's choice: the page's script shows them
+        # then (static/js/setupform.js); without it every field shows.
+        for name, by, when in SHOWN_BY:
+            self.fields[name].widget.attrs.update({"data-shown-by": by, "data-shown-when": when})
         self.size = None  # the armies' points against 3.2, once the size is read (``clean``)
 
     def _players(self) -> int:

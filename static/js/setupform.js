@@ -2,7 +2,9 @@
 // chosen count show an invitation box and an "organiser seat" choice, and each box's help says
 // which armies the seat commands with that count (the engine's presets, campaign/forms.py
 // seat_texts_by_players). Without JavaScript every box shows, with the help of the count the
-// page was drawn for, and the server refuses an invitation to a seat that does not exist.
+// page was drawn for, and the server refuses an invitation to a seat that does not exist. Fields
+// that depend on another's choice (the courier's phases, the organiser's seat, the Clock of
+// Fate's details) show only with it.
 (function () {
   "use strict";
   function helpOf(row, input) {
@@ -44,11 +46,26 @@
       select.value = seats.indexOf(chosen) >= 0 ? chosen : "";
     });
   }
+  // A field that says something only with another's choice (data-shown-by, the other's name;
+  // data-shown-when, the value that shows it: "" any but empty, "on" a ticked box) shows then;
+  // one with a problem to put right always shows.
+  function shownBy() {
+    document.querySelectorAll("[data-shown-by]").forEach(function (input) {
+      var row = input.closest(".field");
+      var by = document.getElementById("id_" + input.dataset.shownBy);
+      if (!row || !by) return;
+      var when = input.dataset.shownWhen || "";
+      var on = by.type === "checkbox" ? by.checked : when ? by.value === when : by.value !== "";
+      row.hidden = !on && !row.classList.contains("has-error");
+    });
+  }
   function start() {
     var players = document.querySelector("select[data-seats]");
     if (!players) return;
     players.addEventListener("change", function () { follow(players); });
     follow(players);
+    players.form.addEventListener("change", shownBy);
+    shownBy();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -140,6 +140,21 @@ def test_the_form_follows_the_player_count_and_the_size(browser, live_server, or
     assert help_of("austria") == "Commands Austria, Empire, France, Russia, Sweden."
     Select(browser.find_element(By.NAME, "players")).select_by_value("5")
     assert help_of("austria") == "Commands Austria, Empire."
+
+    # fields that say something only with another's choice show with it: the organiser's seat
+    # once he ticks "I also play a seat", the courier's phases with letters by courier, the
+    # Clock of Fate's details with a clock chosen
+    def row_shown(name: str) -> bool:
+        return browser.find_element(By.ID, f"id_{name}").is_displayed()
+
+    assert not any(map(row_shown, ("organiser_seat", "courier_phases", "fate_from_year")))
+    browser.find_element(By.ID, "id_umpire_plays").click()
+    Select(browser.find_element(By.NAME, "press")).select_by_value("courier")
+    Select(browser.find_element(By.NAME, "fate")).select_by_value("season")
+    assert all(map(row_shown, ("organiser_seat", "courier_phases", "fate_from_year")))
+    assert row_shown("fate_less_extreme")
+    Select(browser.find_element(By.NAME, "press")).select_by_value("off")
+    assert not row_shown("courier_phases") and row_shown("organiser_seat")
     # the organiser's own seat: reset when its seat leaves the game, kept while it stays
     own = Select(browser.find_element(By.NAME, "organiser_seat"))
     own.select_by_value("france")
