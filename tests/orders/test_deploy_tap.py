@@ -144,6 +144,6 @@ def test_a_reserve_player_opens_the_deployment_page_with_nothing_to_place(rules_
 
 
 def test_the_one_by_one_summary_counts_in_words(rules_campaign, player):
-    """"1 leader, 0 garrisons, 1 siege train", not "1 leaders ... 1 siege trains"."""
+    """ "1 leader, 0 garrisons, 1 siege train", not "1 leaders ... 1 siege trains"."""
     page = client_for(player).get(url("deploy", seat(rules_campaign, "prussia"))).content.decode()
     assert "Prussia one by one: 1 leader, 0 garrisons, 1 siege train</summary>" in page
