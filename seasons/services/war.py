@@ -71,13 +71,13 @@ def end_war(campaign: Campaign, actor, *, now: datetime, reason: str = "") -> li
     refused = end_war_refusal(campaign)
     if refused:
         raise OrganiserError(refused)
+    text = "Ended the war: the fog has lifted on every year of it." + (
+        f" Reason: {reason}" if reason else ""
+    )
     years, year = [], campaign
     while year is not None:
         year.options = {**(year.options or {}), "war_over": True}
         Campaign.objects.filter(id=year.id).update(options=year.options)
-        text = "Ended the war: the fog has lifted on every year of it." + (
-            f" Reason: {reason}" if reason else ""
-        )
         log(year, actor, OrganiserActionKind.ENDED, text, now=now, war_over=True)
         bookfiles.ask_for_book(year)  # (refused at the year's end while the fog was held)
         years.append(year)

@@ -48,6 +48,7 @@ def test_a_linked_year_ends_with_its_war_its_book_and_its_seeds_kept(settings):
     assert player.get(reverse("war_book", args=[demo.code, "a4"])).status_code == 404
     dice = player.get(reverse("campaign_dice", args=[demo.code])).content.decode()
     assert demo.seed not in dice and "The war goes on (linked campaigns, 13)" in dice
+    assert "stays secret while the campaign runs" not in dice  # (it has ended)
     dashboard = player.get(reverse("orders:dashboard", args=[prussia(demo).code]))
     assert reverse("war", args=[demo.code]).encode() not in dashboard.content
     board = client_for(demo.organiser).get(reverse("organiser_board", args=[demo.code]))
