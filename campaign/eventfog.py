@@ -9,6 +9,8 @@ out here, so that two worlds differing in one seat's secret read the same to eve
 
 - The points of one army (``data`` with ``points`` and ``army``): told only to those who know
   that army or hold the prisoners (9, 9.5, 13.2).
+- An exchange of prisoners (13.2, ``data`` with ``points`` and ``armies``): its counts, army by
+  army, told only to the two players who exchange; the others read that they did.
 - Why a march stopped short (6.4.4, 6.4.5, 3.3, 10.2.2): the reason names where the order meant
   to go ("it has too few MPs left to enter 1731"), which only the marching side knows. Another
   seat reads the march as it saw it: from where to where, or nothing when the force never left
@@ -28,6 +30,9 @@ from rules.leaders import UnknownLeader, leader, leader_key
 
 __all__ = ["as_seen", "roll_concerns", "unit_army"]
 
+# Where an exchange of prisoners (13.2) begins to count them: "…and the Austrian player: 300
+# Prussian for 200 Austrian and 100 Imperial (13.2)."
+EXCHANGE_CLAUSE = ": "
 # The clause a stopped march adds to its text: "…(5 MPs); it has too few MPs left to enter 1731."
 STOP_CLAUSE = "; it "
 
@@ -113,14 +118,38 @@ def public_text(event: Event, informed: frozenset[Army], *, umpire: bool) -> str
     if umpire or "points" not in data:
         return event.text
     concerned = set()
-    for key in ("army", "by"):
-        if data.get(key):
+    for value in (data.get("army"), data.get("by"), *(data.get("armies") or ())):
+        if value:
             with contextlib.suppress(ValueError):
-                concerned.add(Army.parse(str(data[key])))
+                concerned.add(Army.parse(str(value)))
     if concerned & informed:
         return event.text
+    if event.kind is EventKind.PRISONERS and "armies" in data:
+        return exchange_as_seen(event)
     number = re.escape(str(data["points"]))
     return re.sub(rf"\b{number}\s+", "", event.text)
+
+
+def exchange_as_seen(event: Event) -> str:
+    """An exchange of prisoners (13.2) as a player who is not one of the two reads it: that the
+    two players exchanged prisoners, and nothing of how many, army by army. The counts are
+    what each army had held by the other (9, 13.2: told to the armies concerned only), and they
+    do not follow from the public totals (3) when another hidden change of the same armies
+    (points leaving the map in winter quarters 13.1, a loan's number 13.6, a siege train built
+    13.5) comes in the same step. Fail closed: a text without its clause says only that
+    prisoners were exchanged.
+
+    >>> e = Event("13.2", EventKind.PRISONERS, "Prisoners are exchanged one for one between "
+    ...           "Prussia and Austria: 300 Prussian for 200 Austrian and 100 Imperial (13.2).",
+    ...           {"points": 300, "armies": ["austria", "empire", "prussia"]})
+    >>> exchange_as_seen(e)
+    'Prisoners are exchanged one for one between Prussia and Austria (13.2).'
+    >>> public_text(e, frozenset({Army.EMPIRE}), umpire=False) == e.text
+    True
+    """
+    if EXCHANGE_CLAUSE not in event.text:
+        return f"Prisoners are exchanged ({event.rule})."
+    return f"{event.text.split(EXCHANGE_CLAUSE, 1)[0]} ({event.rule})."
 
 
 def stopped_march_as_seen(event: Event, informed: frozenset[Army]) -> Event | None:

@@ -15,7 +15,12 @@ The secrets, each with its control (the seat that holds it sees the difference):
   900 points in the field and 50 in Mainz, or 800 and 150 (150 leave the map either way, 11.2);
 - whether B builds a siege train (13.5), the army's total the same: the Hanoverian player
   builds one and Britain lends him 400 points, or builds none and Britain lends 100 (the loan
-  is public, its number is not, 13.6).
+  is public, its number is not, 13.6);
+- how many of B's points an exchange of prisoners frees, army by army (13.2), every army's
+  total the same: the Prussians hold 200 Austrian and 100 Imperial points and Austria lends the
+  Empire 100, or 150 and 150 and Austria lends 50 (the exchange and the loan are public, their
+  numbers are not). Observed by the French seat, B's ally who does not share, not in the
+  exchange; the control is the Austrian seat.
 
 The year before: *The war*, its book and its dice seeds show every force where it stood at the
 year's end, where the next year starts (13.1). Linked campaigns (``options["linked"]``, asked at
@@ -157,6 +162,46 @@ def test_a_new_siege_train(demo, seat, differs, django_capture_on_commit_callbac
         expect="The Hanoverian army builds a siege train",
     )
     label = f"B builds a siege train × next year (13.5) × seen by {seat}"
+    (assert_differs if differs else assert_same)(one, two, label=label)
+
+
+# --- 13.2: prisoners exchanged ----------------------------------------------------------------
+
+
+def held(which, state):
+    """The Austrian player's men held by the Prussians, army by army, against 300 Prussians
+    held by the Austrians: all of them are exchanged, one for one."""
+    austrians, imperials = (200, 100) if which == "one" else (150, 150)
+    state["prisoners"] = [
+        {"army": "austria", "held_by": "prussia", "points": austrians},
+        {"army": "empire", "held_by": "prussia", "points": imperials},
+        {"army": "prussia", "held_by": "austria", "points": 300},
+    ]
+
+
+def exchanged(which):
+    """Austria lends the Empire what keeps both totals the same in both worlds: the points
+    freed go to Brunn, the first Austrian fortress by name, and are lent from there."""
+    lent = 100 if which == "one" else 50
+    return {
+        "loans": [
+            {"from": "austria", "to": "empire", "points": lent, "from_city": "Brunn",
+             "to_city": "Frankfurt"}
+        ]
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("seat,differs", [("france", False), ("austria", True)])
+def test_an_exchange_of_prisoners(demo, seat, differs, django_capture_on_commit_callbacks):
+    one, two = next_year_worlds(
+        demo,
+        django_capture_on_commit_callbacks,
+        exchanged,
+        change=held,
+        observer=seat,
+        expect="Prisoners are exchanged one for one",
+    )
+    label = f"B's prisoners exchanged, army by army × next year (13.2) × seen by {seat}"
     (assert_differs if differs else assert_same)(one, two, label=label)
 
 
