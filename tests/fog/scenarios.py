@@ -191,6 +191,20 @@ def forced_march(organiser, capture, **form) -> Scene:
     return _scene(scene.campaign, state, phase="forced-march", resolved="march")
 
 
+def forced_march_in_contact(organiser, capture, **form) -> Scene:
+    """Turn 1's forced march orders (6.3) with the enemy in a hex: an Austrian force of B
+    (Charles's) marched into the hex of Frederick's Prussian force (A's) in the march phase and
+    halted there (6.4.4); Frederick may force march out to avoid the battle (6.3.1). The French
+    seat (C) has no force there."""
+    scene = march_phase(organiser, capture, **form)
+    state = copy.deepcopy(scene.state)
+    where = state["leaders"]["frederick"]["hex"]
+    _move(state, "charles", where, marched=True, moved=True, hexes_marched=1, turns_in_hex=0,
+          halted=True)  # fmt: skip
+    state["phase"] = "forced-march"
+    return _scene(scene.campaign, state, phase="forced-march", resolved="march")
+
+
 SIEGES = {
     # besieger role: (the fortress, its hex, the besieging leader, his trains, who leaves)
     "B": ("Neisse", "7038", "charles", ("austria-1", "austria-2"), "maurice"),
