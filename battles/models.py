@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from tabletop import naming
+
 
 class BattleStatus(models.TextChoices):
     PENDING = "pending", "Waiting for the result"
@@ -80,7 +82,18 @@ class Battle(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Battle at {self.hex}, turn {self.turn} ({self.campaign})"
+        return f"{self.title}, turn {self.turn} ({self.campaign})"
+
+    @property
+    def title(self) -> str:
+        """ "The battle of Breslau", "Battle near Lobositz", "Battle in hex 4127"
+        (``tabletop.naming``)."""
+        return naming.title({**self.setup, "hex": self.hex})
+
+    @property
+    def named(self) -> str:
+        """The battle in a sentence: "the battle near Lobositz (hex 5639)"."""
+        return naming.named({**self.setup, "hex": self.hex})
 
     @property
     def is_final(self) -> bool:

@@ -548,7 +548,7 @@ def settle_result(request: HttpRequest, code, battle_code) -> HttpResponse:
     asked = _asked(
         request,
         battle,
-        f"Settle the battle in hex {battle.hex} with this result?",
+        f"Settle {battle.named} with this result?",
         [
             *lines,
             "The result is final: it is applied to the campaign and the turn goes on.",
@@ -585,7 +585,7 @@ def quick_resolve(request: HttpRequest, code, battle_code) -> HttpResponse:
     asked = _asked(
         request,
         battle,
-        f"Resolve the battle in hex {battle.hex} without the table?",
+        f"Resolve {battle.named} without the table?",
         [
             "SPI's tables (Frederick the Great's combat and retreat tables) decide it with the "
             "campaign's dice, which every player can check; it is not fought on the tabletop.",

@@ -23,7 +23,7 @@ from typing import Any
 
 from rules.armies import ADJECTIVES, Army, siege_train_name
 from rules.armies import Seat as EngineSeat
-from tabletop import forces
+from tabletop import forces, naming
 from tabletop import units as unit_rules
 from tabletop.layout import FeatureKind, TableLayout
 
@@ -310,14 +310,7 @@ def sheet(
     if audience != UMPIRE and audience not in sides:
         raise ValueError(f"{audience!r} fought no part in this battle")
     names = {s: fighting_name(setup["sides"][s]) for s in sides}
-    city = setup.get("city") or {}
-    in_hex = city if city.get("hexes_away") == 0 else None
-    if in_hex:
-        place = in_hex["name"]
-    elif city:
-        place = f"near {city['name']}"
-    else:
-        place = f"hex {setup['hex']}"
+    place = naming.place(setup)
     attack = _attack(sides, came_from, setup, names, wished)
     length = game_length(int(setup["turn"]), units.minutes_per_turn)
     edges = {d.side: d for d in layout.deployments}
@@ -341,7 +334,7 @@ def sheet(
             f"{r.get('name') or 'a river'} ({r['class']}, hexside {r['side']})"
             for r in setup.get("rivers", [])
         ],
-        "title": f"The battle of {place}" if in_hex else f"Battle {place}",
+        "title": naming.title(setup),
         "attack": attack,
         "setup_order": [names[s] for s in attack["setup_order"]],
         "length": length,

@@ -36,8 +36,7 @@ def set_date(battle: Battle, user, when: datetime, *, now: datetime) -> Battle:
     log_action(
         battle,
         user,
-        f"Set the date of the battle in hex {battle.hex}: "
-        f"{when.astimezone(tz):%a %d %b, %H:%M %Z}.",
+        f"Set the date of {battle.named}: {when.astimezone(tz):%a %d %b, %H:%M %Z}.",
         now,
     )
     notify(battle, "date-set")

@@ -16,38 +16,40 @@ from zoneinfo import ZoneInfo
 from django.conf import settings as django_settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from battles.models import Battle
 from battles.services.briefing import describe_result, turn_label
 from battles.services.records import seats_in, side_of_seat
 from campaign.models import Seat
+from tabletop import naming
 
 _SUBJECTS = {
-    "result-entered": "{campaign}: the result of the battle at {hex} waits for you",
-    "result-replaced": "{campaign}: the result of the battle at {hex} was entered again",
-    "result-disputed": "{campaign}: the result of the battle at {hex} is disputed",
-    "result-applied": "{campaign}: the battle at {hex} is decided; the turn goes on",
-    "date-set": "{campaign}: the battle at {hex} is fought on {date}",
-    "reminder": "{campaign}: the battle at {hex} is fought tomorrow",
-    "overdue": "{campaign}: the battle at {hex} has no result yet",
+    "result-entered": "{campaign}: the result of {short} waits for you",
+    "result-replaced": "{campaign}: the result of {short} was entered again",
+    "result-disputed": "{campaign}: the result of {short} is disputed",
+    "result-applied": "{campaign}: {short} is decided; the turn goes on",
+    "date-set": "{campaign}: {short} is fought on {date}",
+    "reminder": "{campaign}: {short} is fought tomorrow",
+    "overdue": "{campaign}: {short} has no result yet",
 }
 
 
 _BODIES = {
-    "result-replaced": "The result of the battle at {hex} ({when}) was entered again; the"
+    "result-replaced": "The result of {battle}, {when}, was entered again; the"
     " earlier entry is void, and any answer you gave to it no longer counts. Now: {result}\n"
     "Confirm it or dispute it on the battle page: {link}",
-    "result-entered": "The result of the battle at {hex} ({when}) was entered. Confirm it or"
+    "result-entered": "The result of {battle}, {when}, was entered. Confirm it or"
     " dispute it on the battle page: {link}",
-    "result-disputed": "The result of the battle at {hex} ({when}) is disputed: {dispute}\n"
+    "result-disputed": "The result of {battle}, {when}, is disputed: {dispute}\n"
     "Settle it on the battle page: {link}",
-    "result-applied": "The battle at {hex} ({when}) is decided and applied to the campaign."
+    "result-applied": "{Battle}, {when}, is decided and applied to the campaign."
     "\n{result}\nThe turn goes on. Battle page: {link}",
-    "date-set": "The battle at {hex} ({when}) is to be fought on {date}. Battle page: {link}\n"
+    "date-set": "{Battle}, {when}, is to be fought on {date}. Battle page: {link}\n"
     "Your briefing, to print and play from: {briefing}",
-    "reminder": "The battle at {hex} ({when}) is fought on {date}. Print your briefing: {briefing}"
+    "reminder": "{Battle}, {when}, is fought on {date}. Print your briefing: {briefing}"
     "\nBattle page: {link}",
-    "overdue": "The battle at {hex} ({when}) was due on {date} and has no final result."
+    "overdue": "{Battle}, {when}, was due on {date} and has no final result."
     " Extend its date, settle it, or use the quick resolution: {link}",
 }
 
@@ -117,6 +119,9 @@ def build_mail(
     values = {
         "campaign": battle.campaign.name,
         "hex": battle.hex,
+        "battle": battle.named,
+        "short": naming.short({**battle.setup, "hex": battle.hex}),
+        "Battle": capfirst(battle.named),
         "when": turn_label(battle.turn),
         "date": (_day(battle.fight_on.astimezone(zone)) if battle.fight_on else ""),
         "link": link,

@@ -10,11 +10,14 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from django.utils.text import capfirst
+
 from battles.models import Battle, BattleStatus
 from battles.services import photo_pages
 from battles.services.briefing import describe_result, seat_label, stakes, turn_label
 from battles.services.records import SIDES, UMPIRE, audience_for, side_name, tabletop_settings
 from campaign.models import Campaign, Event
+from tabletop import naming
 
 _NUMBERS = re.compile(r"\b\d[\d,]*\s*(points?|pts)\b", re.IGNORECASE)
 
@@ -44,6 +47,7 @@ def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
                 "kind": "battle",
                 "date": turn_label(b.turn),
                 "place": _place(b),
+                "title": b.title,
                 "commanders": " against ".join(
                     f"{sides[s].get('commander_name', '')} ({side_name(s)})"
                     for s in SIDES
@@ -117,12 +121,8 @@ def _awarded(battle: Battle) -> list[str]:
 
 
 def _place(battle: Battle) -> str:
-    city = battle.setup.get("city") or {}
-    if city.get("hexes_away") == 0:
-        return f"{city['name']} ({battle.hex})"
-    if city:
-        return f"near {city['name']} ({battle.hex})"
-    return battle.hex
+    """The chronicle's column: "Breslau (hex 6933)", "near Lobositz (hex 5639)", "hex 4127"."""
+    return naming.where({**battle.setup, "hex": battle.hex})
 
 
 def gazette(campaign: Campaign, *, now: datetime) -> list[dict[str, str]]:
@@ -139,7 +139,7 @@ def gazette(campaign: Campaign, *, now: datetime) -> list[dict[str, str]]:
         victor = next((s for s in SIDES if s in sides and s != loser), "")
         how = "gave way" if b.result.get("outcome") == "retired" else "was routed"
         text = (
-            f"Battle {_place(b)}: {sides.get(SIDES[0], {}).get('commander_name', '')} against"
+            f"{capfirst(b.named)}: {sides.get(SIDES[0], {}).get('commander_name', '')} against"
             f" {sides.get(SIDES[1], {}).get('commander_name', '')}. The army of"
             f" {sides.get(loser, {}).get('commander_name', '')} {how}; the field belongs to"
             f" {sides.get(victor, {}).get('commander_name', '')}."

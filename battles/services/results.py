@@ -318,7 +318,7 @@ def settle_result(
     battle.settled_by = user
     battle.entered_at = battle.entered_at or now
     battle.save()
-    log_action(battle, user, f"Settled the result of the battle in hex {battle.hex}.", now, reason)
+    log_action(battle, user, f"Settled the result of {battle.named}.", now, reason)
     continue_turn(battle.campaign, now=now)
     battle.refresh_from_db()
     return battle
@@ -390,7 +390,7 @@ def quick_resolve(
     log_action(
         battle,
         user,
-        f"Resolved the battle in hex {battle.hex} with the quick resolution (not on the table).",
+        f"Resolved {battle.named} with the quick resolution (not on the table).",
         now,
         why,
     )

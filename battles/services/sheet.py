@@ -82,21 +82,12 @@ def table_png(battle: Battle) -> bytes:
 def heading(battle: Battle) -> str:
     """The battle as the page names it, from what every member may read (the hex and its town,
     as the chronicle): "The battle of Prague, April I", "Battle near Breslau, December I"."""
-    city = battle.setup.get("city") or {}
-    if city.get("hexes_away") == 0:
-        where = f"The battle of {city['name']}"
-    elif city:
-        where = f"Battle near {city['name']}"
-    else:
-        where = f"Battle in hex {battle.hex}"
     # "April I" kept on one line of a phone's heading (a no-break space).
-    return f"{where}, {sheets.turn_label(battle.turn).replace(' ', chr(0xA0))}"
+    return f"{battle.title}, {sheets.turn_label(battle.turn).replace(' ', chr(0xA0))}"
 
 
 def _title(battle: Battle) -> str:
-    city = battle.setup.get("city") or {}
-    where = city["name"] if city.get("hexes_away") == 0 else f"hex {battle.hex}"
-    return f"Battle at {where}, {sheets.turn_label(battle.turn)}"
+    return f"{battle.title}, {sheets.turn_label(battle.turn)}"
 
 
 def _at_battle(battle: Battle) -> tuple[StateVersion | None, State | None]:

@@ -25,6 +25,7 @@ def tabletop_battles(seat, latest=None) -> list[dict[str, str]]:
         rows.append(
             {
                 "hex": battle.hex,
+                "named": battle.named,
                 "page": settings.SITE_URL + reverse("battles:battle", args=args),
                 "briefing": settings.SITE_URL
                 + reverse("battles:briefing", args=[*args, side_of_seat(battle, seat)])

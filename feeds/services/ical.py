@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
+from django.utils.text import capfirst
 from icalendar import Calendar, Event, vDuration, vText
 
 from battles.models import Battle
@@ -37,6 +38,7 @@ from battles.services.sheet import heading
 from campaign.models import Campaign, PhaseWindow, Seat, WindowStatus
 from campaign.services.plaintext import one_line
 from feeds.models import CalendarFeed, FeedEntry
+from tabletop import naming
 
 PRODID = "-//Der Grosse Koenig//campaign calendar//EN"
 # How often a calendar app should read the feed again (most read it on their own schedule).
@@ -92,12 +94,7 @@ def _dated_battles(campaign: Campaign):
 
 def _place(battle: Battle) -> str:
     """Where the battle stands on the campaign map (the site keeps no club address)."""
-    city = battle.setup.get("city") or {}
-    if city.get("hexes_away") == 0:
-        return f"{city['name']} (hex {battle.hex}), on the tabletop"
-    if city:
-        return f"Near {city['name']} (hex {battle.hex}), on the tabletop"
-    return f"Hex {battle.hex}, on the tabletop"
+    return f"{capfirst(naming.where({**battle.setup, 'hex': battle.hex}))}, on the tabletop"
 
 
 def _battle_item(battle: Battle, uid: str, description: str) -> Item:

@@ -34,6 +34,7 @@ from django.db import connection
 from django.db.models import Q
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.dateformat import format as date_format
+from django.utils.text import capfirst
 from django.utils.timezone import localtime
 
 from battles.models import Battle
@@ -172,9 +173,14 @@ def record_visit(
     SQLite and PostgreSQL both speak (``bulk_create``'s would add a transaction around it).
     Not even that when the visit changes nothing (``since``, the visit it was ``told`` from,
     saw this version and it told nothing new: the next visit counts from the same moment and
-    finds the same; a campaign with no news moment yet has none after the visit either, and
-    the first letter or act sets it). The deadline hour's reloads write nothing (issue 44).
-    Whether it wrote."""
+    finds the same). The deadline hour's reloads write nothing (issue 44). Whether it wrote.
+
+    Never by the campaign's news moment (``Campaign.news_at``): it moves with every letter and
+    every act logged, another seat's too (a letter between two others, orders another seat
+    mailed), and a visit written for news the seat does not read would show its player "Your
+    last visit" moved, telling him that something he may not know happened (secrecy audit of
+    30 November 2026, second; ``tests/fog/test_mail_orders_log.py``). Such news, unread, is
+    unread again on the next visit: the list is the same."""
     if (
         since is not None
         and told is not None
@@ -182,7 +188,6 @@ def record_visit(
         and since.version is not None
         and latest is not None
         and since.version_pk == latest.id
-        and not _after(seat.campaign.news_at, since)  # (no news at all: none since either)
     ):
         return False
     table = connection.ops.quote_name(SeatVisit._meta.db_table)
@@ -604,9 +609,9 @@ def _battles(seat: Seat, since: Since, battles: list[Battle]) -> list[tuple[int,
     for b in battles:
         url = _url("battles:battle", seat.campaign.code, b.code)
         if b.applied_at is not None and _after(b.applied_at, since):
-            out.append((FIRST, Line(f"The battle at {b.hex} (turn {b.turn}) is decided", url)))
+            out.append((FIRST, Line(f"{capfirst(b.named)} (turn {b.turn}) is decided", url)))
         elif _after(b.created, since):
-            out.append((FIRST, Line(f"A battle at {b.hex} to fight on the tabletop", url)))
+            out.append((FIRST, Line(f"{capfirst(b.named)}: to fight on the tabletop", url)))
     return out
 
 

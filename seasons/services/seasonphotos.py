@@ -131,7 +131,7 @@ def import_photos(
             raise PhotoRowError(f"{here}.side: {str(row.get('side'))[:20]!r} is no side here.")
         data = decode(row.get(IMAGE), here)
         try:
-            made = imaging.process(data, f"photo {i + 1} of the battle at {battle.hex}", limits())
+            made = imaging.process(data, f"photo {i + 1} of {battle.named}", limits())
         except imaging.PhotoRefused as exc:
             raise PhotoRowError(f"{here}: {exc}") from None
         total += len(made.display.data) + len(made.thumbnail.data)

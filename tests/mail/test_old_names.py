@@ -41,7 +41,7 @@ def test_the_emails_of_a_campaign_with_a_line_break_in_its_name_are_sent(
     subjects = [m.subject for m in mailoutbox]
     assert subjects[0] == "Bohemia 1757 X-Evil: 1: turn 1, deployment orders are due"
     assert subjects[1] == "Bohemia 1757 X-Evil: 1: you now command the Prussia X-Evil: 2"
-    assert subjects[2].startswith("Bohemia 1757 X-Evil: 1: the battle at 1010 is fought on ")
+    assert subjects[2].startswith("Bohemia 1757 X-Evil: 1: the battle of Kolin is fought on ")
     for message in mailoutbox:
         raw = message.message().as_bytes()
         head = raw.split(b"\n\n", 1)[0]

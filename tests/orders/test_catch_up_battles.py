@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from battles.services import dates
 from orders.services import catchup
@@ -28,14 +29,14 @@ def test_a_battle_set_up_and_dated_links_to_the_battle(
     b = request.getfixturevalue("battle")
     battle_page = reverse("battles:battle", args=[campaign.code, b.code])
     block = lines_of(client_for(player).get(url("dashboard", prussia)).content.decode())
-    assert f'href="{battle_page}">A battle at {b.hex} to fight on the tabletop' in block
+    assert f'href="{battle_page}">{capfirst(b.named)}: to fight on the tabletop' in block
 
     dates.set_date(b, organiser, timezone.now() + timedelta(days=3), now=timezone.now())
     block = lines_of(client_for(player).get(url("dashboard", prussia)).content.decode())
-    assert f'href="{battle_page}">Set the date of the battle in hex {b.hex}' in block
+    assert f'href="{battle_page}">Set the date of {b.named}' in block
 
     # Hanover's armies are not in it: the log's line, linking to the log
     hanoverian = lines_of(client_for(ally).get(url("dashboard", hanover)).content.decode())
     assert battle_page not in hanoverian
     log = reverse("action_log", args=[campaign.code])
-    assert f'href="{log}">Set the date of the battle in hex {b.hex}' in hanoverian
+    assert f'href="{log}">Set the date of {b.named}' in hanoverian

@@ -40,7 +40,7 @@ def test_settling_asks_first_with_the_result_in_words_then_logs_the_reason(
     c = client_for(organiser)
     r = c.post(battle_url("settle", battle), RESULT)
     text = r.content.decode()
-    assert r.status_code == 200 and f"Settle the battle in hex {battle.hex}" in text
+    assert r.status_code == 200 and f"Settle {battle.named}" in text
     assert "The Austrian alliance was defeated outright" in text
     assert 'name="loss_austria" value="400"' in text  # the result rides through the question
     battle.refresh_from_db()
@@ -54,7 +54,7 @@ def test_settling_asks_first_with_the_result_in_words_then_logs_the_reason(
     battle.refresh_from_db()
     assert battle.status in (BattleStatus.SETTLED, BattleStatus.APPLIED)
     assert logged(battle) == [
-        f"Settled the result of the battle in hex {battle.hex}. Why: Both sides agreed by phone"
+        f"Settled the result of {battle.named}. Why: Both sides agreed by phone"
     ]
     # the players read it in the log
     page = client_for(battle.campaign.seats.get(power="prussia").user).get(
@@ -98,6 +98,4 @@ def test_setting_a_battle_date_is_logged_in_the_campaigns_time(battle, organiser
         battle_url("date", battle), {"fight_on": local.strftime("%Y-%m-%dT%H:%M")}
     )
     assert r.status_code == 302
-    assert logged(battle) == [
-        f"Set the date of the battle in hex {battle.hex}: {local:%a %d %b, %H:%M %Z}."
-    ]
+    assert logged(battle) == [f"Set the date of {battle.named}: {local:%a %d %b, %H:%M %Z}."]
