@@ -6,8 +6,9 @@ holds nothing the projection does not give that seat. Positions are zoom-0 map u
 pyramid (``maps.core.tiles.Grid``), so the browser draws without knowing hex geometry; the one
 thing it computes is which hex a tap fell in (``hexAt`` in ``static/js/mapwidget.js``).
 
-Stacks fan out: counters in one hex get ``slot`` 0..n-1 of ``of`` n, which the widget spreads
-side by side in screen pixels, so every force stays tappable at every zoom.
+Counters in one hex get ``slot`` 0..n-1 of ``of`` n; the widget draws them as one counter, a
+stack with a count and a list to pick each force from (docs/map-widget.md), so every force stays
+tappable at every zoom.
 """
 
 from __future__ import annotations

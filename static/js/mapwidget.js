@@ -5,9 +5,10 @@
  * overlay JSON is L.latLng(-y, x). The seat's layer (counters, supply sources, orders, reach)
  * comes from the overlay JSON of orders/widget_views.py and is drawn on top.
  *
- * Orders mode: tap one of your counters, the hexes it can still reach light up with their MP
- * cost; tap one (or a counter standing in it) and the march is saved through the orders page's
- * own endpoint (save_march) with htmx, which swaps #play (the list of orders) as a typed order
+ * Orders mode: tap one of your counters (the forces of a hex are one counter, a stack: a tap
+ * lists them, a tap on a row chooses), the hexes it can still reach light up with their MP cost;
+ * tap one (or a counter standing in it) and the march is saved through the orders page's own
+ * endpoint (save_march) with htmx, which swaps #play (the list of orders) as a typed order
  * would. After every htmx swap the overlay is read again, so the map and the list stay in step.
  * Ready waits for what the page holds but has not saved: static/js/readyguard.js, loaded by
  * the pages with a Ready button.
@@ -24,37 +25,27 @@
   var SQRT3 = Math.sqrt(3);
   var GAP = 3;
   /* A counter's tap target, its face and the transparent pad round it, is at least this many CSS
-     px each way (WCAG 2.2 asks 24, 2.5.8; a thumb wants 32 or more). The counters of a stack are
-     this far apart, centre to centre, so their pads touch and never overlap: each stays its own
-     target. */
-  var TARGET = 32;
+     px each way (WCAG 2.5.5 and Apple's HIG: 44; a newcomer's phone playthrough found 32 too
+     small for a thumb). No two targets overlap: the forces of one hex, and below zoom 2 those of
+     hexes closer than a target, are drawn as one counter, a stack with a count badge, and a tap
+     on it opens the list of its forces to pick from (stacks, openPicker). */
+  var TARGET = 44;
   /* The most zoomed-out view the orders map opens at (a hex 28 px wide, counters labelled), and
-     the room kept round the hexes it opens on (px each side, x and y): a stack of two kept off
-     its city's name reaches 60-70 px left of its hex's centre. */
+     the room kept round the hexes it opens on (px each side, x and y). */
   var OPEN_ZOOM = 1;
   var OPEN_MARGIN = [64, 48];
-  /* Counter sizes (px) by zoom: they grow with the hexes (a hex is 28 px wide at zoom 1, 55 at
-     zoom 2), so neighbouring stacks overlap as little as can be. */
+  /* Counter faces (px) and their labels by zoom: they grow with the hexes (a hex is 28 px wide
+     at zoom 1, 55 at zoom 2). Every face is labelled, 10 px at the least: with one counter per
+     target's room the faces never cover one another, whatever the zoom. */
   function counterSize(zoom) {
     if (zoom >= 2.5) return [48, 32, 13];
     if (zoom >= 1.5) return [40, 26, 12];
-    if (zoom >= 0.5) return [32, 22, 10];
-    return [22, 16, 0];
+    return [32, 22, 10];
   }
-  /* The tap target of a counter of ``size`` (its pad), which is also the distance between the
-     counters of a stack: the face and a gap, at least TARGET each way. */
+  /* The tap target of a counter of ``size`` (its pad): the face and a gap, at least TARGET each
+     way; also the room a counter keeps to itself (stacks). */
   function targetSize(size) {
     return [Math.max(size[0] + GAP, TARGET), Math.max(size[1] + GAP, TARGET)];
-  }
-  /* Slot i of n in a stack: one row of up to 2, then rows below; centred on the hex, ``pw`` x
-     ``ph`` apart (targetSize). */
-  function slotOffset(i, n, pw, ph) {
-    var perRow = n <= 2 ? n : 2;
-    var rows = Math.ceil(n / perRow);
-    var col = i % perRow;
-    var row = Math.floor(i / perRow);
-    var inRow = row === rows - 1 ? n - row * perRow : perRow;
-    return [(col - (inRow - 1) / 2) * pw, (row - (rows - 1) / 2) * ph];
   }
 
   /* The most of ``points`` (zoom-0 map units) that one view ``span`` map units wide and high
@@ -83,27 +74,22 @@
     return best;
   }
 
-  /* A stack in a city's hex keeps off the side of the city's symbol where the tiles print its
-     name (c.name_side, from name_side in maps/core/render.py): its edge stops where the name
-     begins, 0.7 hex radii from the centre, so "Breslau" is not read "reslau". The tiles print
-     names from zoom 0 (LABELS_FROM); a hex's radius is grid.hex * 2^zoom screen pixels. */
-  function clearOfName(c, zoom, hexPx, w, h, pw, ph) {
-    if (!c.name_side || Math.round(zoom) < 0) {
+  /* A counter in a city's hex keeps off the side of the city's symbol where the tiles print its
+     name (``side``: name_side of the overlay, from name_side in maps/core/render.py): its face's
+     edge stops where the name begins, 0.7 hex radii from the centre, so "Breslau" is not read
+     "reslau". The tiles print names from zoom 0 (LABELS_FROM); a hex's radius is
+     grid.hex * 2^zoom screen pixels. */
+  function clearOfName(side, zoom, hexPx, w, h) {
+    if (!side || Math.round(zoom) < 0) {
       return [0, 0];
     }
-    var n = c.of || 1;
-    var perRow = n <= 2 ? n : 2;
-    var rows = Math.ceil(n / perRow);
-    // the faces' edge (a pad may lie over the name: it is transparent)
-    var halfW = ((perRow - 1) * pw + w) / 2;
-    var halfH = ((rows - 1) * ph + h) / 2;
     var room = 0.7 * hexPx - 3;
-    if (c.name_side === "right") return [Math.min(0, room - halfW), 0];
-    if (c.name_side === "left") return [Math.max(0, halfW - room), 0];
-    return [0, Math.min(0, 0.75 * hexPx - 2 - halfH)];
+    if (side === "right") return [Math.min(0, room - w / 2), 0];
+    if (side === "left") return [Math.max(0, w / 2 - room), 0];
+    return [0, Math.min(0, 0.75 * hexPx - 2 - h / 2)];
   }
 
-  /* Below zoom 2 a stack is wider than a hex and can cover a name the tiles print nearby (its
+  /* Below zoom 2 a counter is wider than a hex and can cover a name the tiles print nearby (its
      own city's, moved clear by clearOfName, or a neighbour's). Each name the overlay lists
      (names_near in maps/overlay.py) is measured where the tiles print it (name_side, the
      renderer's type sizes); one a counter covers is drawn again as a plate in the first place
@@ -414,6 +400,7 @@
   Widget.prototype.draw = function () {
     var d = this.data;
     var self = this;
+    this.closePicker(); // its stack is drawn anew, perhaps with other members
     Object.keys(this.layers).forEach(function (k) {
       self.layers[k].clearLayers();
     });
@@ -439,9 +426,7 @@
     if (d.deploy) {
       this.drawDeploy(d.deploy);
     } else {
-      (d.counters || []).forEach(function (c) {
-        self.drawCounter(c);
-      });
+      this.drawCounters(d.counters || []);
     }
     this.namePlates(d.names || []);
     if (d.reach) {
@@ -621,64 +606,172 @@
     );
   };
 
-  Widget.prototype.drawCounter = function (c) {
+  /* The counters of ``list`` drawn: reports over their hexes, every other counter in a stack
+     (stacks), one face and one tap target each. */
+  Widget.prototype.drawCounters = function (list) {
     var self = this;
-    if (c.kind === "report") {
+    var zoom = this.map.getZoom();
+    var size = counterSize(zoom);
+    var target = targetSize(size);
+    var reports = [];
+    var forces = [];
+    list.forEach(function (c) {
+      (c.kind === "report" ? reports : forces).push(c);
+    });
+    this.stacks(forces, zoom, size, target).forEach(function (s) {
+      self.drawStack(s, size, target);
+    });
+    reports.forEach(function (c) {
       // above the counters of its hex (never hidden under a stack); taps pass through it
       L.marker(ll(c.xy), {
         interactive: false,
         keyboard: false,
         zIndexOffset: 1000,
         icon: L.divIcon({ className: "mw-report", iconSize: [0, 0], html: "<span>" + esc(c.label) + "</span>" }),
-      }).addTo(this.layers.counters);
-      return;
+      }).addTo(self.layers.counters);
+    });
+  };
+
+  /* Which counter of a stack shows on top: the force chosen, then the seat's own, then the
+     others as the layer lists them. */
+  Widget.prototype.rank = function (c) {
+    if (c.unit && c.unit === this.unit) return 0;
+    return c.relation === "owner" ? 1 : 2;
+  };
+
+  /* The stacks to draw: the counters of each hex are one stack; a hex whose counter would lie
+     within a target of a stack's (below zoom 2, where hexes are narrower than a target) joins
+     it. Greedy, stacks ranked by their top counter (then as listed), so the chosen force's and
+     the seat's own stay where they stand and no two targets overlap. Each stack: ``members``
+     (its top first), ``hexes``, ``off`` (its face's offset from its hex's centre, clearOfName).
+     E.g. at zoom 1 (hexes 28 px apart) the counters of two neighbouring hexes are one stack of
+     two; at zoom 2 (55 px) two. */
+  Widget.prototype.stacks = function (list, zoom, size, target) {
+    var self = this;
+    var hexPx = this.grid.hex * Math.pow(2, zoom);
+    var byHex = {};
+    var groups = [];
+    list.forEach(function (c, i) {
+      var g = byHex[c.hex];
+      if (!g) {
+        g = byHex[c.hex] = { hex: c.hex, members: [], first: i };
+        groups.push(g);
+      }
+      g.members.push(c);
+    });
+    groups.forEach(function (g) {
+      // (a stable sort: the layer's order within a rank)
+      g.members.sort(function (a, b) { return self.rank(a) - self.rank(b); });
+      var top = g.members[0];
+      g.rank = self.rank(top);
+      g.off = clearOfName(top.name_side, zoom, hexPx, size[0], size[1]);
+      var p = self.map.latLngToLayerPoint(ll(top.xy));
+      g.at = [p.x + g.off[0], p.y + g.off[1]];
+    });
+    groups.sort(function (a, b) { return a.rank - b.rank || a.first - b.first; });
+    var out = [];
+    groups.forEach(function (g) {
+      if (g.taken) return;
+      g.taken = true;
+      var s = { members: g.members.slice(), hexes: [g.hex], off: g.off };
+      groups.forEach(function (o) {
+        if (!o.taken && Math.abs(o.at[0] - g.at[0]) < target[0] && Math.abs(o.at[1] - g.at[1]) < target[1]) {
+          o.taken = true;
+          s.members = s.members.concat(o.members);
+          s.hexes.push(o.hex);
+        }
+      });
+      out.push(s);
+    });
+    return out;
+  };
+
+  /* A counter's words: its label, where it stands and its flags (D, U: 3.1.4). */
+  function counterText(c, where) {
+    return c.label + (where ? " in " + c.hex : "") + (c.flags ? " (" + c.flags + ")" : "");
+  }
+
+  /* What a tap on the counter ``c`` does, on its face or its row in a stack's list. */
+  Widget.prototype.act = function (c) {
+    var here = c.unit && c.unit === this.unit ? null : this.litHex(c.hex);
+    if (this.mode === "deploy") {
+      this.openSheet(c.hex);
+    } else if (here) {
+      this.march(this.data.reach, here);
+    } else if (this.canChoose(c)) {
+      this.choose(c.unit === this.unit ? "" : c.unit);
+    } else {
+      this.say(counterText(c, true));
     }
-    var zoom = this.map.getZoom();
-    var size = counterSize(zoom);
+  };
+
+  Widget.prototype.canChoose = function (c) {
+    return this.mode === "orders" && !!c.unit && !this.data.locked;
+  };
+
+  /* One stack ``s`` (stacks): the face of its top counter, a badge with the count when it holds
+     more than one, and the pad round the face. A tap on a counter alone is that counter's; on a
+     stack of one hex that is lit it marches the chosen force there (a battle or a siege begins
+     on a hex with a counter in it), on a deployment's stack of one hex it opens the hex's sheet,
+     and on any other stack it opens the list of its forces (openPicker). */
+  Widget.prototype.drawStack = function (s, size, target) {
+    var self = this;
+    var c = s.members[0];
+    var n = s.members.length;
+    var one = s.hexes.length === 1;
     var w = size[0], h = size[1];
-    var target = targetSize(size);
-    var off = slotOffset(c.slot || 0, c.of || 1, target[0], target[1]);
-    var clear = clearOfName(c, zoom, this.grid.hex * Math.pow(2, zoom), w, h, target[0], target[1]);
-    off = [off[0] + clear[0], off[1] + clear[1]];
-    var tappable = this.mode === "orders" && c.unit && !this.data.locked;
+    var off = s.off;
     var chosen = c.unit && c.unit === this.unit;
     // a counter in a lit hex stands for the hex: a tap on it marches the chosen force there
-    var lit = chosen ? null : this.litHex(c.hex);
-    var classes = "mw-counter mw-" + c.relation + " mw-" + c.kind + (chosen ? " chosen" : "") + (lit ? " mw-lit" : "");
-    var colour = (this.data.colours || {})[c.army] || ["#888888", "#ffffff"];
-    var label = c.label + " in " + c.hex + (c.flags ? " (" + c.flags + ")" : "") +
-      (lit ? ": tap to march " + this.data.reach.name + " here (" + lit.cost + " MP)" : "");
+    var lit = chosen || !one ? null : this.litHex(c.hex);
+    var colours = this.data.colours || {};
+    var colour = colours[c.army] || ["#888888", "#ffffff"];
+    var label = n === 1 ? counterText(c, true)
+      : n + " counters in " + (one ? c.hex : "hexes " + s.hexes.join(", ")) + ": " +
+        s.members.map(function (m) { return counterText(m, !one); }).join(", ");
+    label += lit ? ": tap to march " + this.data.reach.name + " here (" + lit.cost + " MP)"
+      : n > 1 && !(this.mode === "deploy" && one) ? ": tap for the list" : "";
     // built as elements, styles set through the CSSOM: no inline style attribute for the CSP
     var html = document.createElement("button");
     html.type = "button";
-    html.className = classes;
+    html.className = "mw-counter mw-" + c.relation + " mw-" + c.kind + (n > 1 ? " mw-stack" : "") +
+      (chosen ? " chosen" : "") + (lit ? " mw-lit" : "");
     html.dataset.hex = c.hex;
-    html.dataset.unit = c.unit || "";
+    html.dataset.unit = n === 1 ? c.unit || "" : "";
     html.dataset.relation = c.relation;
+    if (n > 1) {
+      html.dataset.count = String(n);
+      html.dataset.units = s.members.map(function (m) { return m.unit || ""; }).filter(Boolean).join(" ");
+      html.setAttribute("aria-haspopup", "dialog");
+      html.setAttribute("aria-expanded", "false");
+      // the counter under the top one, in its own army's colour (another army's, if any)
+      var under = s.members.filter(function (m) { return m.army !== c.army; })[0] || s.members[1];
+      if (!lit) {
+        html.style.boxShadow = "3px 3px 0 -1px " + (colours[under.army] || colour)[0] + ", 3px 3px 0 0 #111";
+      }
+    }
     html.title = label;
     html.style.width = w + "px";
     html.style.height = h + "px";
     html.style.fontSize = size[2] + "px";
     html.style.background = colour[0];
     html.style.color = colour[1];
-    if (size[2]) {
-      // a letter of the name less for each flag (D, U: 3.1.4), so the flags are never cut off
-      html.textContent = c.flags ? c.short.slice(0, Math.max(2, 4 - c.flags.length)) : c.short;
-      if (c.pts) {
-        // the whole war (docs/season-end.md): every counter's points under it
-        var pts = document.createElement("span");
-        pts.className = "mw-pts";
-        pts.textContent = c.pts;
-        html.appendChild(pts);
-      }
-      if (c.flags) {
-        // a hair space between the name and its flags: they are two words, for the eye and
-        // for the accessible name (below), whichever of them the map's edge may hide
-        html.appendChild(document.createTextNode("\u200a"));
-        var sup = document.createElement("sup");
-        sup.textContent = c.flags;
-        html.appendChild(sup);
-      }
+    // a letter of the name less for each flag (D, U: 3.1.4), so the flags are never cut off
+    html.textContent = c.flags ? c.short.slice(0, Math.max(2, 4 - c.flags.length)) : c.short;
+    if (c.pts && n === 1) {
+      // the whole war (docs/season-end.md): every counter's points under it (a stack's in its list)
+      var pts = document.createElement("span");
+      pts.className = "mw-pts";
+      pts.textContent = c.pts;
+      html.appendChild(pts);
+    }
+    if (c.flags) {
+      // a hair space between the name and its flags: they are two words, for the eye and
+      // for the accessible name (below), whichever of them the map's edge may hide
+      html.appendChild(document.createTextNode("\u200a"));
+      var sup = document.createElement("sup");
+      sup.textContent = c.flags;
+      html.appendChild(sup);
     }
     // the accessible name begins with what the counter shows, word for word (WCAG 2.5.3, label
     // in name: "Sax U: Saxe in 0508 (U)"; "SaxU" failed it when the edge hid the flag)
@@ -694,7 +787,19 @@
         iconAnchor: [w / 2 - off[0], h / 2 - off[1]],
         html: html,
       }),
-    }).addTo(this.layers.counters);
+    });
+    if (n > 1) {
+      // the count, on the face's corner: for the eye (the name says it in words); taps pass.
+      // Added with the icon (a layer drawn before the map's "load" is added to it only then)
+      var badge = document.createElement("span");
+      badge.className = "mw-count";
+      badge.setAttribute("aria-hidden", "true");
+      badge.textContent = String(n);
+      marker.on("add", function () {
+        marker.getElement().appendChild(badge);
+      });
+    }
+    marker.addTo(this.layers.counters);
     // the pad: the counter's tap target round its face, transparent, in the "targets" pane
     // under every face, so a tap on a face is always that face's; hidden from screen readers
     // (the face is the button)
@@ -713,22 +818,117 @@
       }),
     }).addTo(this.layers.counters);
     var tapped = function () {
-      var here = c.unit && c.unit === self.unit ? null : self.litHex(c.hex);
-      if (self.mode === "deploy") {
+      if (n === 1) {
+        self.act(c);
+      } else if (lit) {
+        self.march(self.data.reach, lit);
+      } else if (self.mode === "deploy" && one) {
         self.openSheet(c.hex);
-      } else if (here) {
-        self.march(self.data.reach, here);
-      } else if (tappable) {
-        self.choose(c.unit === self.unit ? "" : c.unit);
       } else {
-        self.say(label);
+        var face = self.map.layerPointToLatLng(self.map.latLngToLayerPoint(ll(c.xy)).add(L.point(off[0], off[1])));
+        self.openPicker(s, face, h, html);
       }
     };
     marker.on("click", tapped);
     hit.on("click", tapped);
   };
 
-  /* Deploy mode: where the seat's armies may deploy, lightly tinted; what is placed already. */
+  /* The list of a stack's forces, over the map by the stack (a Leaflet popup): a row each, its
+     counter's face and its words; a row a tap can act on (choose the force, march the chosen
+     force into its lit hex, open a deployment's sheet) is a button of a thumb's height, the
+     others (an enemy's force, a garrison) are words only. Escape, the close button or a tap on
+     the map closes it; a new layer or zoom draws the stacks again and closes it. */
+  Widget.prototype.openPicker = function (s, at, h, face) {
+    var self = this;
+    var one = s.hexes.length === 1;
+    var colours = this.data.colours || {};
+    var box = document.createElement("div");
+    box.className = "mw-pick";
+    box.setAttribute("role", "dialog");
+    var head = document.createElement("p");
+    head.className = "mw-pick-head";
+    head.id = "mw-pick-head";
+    head.textContent = s.members.length + " counters in " + (one ? s.hexes[0] : "hexes " + s.hexes.join(", "));
+    box.setAttribute("aria-labelledby", head.id);
+    box.appendChild(head);
+    var ul = document.createElement("ul");
+    s.members.forEach(function (m) {
+      var li = document.createElement("li");
+      var lit = m.unit && m.unit === self.unit ? null : self.litHex(m.hex);
+      var acts = self.mode === "deploy" || !!lit || self.canChoose(m);
+      var row = document.createElement(acts ? "button" : "span");
+      row.className = "mw-pick-item";
+      var swatch = document.createElement("span");
+      swatch.className = "mw-swatch mw-" + m.relation + " mw-" + m.kind;
+      swatch.setAttribute("aria-hidden", "true");
+      var colour = colours[m.army] || ["#888888", "#ffffff"];
+      swatch.style.background = colour[0];
+      swatch.style.color = colour[1];
+      swatch.textContent = m.short;
+      var words = document.createElement("span");
+      words.textContent = counterText(m, !one) + (m.pts ? " \u00b7 " + m.pts : "") +
+        (lit ? ": march " + self.data.reach.name + " here (" + lit.cost + " MP)"
+          : m.unit && m.unit === self.unit && acts ? " (chosen: tap to let go)" : "");
+      row.appendChild(swatch);
+      row.appendChild(words);
+      if (acts) {
+        row.type = "button";
+        row.dataset.unit = m.unit || "";
+        row.dataset.hex = m.hex;
+        row.addEventListener("click", function () {
+          self.closePicker();
+          self.act(m);
+        });
+      }
+      li.appendChild(row);
+      ul.appendChild(li);
+    });
+    box.appendChild(ul);
+    box.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape") {
+        self.closePicker();
+        face.focus();
+      }
+    });
+    this.closePicker();
+    face.setAttribute("aria-expanded", "true");
+    this.pickerFace = face;
+    this.picker = L.popup({
+      className: "mw-picker",
+      maxWidth: 300,
+      minWidth: 200,
+      autoPan: false,
+      offset: [0, 4 - h / 2],
+    })
+      .setLatLng(at)
+      .setContent(box)
+      .openOn(this.map);
+    // the list wholly in the map's box, at once: Leaflet's own autoPan glides, and a tap on a
+    // row while it glides lands beside it
+    var c = this.map.getContainer().getBoundingClientRect();
+    var p = this.picker.getElement().getBoundingClientRect();
+    var dx = p.left < c.left + 8 ? p.left - c.left - 8 : p.right > c.right - 8 ? p.right - c.right + 8 : 0;
+    var dy = p.top < c.top + 8 ? p.top - c.top - 8 : p.bottom > c.bottom - 8 ? p.bottom - c.bottom + 8 : 0;
+    if (dx || dy) {
+      this.map.panBy([dx, dy], { animate: false });
+    }
+    var first = box.querySelector("button") || this.picker.getElement().querySelector(".leaflet-popup-close-button");
+    if (first) {
+      first.focus({ preventScroll: true });
+    }
+    this.picker.on("remove", function () {
+      face.setAttribute("aria-expanded", "false");
+    });
+  };
+
+  Widget.prototype.closePicker = function () {
+    if (this.picker) {
+      this.map.closePopup(this.picker);
+      this.picker = null;
+    }
+  };
+
+  /* The names the tiles print that a counter covers, drawn again beside it (below zoom 2). */
   Widget.prototype.namePlates = function (names) {
     var zoom = Math.round(this.map.getZoom());
     if (zoom < 0 || zoom > 1) {
@@ -788,6 +988,7 @@
     });
   };
 
+  /* Deploy mode: where the seat's armies may deploy, lightly tinted; what is placed already. */
   Widget.prototype.drawDeploy = function (dep) {
     var self = this;
     var seen = {};
@@ -804,9 +1005,7 @@
         }).addTo(self.layers.reach);
       });
     });
-    dep.placed.forEach(function (c) {
-      self.drawCounter(c);
-    });
+    this.drawCounters(dep.placed);
     if (this.openHex) {
       this.openSheet(this.openHex);
     }

@@ -144,21 +144,30 @@ def test_the_orders_map_opens_on_the_most_marches_a_view_holds_and_goes_to_the_f
     tiles_loaded(browser)
     mouse_away(browser)
     shot(browser, "orders-opening", docs=True)
-    # every counter of the seat in view labelled, and a thumb's target (32 x 32 px at least)
+    # every counter of the seat in view labelled, and a thumb's target (44 x 44 px at least)
     targets = tap_targets(browser)
     assert all(t["text"] and t["font"] >= 10 and not t["clipped"] for t in targets), targets
-    # a tap on a counter's pad, off its face, chooses the force as a tap on the face does
-    alone = next(t for t in targets if t["unit"] and set(t["hits"]) == {"own"})
+    # a tap on a counter's pad, off its face, does what a tap on the face does: a force alone is
+    # chosen; a stack (each Austrian leader stands with a garrison) opens its list, where the
+    # force is chosen
+    alone = next(t for t in targets if (t["unit"] or t["units"]) and set(t["hits"]) == {"own"})
     assert (alone["pad"][1] - alone["face"][1]) / 2 > 2, alone  # (x0 + 2, y0 + 2) is off the face
     x0, y0, *_ = alone["box"]
     tap = ActionBuilder(browser)
     tap.pointer_action.move_to_location(int(x0 + 2), int(y0 + 2))
     tap.pointer_action.click()
     tap.perform()
+    unit = alone["unit"] or alone["units"].split()[0]
+    if not alone["unit"]:
+        row = wait.until(
+            lambda d: d.find_elements(
+                By.CSS_SELECTOR, f'#mapwidget .mw-picker button[data-unit="{unit}"]'
+            )
+        )
+        row[0].click()
     wait.until(
         lambda d: (
-            d.execute_script("return document.getElementById('mapwidget').dataset.followed")
-            == alone["unit"]
+            d.execute_script("return document.getElementById('mapwidget').dataset.followed") == unit
         )
     )
     wait_idle(wait)

@@ -8,10 +8,11 @@ both siege trains and the garrison end there with Frederick). Then the march and
 phases of turn 1 are played by tapping a counter then a lit hex; the arrows drawn are read back
 from the page and compared with the saved draft. Hex ids are never typed (the points are: the
 bottom sheet's points field). Panning to a hex uses the widget's ``show`` (what a finger's drag
-does). Every force of the seat must be tappable: visible, the element at its centre
+does). Every counter of the seat must be tappable: visible, the element at its centre
 (``document.elementFromPoint``) its own counter, and its tap target (the face and the pad round
-it) at least 32 x 32 CSS px. Screenshots go to ``artifacts/``; the ones in docs/screenshots/ are
-copies of them.
+it) at least 44 x 44 CSS px; the forces of one hex are one counter, a stack, whose list picks
+each (tests/browser/test_map_stacks.py). Screenshots go to ``artifacts/``; the ones in
+docs/screenshots/ are copies of them.
 """
 
 import contextlib
@@ -109,6 +110,8 @@ for (const el of w.querySelectorAll('.mw-counter.mw-owner')) {
     && x <= Math.min(box.right, innerWidth) && y <= Math.min(box.bottom, innerHeight);
   const top = inView ? document.elementFromPoint(x, y) : null;
   out.push({unit: el.dataset.unit, hex: el.dataset.hex, inView: inView,
+            count: +(el.dataset.count || 1),
+            units: (el.dataset.units || el.dataset.unit).split(' '),
             own: !!top && (top === el || el.contains(top))});
 }
 return out;
@@ -300,7 +303,7 @@ def all_tappable(driver) -> list[dict]:
     return counters
 
 
-TARGET = 32  # a counter's tap target, CSS px each way (static/js/mapwidget.js; WCAG 2.5.8: 24)
+TARGET = 44  # a counter's tap target, CSS px each way (static/js/mapwidget.js; WCAG 2.5.5: 44)
 
 # Each counter's tap target: its face and the transparent pad centred on it (mapwidget.js). For
 # the counters of one hex (or of the seat) in the map's box: the face, its pad and what a tap
@@ -318,7 +321,8 @@ for (const face of w.querySelectorAll(which)) {
   const f = face.getBoundingClientRect(), [fx, fy] = mid(f);
   const found = pads.filter(([e, r]) => Math.abs(mid(r)[0] - fx) < 1
     && Math.abs(mid(r)[1] - fy) < 1);
-  const item = {unit: face.dataset.unit, hex: face.dataset.hex, face: [f.width, f.height],
+  const item = {unit: face.dataset.unit, units: face.dataset.units || '', hex: face.dataset.hex,
+                face: [f.width, f.height],
                 pads: found.length, text: face.textContent,
                 font: parseFloat(getComputedStyle(face).fontSize),
                 clipped: face.scrollWidth > face.clientWidth + 1};
@@ -347,8 +351,8 @@ return out;
 
 def tap_targets(driver, hexid: str = "") -> list[dict]:
     """The tap targets of the counters of ``hexid`` (of the seat when none) in the map's box,
-    each at least TARGET px each way and centred on its counter; those of one hex never overlap,
-    so every counter of a stack is a target of its own."""
+    each at least TARGET px each way and centred on its counter; a hex has one (its forces
+    are one counter, a stack, when they are more than one), and none overlap another's."""
     found = [t for t in driver.execute_script(TARGETS, hexid) if t.get("inBox")]
     assert found, f"no counter of {hexid or 'the seat'} wholly in the map's box"
     bad = [t for t in found if t["pads"] != 1 or min(t["pad"]) < TARGET]
@@ -358,7 +362,7 @@ def tap_targets(driver, hexid: str = "") -> list[dict]:
             x0, y0, x1, y1 = a["box"]
             u0, v0, u1, v1 = b["box"]
             overlap = min(x1, u1) - max(x0, u0) > 0.5 and min(y1, v1) - max(y0, v0) > 0.5
-            assert a["hex"] != b["hex"] or not overlap, f"one hex, two targets overlapping: {a} {b}"
+            assert not overlap, f"two targets overlapping: {a} {b}"
     return found
 
 
@@ -442,10 +446,23 @@ def choose_in_list(driver, wait, unit: str) -> None:
 
 
 def tap_counter(driver, wait, unit: str) -> None:
+    """Tap the unit's counter; in a stack, the stack's counter, then the unit's row in its list."""
     from selenium.webdriver.common.by import By
 
-    button = driver.find_element(By.CSS_SELECTOR, f'#mapwidget button[data-unit="{unit}"]')
-    button.click()
+    alone = driver.find_elements(By.CSS_SELECTOR, f'#mapwidget .mw-counter[data-unit="{unit}"]')
+    if alone:
+        alone[0].click()
+    else:
+        stack = driver.find_element(
+            By.CSS_SELECTOR, f'#mapwidget .mw-counter[data-units~="{unit}"]'
+        )
+        stack.click()
+        row = wait.until(
+            lambda d: d.find_elements(
+                By.CSS_SELECTOR, f'#mapwidget .mw-picker button[data-unit="{unit}"]'
+            )
+        )
+        row[0].click()
     wait_idle(wait)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mapwidget path.mw-reach"))
 
@@ -677,7 +694,8 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
     assert spec["siege_trains"]["prussia-1"]["hex"] == breslau
     wait.until(ec.text_to_be_present_in_element((By.ID, "sheet"), "meets every restriction"))
 
-    # the stack in Breslau's hex: Frederick, two siege trains, the garrison, each tappable
+    # the stack in Breslau's hex: Frederick, two siege trains, the garrison, one counter (a tap
+    # on it opens the hex's sheet, where each is placed)
     def breslau_stack(d) -> list[dict]:
         return [c for c in d.execute_script(TAPPABLE) if c["hex"] == breslau]
 
@@ -685,18 +703,19 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
 
     def stack_tappable(d) -> bool:
         found = breslau_stack(d)
-        return len(found) == 4 and all(c["inView"] and c["own"] for c in found)
+        return len(found) == 1 and found[0]["count"] == 4 and found[0]["inView"] and found[0]["own"]
 
     with contextlib.suppress(TimeoutException):  # the assertion below says what is wrong
         wait.until(stack_tappable)
     stack = breslau_stack(browser)
-    assert {c["unit"] for c in stack} >= {"frederick", "prussia-1", "prussia-2"}
-    assert len(stack) == 4 and all(c["inView"] and c["own"] for c in stack), stack
+    assert len(stack) == 1 and stack[0]["count"] == 4, stack
+    assert set(stack[0]["units"]) >= {"frederick", "prussia-1", "prussia-2"}, stack
+    assert stack[0]["inView"] and stack[0]["own"], stack
     shot(browser, "deploy")
     click(wait, By.CSS_SELECTOR, "#mapwidget-sheet .mw-close")
-    # each of the four a thumb's target of its own: a tap anywhere on its pad is that counter's
+    # a thumb's target: a tap anywhere on its pad is that stack's
     targets = tap_targets(browser, breslau)
-    assert len(targets) == 4 and all(set(t["hits"]) == {"own"} for t in targets), targets
+    assert len(targets) == 1 and set(targets[0]["hits"]) == {"own"}, targets
     press_ready(wait, "Submit my deployment")
     window = campaign.open_window()
     assert window.phase == "march", window.phase
@@ -741,9 +760,9 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
         )
     )
     all_tappable(browser)
-    # Breslau's name (right of its symbol) beside its stack of four, not under it
+    # Breslau's name (right of its symbol) beside its stack, not under it
     into = browser.execute_script(INTO_THE_NAME, breslau)
-    assert len(into) == 4 and max(into) <= 0, into
+    assert len(into) == 1 and max(into) <= 0, into
     shot(browser, "orders-zoom2", docs=True)
     axe.check(browser, "orders-zoom2")
     assert not tile_seams(browser)
@@ -751,14 +770,13 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
         zoom = map_zoom(browser)
         browser.find_element(By.CSS_SELECTOR, "a.leaflet-control-zoom-out").click()
         wait.until(lambda d, z=zoom: map_zoom(d) <= z - 1)
+        # (below zoom 2 Breslau's may be one stack with a neighbour's, drawn in the other hex)
         into = browser.execute_script(INTO_THE_NAME, breslau)
-        assert len(into) == 4 and max(into) <= 0, (step, into)
-        # Neisse's stack reaches over Glatz's name at zoom 1: Glatz is written again beside it,
-        # and no plate is under a counter
+        assert len(into) <= 1 and max(into, default=0) <= 0, (step, into)
+        # the names counters cover are written again beside them (Silesia's, the Low
+        # Countries'), and no plate is under a counter
         plates = browser.execute_script(PLATES)
         assert plates and not [n for n, covered in plates if covered], (step, plates)
-        if step:
-            assert "Glatz" in [name for name, _ in plates], plates
         if step:
             wait_idle(wait)
             tiles_loaded(browser)
