@@ -740,6 +740,11 @@ def test_the_board_links_the_chronicle_and_the_gazette_for_the_organiser_only(
     assert reverse("battles:chronicle", args=[campaign.code]) in page
     assert reverse("battles:gazette", args=[campaign.code]) in page
     assert client_for(player).get(board).status_code == 403
+    # The phase waits for the table, not for orders (nobody owes any), and the battle is named.
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "The battle phase waits for the tabletop results of its battles." in text
+    assert "waits for orders" not in text
+    assert "The battle near Prague (hex 0502), turn 1" in text
 
 
 def test_the_side_that_chose_to_fight_is_the_one_the_engine_set_the_army_on(battle):
