@@ -31,7 +31,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import Campaign, OrganiserAction, PhaseWindow, Seat, WindowStatus
+from campaign.models import OrganiserAction, PhaseWindow, Seat, WindowStatus
 from campaign.services import actionlog, gameplay, viewcache
 from campaign.services.resolution import queue_resolution_when_due
 from orders import replyaddress
@@ -140,7 +140,7 @@ def receive(raw: bytes, *, now: datetime | None = None) -> Outcome:
     if not seat.user or not seat.user.email or sender != seat.user.email.lower():
         return _drop(f"sender {sender!r} is not the player of seat {seat.id}", msg)
     message_id = _header(msg, "Message-ID")
-    if message_id and _already_read(seat.campaign, message_id):
+    if message_id and _already_read(seat, message_id):
         return _drop(f"replayed {message_id}", msg)
     open_now = seat.campaign.open_window()
     if open_now is None or open_now.id != window.id or window.status != WindowStatus.OPEN:
@@ -204,10 +204,15 @@ def _drop(reason: str, msg: EmailMessage | None = None) -> Outcome:
     return Outcome("dropped", reason)
 
 
-def _already_read(campaign: Campaign, message_id: str) -> bool:
+def _already_read(seat: Seat, message_id: str) -> bool:
+    """Whether this seat's mail ``message_id`` was read before. The seat's own mails only: a
+    mail of another seat's that carried the same Message-ID must not drop this one, or its
+    player would learn that the other seat mailed orders (secrecy audit of 30 November 2026,
+    second; ``tests/fog/test_mail_orders_log.py``)."""
     return OrganiserAction.objects.filter(
-        campaign=campaign, kind="mail-orders", data__message_id=message_id
-    ).exists()
+        campaign=seat.campaign, kind="mail-orders", data__message_id=message_id,
+        data__seat=str(seat.code),
+    ).exists()  # fmt: skip
 
 
 def vocabulary(access: Access, window: PhaseWindow) -> Vocabulary:
