@@ -189,11 +189,13 @@ def _all(msg: EmailMessage, headers) -> list[str]:
 
 def oversized(size: int, *, downloaded: bool, whole: bool = True) -> Outcome:
     """A mail over ``ORDERS_MAIL_MAX_BYTES``, dropped (``downloaded``: False when the mailbox's
-    server said its size and it was never fetched; ``whole``: False when reading stopped one
-    byte past the limit, so ``size`` is only what was read)."""
+    server said its size and it was never fetched, or only its first bytes were; ``whole``:
+    False when keeping stopped one byte past the limit, so ``size`` is only what was kept: the
+    pipe's rest is thrown away, the mailbox's is never downloaded)."""
     most = settings.ORDERS_MAIL_MAX_BYTES
     if not whole:
-        return _drop(f"oversized: more than {most} bytes, the rest not read")
+        rest = "thrown away" if downloaded else "not downloaded"
+        return _drop(f"oversized: more than {most} bytes, the rest {rest}")
     unread = "" if downloaded else ", not downloaded"
     return _drop(f"oversized: {size} bytes > {most}{unread}")
 

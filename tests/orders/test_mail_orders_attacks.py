@@ -6,6 +6,8 @@ import io
 import os
 import subprocess
 import sys
+import threading
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from django.core.management import call_command
 
 from orders import replyaddress
 from orders.mailorders import MAX_BODY_LINES, MAX_MIME_DEPTH, receive
+from orders.mailsize import DRAIN_MOST, drain
 from tests.orders.test_mail_orders import a_mail, draft_of, orders_domain  # noqa: F401
 from tests.orders.test_play_fixtures import (  # noqa: F401
     marching,
@@ -116,10 +119,10 @@ def test_ten_thousand_junk_lines_get_a_short_answer_saying_what_was_cut(marching
 
 
 class Endless(io.RawIOBase):
-    """A mail of 64 MB (as good as endless: the mail server's limit is some 10-50 MB), handed
+    """A mail of 128 MB (as good as endless: the mail server's limit is some 10-50 MB), handed
     over in short reads as a pipe does: it counts the bytes read from it."""
 
-    def __init__(self, size: int = 64 * 1024 * 1024) -> None:
+    def __init__(self, size: int = 128 * 1024 * 1024) -> None:
         self.served, self.size = 0, size
 
     def readable(self) -> bool:
@@ -132,11 +135,12 @@ class Endless(io.RawIOBase):
         return size
 
 
-def test_a_mail_without_end_is_read_only_to_one_byte_past_the_limit(
+def test_a_mail_without_end_is_kept_only_to_one_byte_past_the_limit(
     marching, monkeypatch, settings, caplog
 ):
     """It read everything before checking the size: a mail as large as the mail server
-    allows was held whole in memory."""
+    allows was held whole in memory. Past the limit and a byte, the rest is thrown away as it
+    comes, to the hard cap of 64 MB, and never held."""
     stream = Endless()
 
     class Stdin:
@@ -149,10 +153,10 @@ def test_a_mail_without_end_is_read_only_to_one_byte_past_the_limit(
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     most = settings.ORDERS_MAIL_MAX_BYTES
-    assert stream.served == most + 1
+    assert stream.served == most + 1 + DRAIN_MOST
     assert peak < 3 * most
     assert out.getvalue().strip() == (
-        f"receivemail: dropped (oversized: more than {most} bytes, the rest not read)"
+        f"receivemail: dropped (oversized: more than {most} bytes, the rest thrown away)"
     )
     assert "Traceback" not in caplog.text and "oversized" in caplog.text
 
@@ -164,16 +168,22 @@ def test_a_mail_of_the_limit_exactly_is_read(marching, monkeypatch, settings):
     assert "dropped (no genuine reply token)" in out
 
 
-def test_the_mail_servers_pipe_is_left_unread_past_the_limit(settings):
-    """``manage.py receivemail`` in a process of its own, fed 50 MB through a pipe: it exits 0
-    having read the limit and a byte (the writer is told the pipe is broken soon after)."""
+def receivemail_process(settings) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": "", "CELERY_BROKER_URL": "", "REDIS_URL": "",
            "SECRET_KEY": settings.SECRET_KEY}  # fmt: skip
-    child = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "manage.py", "receivemail"], cwd=ROOT, env=env,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
-    written = 0
+
+
+def test_the_mail_servers_pipe_is_read_to_its_end_and_never_broken(settings):
+    """``manage.py receivemail`` in a process of its own, fed 50 MB through a pipe as a mail
+    server hands a mail over: every byte is taken (the writer never sees a broken pipe, which
+    a mail server may count as a failed delivery, to retry or bounce), the mail is dropped and
+    the exit status is 0. It stopped reading one byte past the limit, and the pipe broke."""
+    child = receivemail_process(settings)
+    written, broken = 0, None
     head = b"From: someone@example.com\r\nTo: orders@dgk.example.org\r\n\r\n"
     try:
         child.stdin.write(head)
@@ -182,9 +192,52 @@ def test_the_mail_servers_pipe_is_left_unread_past_the_limit(settings):
             child.stdin.write(b"x" * 65536)
             written += 65536
         child.stdin.close()
-    except BrokenPipeError:
-        pass
-    out, err = child.communicate(timeout=120)
+    except BrokenPipeError as exc:
+        broken = exc
+    out, err = child.stdout.read(), child.stderr.read()
+    child.wait(120)
+    assert broken is None, f"broken pipe after {written} bytes"
+    assert written == len(head) + 50 * 1024 * 1024
     assert child.returncode == 0, err.decode(errors="replace")
-    assert b"dropped (oversized: more than" in out
-    assert written < 50 * 1024 * 1024  # it stopped reading: the pipe broke long before
+    most = settings.ORDERS_MAIL_MAX_BYTES
+    assert out.decode().strip() == (
+        f"receivemail: dropped (oversized: more than {most} bytes, the rest thrown away)"
+    )
+
+
+def test_the_drain_stops_at_its_cap_and_leaves_the_rest():
+    """Read through a real pipe: no more than asked is taken, what follows stays readable."""
+    reader, writer = os.pipe()
+    with os.fdopen(reader, "rb") as inlet, os.fdopen(writer, "wb") as outlet:
+        outlet.write(b"x" * 40_000 + b"y" * 10)  # (within what a pipe holds unread)
+        outlet.close()
+        assert drain(inlet, most=40_000) == 40_000
+        assert inlet.read() == b"y" * 10
+
+
+def test_the_drain_stops_at_its_deadline_when_the_writer_trickles():
+    """A writer that sends a little every 20 ms and never ends: the drain gives up at its
+    deadline (checked between reads), having thrown away what came."""
+    reader, writer = os.pipe()
+    stop = threading.Event()
+
+    def trickle():
+        with os.fdopen(writer, "wb", buffering=0) as outlet:
+            while not stop.is_set():
+                outlet.write(b"x" * 1024)
+                time.sleep(0.02)
+
+    thread = threading.Thread(target=trickle, daemon=True)
+    thread.start()
+    try:
+        with os.fdopen(reader, "rb") as inlet:
+            started = time.monotonic()
+            gone = drain(inlet, seconds=0.5)
+            took = time.monotonic() - started
+            stop.set()
+            inlet.read(1 << 20)  # the writer's last write is never left blocked
+    finally:
+        stop.set()
+        thread.join(5)
+    assert 0.5 <= took < 2, took
+    assert 0 < gone < 1024 * 100

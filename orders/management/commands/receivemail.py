@@ -5,10 +5,13 @@ Exit status 0 when the mail was read, answered or dropped (a dropped mail must n
 bounce to a robot is how two robots start talking); 75 (EX_TEMPFAIL) when the site could not
 take it now (the database is down), so that the mail server keeps it and tries again.
 
-At most ``ORDERS_MAIL_MAX_BYTES`` and one byte more are read: a larger mail is dropped with
-the rest of it never read, so what the mail server hands over costs no more memory than the
-limit (Postfix's pipe takes a command that exits 0 before reading all as a delivery: the
-broken pipe is ignored, ``pipe_command.c``).
+At most ``ORDERS_MAIL_MAX_BYTES`` and one byte more are kept: a larger mail is dropped, and the
+rest of it is read 64 kB at a time and thrown away (``orders.mailsize.drain``, to 64 MB or 60 s),
+so what the mail server hands over costs no more memory than the limit and the mail server
+never sees a broken pipe. Postfix's pipe and Exim's pipe transport both ignore a broken pipe
+(EPIPE) from a command that exits 0 (Postfix ``pipe_command.c``, Exim ``transports/pipe.c``),
+but a mail server that took it for a failed delivery would retry the mail for days or bounce
+it: read to its end, the mail is a delivery to every one of them (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -21,24 +24,10 @@ from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
 from orders.mailorders import oversized, receive
+from orders.mailsize import drain, read_at_most
 
 EX_TEMPFAIL = 75
-CHUNK = 64 * 1024
 log = logging.getLogger(__name__)
-
-
-def read_at_most(stream, most: int) -> bytes:
-    """The bytes of ``stream`` up to ``most + 1`` (one more than allowed says it is too large),
-    read in chunks of at most 64 kB: a stream of any size, or one that never ends, costs no
-    more. A stream may hand fewer bytes than asked (a pipe): read until enough, or its end."""
-    parts, held = [], 0
-    while held <= most:
-        part = stream.read(min(CHUNK, most + 1 - held))
-        if not part:
-            break
-        parts.append(part)
-        held += len(part)
-    return b"".join(parts)
 
 
 class Command(BaseCommand):
@@ -48,6 +37,7 @@ class Command(BaseCommand):
         most = settings.ORDERS_MAIL_MAX_BYTES
         raw = read_at_most(sys.stdin.buffer, most)
         if len(raw) > most:
+            drain(sys.stdin.buffer)
             outcome = oversized(len(raw), downloaded=True, whole=False)
             self.stdout.write(f"receivemail: {outcome.status} ({outcome.reason})")
             return
