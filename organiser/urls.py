@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from organiser import views
+from organiser import clock_views, views
 
 urlpatterns = [
     path("campaigns/", views.my_campaigns, name="campaigns"),
@@ -21,12 +21,12 @@ urlpatterns = [
     ),
     path("campaigns/<uuid:code>/organiser/", views.organiser_board, name="organiser_board"),
     path("campaigns/<uuid:code>/organiser/options/", views.campaign_options, name="options"),
-    path("campaigns/<uuid:code>/organiser/pause/", views.pause, name="pause"),
-    path("campaigns/<uuid:code>/organiser/resume/", views.resume, name="resume"),
-    path("campaigns/<uuid:code>/organiser/extend/", views.extend, name="extend"),
-    path("campaigns/<uuid:code>/organiser/resolve/", views.resolve_now, name="resolve_now"),
-    path("campaigns/<uuid:code>/organiser/rollback/", views.roll_back, name="roll_back"),
-    path("campaigns/<uuid:code>/organiser/end/", views.end, name="end_campaign"),
+    path("campaigns/<uuid:code>/organiser/pause/", clock_views.pause, name="pause"),
+    path("campaigns/<uuid:code>/organiser/resume/", clock_views.resume, name="resume"),
+    path("campaigns/<uuid:code>/organiser/extend/", clock_views.extend, name="extend"),
+    path("campaigns/<uuid:code>/organiser/resolve/", clock_views.resolve_now, name="resolve_now"),
+    path("campaigns/<uuid:code>/organiser/rollback/", clock_views.roll_back, name="roll_back"),
+    path("campaigns/<uuid:code>/organiser/end/", clock_views.end, name="end_campaign"),
     path(
         "campaigns/<uuid:code>/organiser/orders/<uuid:seat_code>/",
         views.enter_orders,
