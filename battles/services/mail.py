@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import capfirst
 
-from battles.models import Battle
+from battles.models import Battle, BattleStatus
 from battles.services.briefing import describe_result, turn_label
 from battles.services.records import seats_in, side_of_seat
 from campaign.models import Seat
@@ -32,6 +32,7 @@ _SUBJECTS = {
     "date-set": "{campaign}: {short} is fought on {date}",
     "reminder": "{campaign}: {short} is fought tomorrow",
     "overdue": "{campaign}: {short} has no result yet",
+    "to-date": "{campaign}: {short} waits for its date",
 }
 
 
@@ -51,6 +52,12 @@ _BODIES = {
     "\nBattle page: {link}",
     "overdue": "{Battle}, {when}, was due on {date} and has no final result."
     " Extend its date, settle it, or use the quick resolution: {link}",
+    "to-date": "{Battle}, {when}, goes to the tabletop, and the campaign waits for its result"
+    " (9). Set the date it is fought (the club night) on the battle page; its players are"
+    " emailed the date and their briefings: {link}\n"
+    "After the battle one side enters the result and the other confirms it; the turn then"
+    " goes on. If it cannot be fought, settle the result yourself or use the quick resolution,"
+    " on the same page.",
 }
 
 
@@ -87,6 +94,8 @@ def build_mail(
     battle = Battle.objects.select_related("campaign__organiser").filter(id=battle_id).first()
     if battle is None or kind not in _SUBJECTS:
         return None
+    if kind == "to-date" and (battle.fight_on or battle.status != BattleStatus.PENDING):
+        return None  # dated, entered or settled before it went: nothing left to ask
     seat = side = None
     if organiser:
         email = battle.campaign.organiser.email

@@ -30,7 +30,7 @@ from campaign.models import (
     Seat,
     StateVersion,
 )
-from campaign.services import gameplay, viewcache
+from campaign.services import gameplay, outgoing, viewcache
 from maps.core.hexgrid import DIRECTIONS, parse_hex_id
 from maps.core.model import CitySize, River, Terrain
 from rules.armies import Alliance
@@ -99,6 +99,9 @@ def sync(campaign: Campaign, latest: StateVersion | None = None) -> list[Battle]
         )
         if created:
             made.append(battle)
+            # The campaign waits for it with no deadline: the organiser is told to date it
+            # (the players' email says he does), or the season would wait unnoticed.
+            outgoing.queue_battle(battle.id, "to-date", organiser=True)
     return made
 
 

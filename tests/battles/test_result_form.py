@@ -293,3 +293,39 @@ def test_a_battle_emails_day_is_written_as_the_page_writes_it():
 
     moment = datetime(2026, 12, 3, 19, 30, tzinfo=ZoneInfo("Europe/London"))
     assert _day(moment) == "Thursday 3 December 2026, 19:30 GMT"
+
+
+# ---- the organiser is told to date a battle the campaign waits for ----------------------------
+
+
+def test_the_organiser_is_told_to_date_a_battle_that_goes_to_the_table(
+    battle, organiser, player, django_capture_on_commit_callbacks
+):
+    """The players' email says the organiser sets the date; the battle window has no deadline
+    and only a dated battle reminds him. Undated and untold, the season waited unnoticed."""
+    from battles.services import records
+    from mail.services import email
+
+    campaign = battle.campaign
+    Battle.objects.filter(id=battle.id).delete()  # the record made again, as after the phase
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        (made,) = records.sync(campaign)
+    told = [m for m in mail.outbox if m.to == [organiser.email]]
+    assert len(told) == 1 and len(mail.outbox) == 1, [(m.to, m.subject) for m in mail.outbox]
+    (m,) = told
+    assert m.subject == f"{campaign.name}: the battle near Prague waits for its date"
+    assert m.body.startswith(
+        "Hello,\n\nThe battle near Prague (hex 0502), April I, goes to the tabletop"
+    )
+    link = reverse("battles:battle", args=[campaign.code, made.code])
+    assert link in m.body
+    assert "Set the date it is fought" in m.body and "quick resolution" in m.body
+    # once: the record exists, nothing more is queued
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert records.sync(campaign) == []
+    assert not mail.outbox
+    # dated before the email went: nothing left to ask
+    Battle.objects.filter(id=made.id).update(fight_on=timezone.now() + timedelta(days=2))
+    assert not email.deliver("battle", battle_id=made.id, battle_kind="to-date", organiser=True)
