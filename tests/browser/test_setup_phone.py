@@ -234,3 +234,70 @@ def test_a_refused_form_says_what_to_put_right_on_the_first_screen(browser, live
     browser.save_screenshot(str(ARTIFACTS / "setup-form-problems.png"))
     wide = no_overflow(browser, "new campaign, refused")
     assert not wide, wide
+
+
+# Every control of the page a thumb taps, where it is drawn: its name and its size. A box or a
+# round button counts by the row of its label (the row is what the thumb taps).
+CONTROLS = """
+const out = [];
+for (const e of document.querySelectorAll(
+    'header a, header button, main a.button, main button, main summary, main select,'
+    + ' main input:not([type=hidden])')) {
+  const r = e.getBoundingClientRect();
+  if (!r.width || !r.height) continue;
+  const tick = e.type === 'checkbox' || e.type === 'radio';
+  const h = tick ? e.closest('label').getBoundingClientRect().height : r.height;
+  out.push([e.tagName + ' ' + (e.innerText || e.name || '').trim().slice(0, 40), Math.round(h)]);
+}
+return out;
+"""
+
+
+def test_the_boards_tools_fit_a_thumb_and_read_one_field_a_line(browser, live_server, organiser):
+    """The newcomer's board on a phone: the folded tools (a missed deadline, Caretaker…,
+    Replace…) were 24 px lines to tap, Log out too; in the missed-deadline form "Grace, hours"
+    and its box, "Excused misses a season, per seat" and its box and "Caretaker's style" ran on
+    together, so which box was which could not be read.
+    Screenshot: docs/screenshots/board-tools.png."""
+    campaign = setup.create_campaign(
+        organiser, name="Tools 1757", players=3, army_points=POINTS, now=NOW,
+    )  # fmt: skip
+    for s in campaign.seats.all():
+        s.user = make_user(f"t-{s.power}")
+        s.save()
+    setup.start_campaign(campaign, organiser, now=NOW)
+    sign_in(browser, live_server, organiser)
+    browser.get(live_server.url + reverse("organiser_board", args=[campaign.code]))
+    prussia = campaign.seats.get(power="prussia")
+    for selector in (
+        f"#board-{prussia.code} > summary",
+        f"#caretaker-{prussia.code} > summary",
+        f"#replace-{prussia.code} > summary",
+        "#missed-policy > summary",
+    ):
+        tap(browser, browser.find_element(By.CSS_SELECTOR, selector))
+    assert browser.find_element(By.ID, "missed-policy").get_attribute("open") is not None
+    small = [c for c in browser.execute_script(CONTROLS) if c[1] < 44]
+    assert not small, small
+    # the missed-deadline form: one field a line, its box under its words, within the form
+    labels = browser.find_elements(By.CSS_SELECTOR, "#missed-policy form > label")
+    assert [lb.text.split("\n")[0] for lb in labels][:3] == [
+        "Grace, hours", "Excused misses a season, per seat", "Caretaker's style",
+    ]  # fmt: skip
+    rows = [lb.rect for lb in labels]
+    overlapping = [
+        (a, b) for a, b in zip(rows, rows[1:], strict=False) if b["y"] < a["y"] + a["height"] - 1
+    ]
+    assert not overlapping, overlapping
+    for label in labels[:3]:
+        words = browser.execute_script(
+            "const r = document.createRange(); r.selectNodeContents(arguments[0].firstChild);"
+            "return r.getBoundingClientRect().bottom;",
+            label,
+        )
+        box = label.find_element(By.CSS_SELECTOR, "input, select").rect
+        assert box["y"] >= words - 1, (label.text, words, box)  # under its words
+    missed = browser.find_element(By.ID, "missed-policy")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", missed)
+    browser.save_screenshot(str(SCREENSHOTS / "board-tools.png"))
+    assert not no_overflow(browser, "board, its tools open")
