@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from tabletop import naming
+from rules import battlenames
 
 
 class BattleStatus(models.TextChoices):
@@ -87,13 +87,13 @@ class Battle(models.Model):
     @property
     def title(self) -> str:
         """ "The battle of Breslau", "Battle near Lobositz", "Battle in hex 4127"
-        (``tabletop.naming``)."""
-        return naming.title({**self.setup, "hex": self.hex})
+        (``rules.battlenames``)."""
+        return battlenames.title({**self.setup, "hex": self.hex})
 
     @property
     def named(self) -> str:
         """The battle in a sentence: "the battle near Lobositz (hex 5639)"."""
-        return naming.named({**self.setup, "hex": self.hex})
+        return battlenames.named({**self.setup, "hex": self.hex})
 
     @property
     def is_final(self) -> bool:

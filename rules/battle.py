@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 from maps.core.hexgrid import parse_hex_id
 from maps.core.model import HexMap
-from rules import investment, victory
+from rules import battlenames, investment, victory
 from rules.armies import ADJECTIVES, Alliance, Army
 from rules.battlesetup import battle_setup, force_retire_refusal, turn_date
 from rules.dice import Dice
@@ -283,7 +283,8 @@ def decide_meeting(
         Event(
             "9",
             EventKind.BATTLE,
-            f"Battle at {hex_id} ({setup['terrain']}, {turn_date(state.turn)}): "
+            f"{battlenames.title(setup)} ({battlenames.hex_note(setup)}{setup['terrain']}, "
+            f"{turn_date(state.turn)}): "
             f"{describe(sides[Alliance.PRUSSIAN])} against "
             f"{describe(sides[Alliance.AUSTRIAN])}. The campaign waits for the result "
             "from the tabletop (9).",
@@ -295,7 +296,7 @@ def decide_meeting(
         Event(
             "9",
             EventKind.BATTLE,
-            f"A battle is fought at {hex_id} between "
+            f"{battlenames.capital(battlenames.named(setup))} is fought between "
             f"{sides[Alliance.PRUSSIAN].commander.table.name} and "
             f"{sides[Alliance.AUSTRIAN].commander.table.name} (9).",
             {"hex": hex_id, "battle": pending.id},

@@ -175,7 +175,7 @@ class Happening:
 
 
 def timeline(events: Iterable[Mapping[str, Any]]) -> tuple[Happening, ...]:
-    """The battles (the public "A battle is fought at ..." of 9) and the sieges (one entry per
+    """The battles (the public "The battle near ... is fought between ..." of 9) and the sieges (one entry per
     city and turn: a siege roll, a breach, a fight or a surrender of 11), in turn order.
 
     >>> [h.place for h in timeline([

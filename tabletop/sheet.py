@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rules import battlenames
 from rules.armies import ADJECTIVES, Army, siege_train_name
 from rules.armies import Seat as EngineSeat
-from tabletop import forces, naming
+from tabletop import forces
 from tabletop import units as unit_rules
 from tabletop.layout import FeatureKind, TableLayout
 
@@ -310,7 +311,7 @@ def sheet(
     if audience != UMPIRE and audience not in sides:
         raise ValueError(f"{audience!r} fought no part in this battle")
     names = {s: fighting_name(setup["sides"][s]) for s in sides}
-    place = naming.place(setup)
+    place = battlenames.place(setup)
     attack = _attack(sides, came_from, setup, names, wished)
     length = game_length(int(setup["turn"]), units.minutes_per_turn)
     edges = {d.side: d for d in layout.deployments}
@@ -334,7 +335,7 @@ def sheet(
             f"{r.get('name') or 'a river'} ({r['class']}, hexside {r['side']})"
             for r in setup.get("rivers", [])
         ],
-        "title": naming.title(setup),
+        "title": battlenames.title(setup),
         "attack": attack,
         "setup_order": [names[s] for s in attack["setup_order"]],
         "length": length,

@@ -17,7 +17,7 @@ from battles.services import photo_pages
 from battles.services.briefing import describe_result, seat_label, stakes, turn_label
 from battles.services.records import SIDES, UMPIRE, audience_for, side_name, tabletop_settings
 from campaign.models import Campaign, Event
-from tabletop import naming
+from rules import battlenames
 
 _NUMBERS = re.compile(r"\b\d[\d,]*\s*(points?|pts)\b", re.IGNORECASE)
 
@@ -122,7 +122,7 @@ def _awarded(battle: Battle) -> list[str]:
 
 def _place(battle: Battle) -> str:
     """The chronicle's column: "Breslau (hex 6933)", "near Lobositz (hex 5639)", "hex 4127"."""
-    return naming.where({**battle.setup, "hex": battle.hex})
+    return battlenames.where({**battle.setup, "hex": battle.hex})
 
 
 def gazette(campaign: Campaign, *, now: datetime) -> list[dict[str, str]]:

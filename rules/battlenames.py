@@ -71,3 +71,14 @@ def named(setup: Mapping[str, Any]) -> str:
     hex 4127"."""
     name = short(setup)
     return name if place(setup).startswith("hex ") else f"{name} (hex {setup.get('hex', '?')})"
+
+
+def hex_note(setup: Mapping[str, Any]) -> str:
+    """"hex 5639, " where the name does not give the hex already (to open a parenthesis: "Battle
+    near Lobositz (hex 5639, clear, April I)"), else ""."""
+    return "" if place(setup).startswith("hex ") else f"hex {setup.get('hex', '?')}, "
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital (a name opening a sentence)."""
+    return text[:1].upper() + text[1:]

@@ -1,11 +1,11 @@
-"""A battle is named after the town in its hex or near it, else by its hex (``tabletop.naming``),
+"""A battle is named after the town in its hex or near it, else by its hex (``rules.battlenames``),
 the same on every page, email, sheet and picture."""
 
 from __future__ import annotations
 
 import pytest
 
-from tabletop import naming
+from rules import battlenames
 
 
 def _setup(hex_id: str, city: str | None = None, away: int | None = None) -> dict:
@@ -31,14 +31,14 @@ def _setup(hex_id: str, city: str | None = None, away: int | None = None) -> dic
             "the battle near Lobositz (hex 5639)",
         ),
         (
-            _setup("5640", "Lobositz", naming.NEAR_HEXES),
+            _setup("5640", "Lobositz", battlenames.NEAR_HEXES),
             "Battle near Lobositz",
             "the battle near Lobositz",
             "the battle near Lobositz (hex 5640)",
         ),
         # A town three hexes off (about 50 km) is not "near": the hex names the battle.
         (
-            _setup("4127", "Kassel", naming.NEAR_HEXES + 1),
+            _setup("4127", "Kassel", battlenames.NEAR_HEXES + 1),
             "Battle in hex 4127",
             "the battle in hex 4127",
             "the battle in hex 4127",
@@ -47,6 +47,6 @@ def _setup(hex_id: str, city: str | None = None, away: int | None = None) -> dic
     ],
 )
 def test_a_battle_is_named_after_its_town(setup, title, short, named):
-    assert naming.title(setup) == title
-    assert naming.short(setup) == short
-    assert naming.named(setup) == named
+    assert battlenames.title(setup) == title
+    assert battlenames.short(setup) == short
+    assert battlenames.named(setup) == named
