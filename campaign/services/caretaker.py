@@ -242,6 +242,8 @@ def hand_over(seat: Seat, actor, *, style: str, until: datetime | None, now: dat
         seat=str(seat.code),
         style=style,
     )
+    if seat.user_id is not None:  # its player is told, and how he takes the seat back
+        outgoing.queue_caretaker(seat.id)
 
 
 def take_back(seat: Seat, actor, *, now: datetime, why: str = "") -> bool:

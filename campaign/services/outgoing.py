@@ -147,6 +147,11 @@ def queue_handover(seat_id: int) -> None:
     _queue("handover", seat_id=seat_id)
 
 
+def queue_caretaker(seat_id: int) -> None:
+    """The player of a seat the organiser handed to the caretaker is told, with his way back."""
+    _queue("caretaker", seat_id=seat_id)
+
+
 def queue_battle(battle_id: int, battle_kind: str, **options) -> None:
     """A battle's email (``battles.services.records``: result entered, disputed, applied, date
     set, reminder, overdue); its recipients are read when it is sent."""

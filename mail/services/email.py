@@ -70,6 +70,7 @@ SUBJECTS = {
     "campaign-over": "{campaign}: the campaign is over",
     "invitation": "You are invited to the campaign {campaign}",
     "handover": "{campaign}: you now command the {seat}",
+    "caretaker": "{campaign}: the caretaker plays your seat for now",
     "organiser-missing": "{campaign}: orders still missing, deadline {due}",
     "organiser-flag": "{campaign}: the {seat} has missed {missed} deadlines in a row",
     "reseeded": "{campaign}: the organiser changed the dice seed",
@@ -363,7 +364,7 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
     else:
         if seat is None:
             return None
-        always = ("handover", "reseeded", "rolled-back", "digest")
+        always = ("handover", "caretaker", "reseeded", "rolled-back", "digest")
         if kind not in seat.email_kinds and kind not in always:
             return None
         latest = shared.latest(seat.campaign)
@@ -394,6 +395,10 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
                 ctx["map_link"] = _url("orders:map", seat.code, latest.number)
         if kind == "handover":
             ctx["link"] = _url("orders:handover", seat.code)
+        if kind == "caretaker":
+            if not seat.caretaker_style:
+                return None  # taken back before this email went: nothing to tell
+            ctx["style"] = caretaker.STYLES.get(seat.caretaker_style, seat.caretaker_style)
         if kind == "digest":  # it begins with the dashboard's "Since you last looked"
             told = catchup.catch_up(
                 seat, catchup.last_visit(seat), latest=latest, window=shared.window(seat.campaign)

@@ -287,3 +287,33 @@ def test_the_phase_email_tells_every_seat_of_the_caretaker_never_its_orders(
     marched = [o["path"] for o in orders["austria"]["orders"].get("march", []) if o.get("path")]
     for path in marched:
         assert path not in body  # the orders themselves stay secret
+
+
+def test_the_player_is_emailed_when_the_organiser_hands_his_seat_to_the_caretaker(
+    marching, organiser, django_capture_on_commit_callbacks, mailoutbox
+):
+    """He learns it from an email, not only from his dashboard when he comes back: what the
+    caretaker does, that his own orders still count, and the one tap that takes the seat back.
+    No other player is told by email (the log tells every player)."""
+    austria = seat(marching, "austria")
+    until = timezone.now() + timedelta(days=9)
+    with django_capture_on_commit_callbacks(execute=True):
+        caretaker.hand_over(austria, organiser, style="defensive", until=until, now=timezone.now())
+    told = [m for m in mailoutbox if m.extra_headers.get("X-DGK-Kind") == "caretaker"]
+    assert [m.to for m in told] == [[austria.user.email]]
+    body = told[0].body
+    assert told[0].subject == f"{marching.name}: the caretaker plays your seat for now"
+    assert "it plays defensive (holds its ground, declines battle)" in body
+    assert "Orders you give yourself still count." in body
+    assert f"/play/{austria.code}/" in body  # the dashboard, where one tap takes it back
+    assert "List-Unsubscribe" not in told[0].extra_headers  # not a choice: it always goes
+
+    # Taken back before the email went: nothing to tell.
+    mailoutbox.clear()
+    prussia = seat(marching, "prussia")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        caretaker.hand_over(prussia, organiser, style="plays-on", until=None, now=timezone.now())
+    caretaker.take_back(prussia, organiser, now=timezone.now())
+    for callback in callbacks:
+        callback()
+    assert not [m for m in mailoutbox if m.extra_headers.get("X-DGK-Kind") == "caretaker"]
