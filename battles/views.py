@@ -309,6 +309,7 @@ def _page_context(
         "campaign": battle.campaign,
         "battle": battle,
         "heading": briefing_service.heading(battle),
+        "status": briefing_service.status_for(battle, audience),
         "brief": briefing_service.page_brief(battle, audience) if audience else None,
         "seat": seat,
         "is_organiser": service.may_settle(battle, request.user),

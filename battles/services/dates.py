@@ -36,7 +36,9 @@ def set_date(battle: Battle, user, when: datetime, *, now: datetime) -> Battle:
     log_action(
         battle,
         user,
-        f"Set the date of {battle.named}: {when.astimezone(tz):%a %d %b, %H:%M %Z}.",
+        # Read by every player in his catch-up: a statement, not "Set the date", which a
+        # newcomer took for a task of his.
+        f"The organiser set the date of {battle.named}: {when.astimezone(tz):%a %d %b, %H:%M %Z}.",
         now,
     )
     notify(battle, "date-set")

@@ -28,6 +28,7 @@ _SUBJECTS = {
     "result-entered": "{campaign}: the result of {short} waits for you",
     "result-replaced": "{campaign}: the result of {short} was entered again",
     "result-disputed": "{campaign}: the result of {short} is disputed",
+    "result-contested": "{campaign}: the result you entered of {short} is disputed",
     "result-applied": "{campaign}: {short} is decided; the turn goes on",
     "date-set": "{campaign}: {short} is fought on {date}",
     "reminder": "{campaign}: {short} is fought tomorrow",
@@ -40,8 +41,12 @@ _BODIES = {
     "result-replaced": "The result of {battle}, {when}, was entered again; the"
     " earlier entry is void, and any answer you gave to it no longer counts. Now: {result}\n"
     "Confirm it or dispute it on the battle page: {link}",
-    "result-entered": "The result of {battle}, {when}, was entered. Confirm it or"
-    " dispute it on the battle page: {link}",
+    "result-entered": "The result of {battle}, {when}, was entered: {result}\n"
+    "Confirm it on the battle page if it is what happened on the table, and the turn goes on;"
+    " else dispute it there, saying what is wrong, and the organiser settles it: {link}",
+    "result-contested": "The result you entered of {battle}, {when}, is disputed: {dispute}\n"
+    "The organiser settles it; nothing is owed from you, and the turn goes on once he has."
+    " Battle page: {link}",
     "result-disputed": "The result of {battle}, {when}, is disputed: {dispute}\n"
     "Settle it on the battle page: {link}",
     "result-applied": "{Battle}, {when}, is decided and applied to the campaign."

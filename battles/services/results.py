@@ -279,6 +279,8 @@ def dispute_result(
         )
     battle.refresh_from_db()
     notify_organiser(battle, "result-disputed")
+    # The side that entered it learns why, and that it waits for nothing more from him.
+    notify(battle, "result-contested", exclude_side=side_of_seat(battle, seat))
     return battle
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from battles.models import Battle
+from battles.models import Battle, BattleStatus
 from battles.services import briefing as battle_briefing
 from battles.services import printing as battle_print
 from battles.services import records as battles
@@ -52,6 +52,24 @@ def unit_settings(campaign) -> dict[str, Any]:
 def side_names(battle: Battle) -> dict[str, str]:
     """Each side (alliance value) named by the armies that fight in it (issue 14)."""
     return {side: sheets.fighting_name(data) for side, data in battle.setup["sides"].items()}
+
+
+def status_for(battle: Battle, side: str | None) -> str:
+    """The battle's status as ``side`` reads it: whose move it is. A result entered waits for
+    the side that did not enter it, and that side is told it is his to confirm or dispute
+    ("waiting for the other side" read, to that side, as though it waited on the enemy)."""
+    entered = (
+        battles.side_of_seat(battle, battle.entered_by)
+        if battle.status == BattleStatus.ENTERED and battle.entered_by_id
+        else None
+    )
+    if entered is None or side not in battle.setup["sides"]:
+        return battle.get_status_display()
+    names = side_names(battle)
+    if side == entered:
+        others = " and the ".join(n for s, n in names.items() if s != side)
+        return f"Result entered by your side, waiting for the {others} to confirm or dispute it"
+    return f"Result entered by the {names[entered]}: yours to confirm or dispute"
 
 
 def page_brief(battle: Battle, audience: str) -> dict[str, Any]:

@@ -160,7 +160,9 @@ def test_the_status_and_the_date_follow_each_htmx_action(
 
     r = htmx_post(client_for(player), "enter", battle, {**TYPED, "loss_prussia": 100,
                                                         "prisoners_austria": 0})  # fmt: skip
-    assert "Status: Result entered, waiting for the other side." in status_of(r.content.decode())
+    assert "Status: Result entered by your side, waiting for the Austrian army" in status_of(
+        r.content.decode()
+    )
     with django_capture_on_commit_callbacks(execute=True):
         r = htmx_post(client_for(other), "confirm", battle, {"entry": 1})
     body = r.content.decode()

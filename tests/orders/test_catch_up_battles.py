@@ -33,10 +33,10 @@ def test_a_battle_set_up_and_dated_links_to_the_battle(
 
     dates.set_date(b, organiser, timezone.now() + timedelta(days=3), now=timezone.now())
     block = lines_of(client_for(player).get(url("dashboard", prussia)).content.decode())
-    assert f'href="{battle_page}">Set the date of {b.named}' in block
+    assert f'href="{battle_page}">The organiser set the date of {b.named}' in block
 
     # Hanover's armies are not in it: the log's line, linking to the log
     hanoverian = lines_of(client_for(ally).get(url("dashboard", hanover)).content.decode())
     assert battle_page not in hanoverian
     log = reverse("action_log", args=[campaign.code])
-    assert f'href="{log}">Set the date of {b.named}' in hanoverian
+    assert f'href="{log}">The organiser set the date of {b.named}' in hanoverian

@@ -98,4 +98,6 @@ def test_setting_a_battle_date_is_logged_in_the_campaigns_time(battle, organiser
         battle_url("date", battle), {"fight_on": local.strftime("%Y-%m-%dT%H:%M")}
     )
     assert r.status_code == 302
-    assert logged(battle) == [f"Set the date of {battle.named}: {local:%a %d %b, %H:%M %Z}."]
+    assert logged(battle) == [
+        f"The organiser set the date of {battle.named}: {local:%a %d %b, %H:%M %Z}."
+    ]
