@@ -105,3 +105,36 @@ def test_a_refused_result_comes_back_as_typed_with_the_problem_in_view(
     browser.execute_script("window.scrollTo(0, 0)")
     browser.save_screenshot(str(SCREENSHOTS / "battle-dated.png"))
     assert not axe.found, axe.report()
+
+
+SHORT_CONTROLS = """
+return [...document.querySelectorAll('#result summary, #result button, #result select,'
+  + ' #result input:not([type=hidden]):not([type=checkbox]), #result textarea')]
+  .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+  .map(e => e.tagName + ' ' + (e.innerText || e.name).trim().slice(0, 40)
+    + ': ' + Math.round(e.getBoundingClientRect().height) + ' px');
+"""
+
+
+def test_the_side_asked_to_answer_taps_every_control_with_a_thumb(
+    browser, live_server, battle, player, other
+):
+    """The Austrian answers the Prussians' entry on his phone: the confirm and dispute
+    buttons, the reason and the folded history of the entries are each a thumb's height
+    (the history's summary was 24 px)."""
+    from tests.battles.test_battles import post
+    from tests.orders.test_play_fixtures import client_for
+
+    post(
+        client_for(player),
+        "enter",
+        battle,
+        {**MISTAKE, "loss_prussia": 100, "prisoners_austria": 0},
+    )
+    campaign = battle.campaign
+    sign_in(browser, live_server, other)
+    browser.get(live_server.url + reverse("battles:battle", args=[campaign.code, battle.code]))
+    assert "yours to confirm or dispute" in browser.find_element(By.ID, "battle-status").text
+    assert browser.find_element(By.XPATH, "//summary[starts-with(., 'Every entry')]")
+    assert browser.execute_script(SHORT_CONTROLS) == []
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
