@@ -16,7 +16,7 @@ import functools
 from django.template.loader import render_to_string
 
 from campaign.models import Campaign, Seat, StateVersion
-from campaign.projection import Relation, View, report_lines
+from campaign.projection import Relation, ReportLine, View, report_items
 from campaign.services import gameplay, viewcache
 
 # The name each part is kept under (``part:<name>``) and its template.
@@ -27,10 +27,11 @@ PARTS = {
 }
 
 
-def reports(view: View) -> list[tuple[int, list[str]]]:
-    """The dashboard's reports: this turn's so far and the last turn's."""
+def reports(view: View) -> list[tuple[int, list[ReportLine]]]:
+    """The dashboard's reports: this turn's so far and the last turn's, a turn's routine
+    supply in one line (``campaign.projection.report_items``)."""
     return [
-        (turn, report_lines(view, turn))
+        (turn, report_items(view, turn))
         for turn in (view.turn, view.turn - 1)
         if turn >= 1 and (turn < view.turn or any(e.turn == turn for e in view.events))
     ]

@@ -22,13 +22,21 @@ from campaign.projection import Relation
 from campaign.services import viewcache
 from dgk import jsontext
 from maps import overlay
-from maps.core.hexgrid import hex_id
+from maps.core.hexgrid import hex_id, parse_hex_id
 from maps.core.tiles import grid_of, map_stamp
+from maps.core.wording import hex_in_words
 from orders.access import Access, _hexmap, _settings, _sheet, _version, _view, _window
 from orders.deploy_pages import deployment_context
 from orders.forms import enemy_hexes, march_preview
 from orders.models import OrderSheet
-from orders.pages import ORDER_PHASES, battle_hexes, draft_items, own_units, unit_position
+from orders.pages import (
+    ORDER_PHASES,
+    battle_hexes,
+    draft_items,
+    line_in_words,
+    own_units,
+    unit_position,
+)
 from rules.armies import Army
 from rules.deployment import may_deploy_in, read_deployment
 from rules.orders import unit_army
@@ -213,6 +221,9 @@ def _layer(request, access, version, hexmap, window, sheet, phase, unit) -> dict
             "name": units[unit],
             "path": "",
             "saved": path if order else None,
+            # the saved line and where the unit stands, said as the list of orders says them
+            "said": line_in_words(view, hexmap, unit, path) if order else None,
+            "at": hex_in_words(hexmap, parse_hex_id(pos[0])),
             "marches": marches,
             "from": pos[0],
             "spent": 0,

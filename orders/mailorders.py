@@ -52,6 +52,7 @@ from orders.textorders import (
     Reading,
     Vocabulary,
     map_route,
+    march_said,
     read_orders,
 )
 
@@ -80,6 +81,7 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     ready: bool = False
     units: dict[str, str] = field(default_factory=dict)  # the seat's units, key -> name
+    positions: dict[str, str] = field(default_factory=dict)  # the hex each stands in
 
 
 def clean(value: object, limit: int = 300) -> str:
@@ -241,6 +243,7 @@ def vocabulary(access: Access, window: PhaseWindow) -> Vocabulary:
         leaders_only=forced,
         battles={b["hex"]: tuple(b["armies"]) for b in battle_hexes(view)},
         honors=honors_roles(view, hexmap),
+        hexmap=hexmap,
     )
 
 
@@ -310,8 +313,9 @@ def _apply(
             now=now, message_id=message_id, seat=str(seat.code),
         )  # fmt: skip
     outcome = Outcome(
-        "read", seat=seat, reading=reading, problems=refused + problems, units=dict(vocab.units)
-    )
+        "read", seat=seat, reading=reading, problems=refused + problems,
+        units=dict(vocab.units), positions=dict(vocab.positions),
+    )  # fmt: skip
     outcome.ready = made_ready or (sheet.ready and reading.ready is not False)
     return outcome
 
@@ -344,10 +348,11 @@ def _merge(draft: dict, line: Line, access: Access) -> str:
 def _confirmation(seat: Seat, window: PhaseWindow, outcome: Outcome) -> dict:
     sheet = OrderSheet.objects.get(window=window, seat=seat)
     units = outcome.units  # the names the mail was read with: no second view
+    hexmap = _hexmap(seat.campaign)
     held = []
     for kind in MAIL_KINDS.get(window.phase, ()):
         for o in draft_items(sheet.draft, kind):
-            held.append(_said(kind, o, units))
+            held.append(_said(kind, o, units, outcome.positions, hexmap))
     return {
         "reading": outcome.reading,
         "held": held,
@@ -357,14 +362,10 @@ def _confirmation(seat: Seat, window: PhaseWindow, outcome: Outcome) -> dict:
     }
 
 
-def _said(kind: str, o: dict, units: dict[str, str]) -> str:
+def _said(kind: str, o: dict, units: dict[str, str], positions: dict[str, str], hexmap) -> str:
     if kind in (MARCH, FORCED_MARCH):
-        text = f"{units.get(o.get('unit'), o.get('unit'))}: {o.get('path') or 'stands'}"
-        if o.get("marches") == 2:
-            text += " (two marches)"
-        for who, at in (o.get("drop") or {}).items():
-            text += f", drops {units.get(who, who)} at {at}"
-        return text
+        unit = o.get("unit")
+        return march_said(o, units.get(unit, unit), positions.get(unit), units, hexmap)
     if kind == TRANSFERS:
         return (
             f"Transfer of {o.get('points')} points from {units.get(o.get('from'), o.get('from'))}"

@@ -20,8 +20,9 @@ from django.utils.safestring import SafeString, mark_safe
 from campaign.models import PhaseWindow, StateVersion
 from campaign.projection import Relation, View
 from campaign.services import gameplay, viewcache
-from maps.core.hexgrid import HexIdError, PathError, hex_id, neighbour, parse_hex_id, parse_path
+from maps.core.hexgrid import HexIdError, parse_hex_id
 from maps.core.tiles import map_stamp
+from maps.core.wording import hex_in_words, march_in_words
 from maps.tapmap import map_svg
 from orders.access import Access, SeatContext, _sheet, _view
 from orders.checks import TRANSFERS, order_problems, problem_lines
@@ -68,20 +69,30 @@ def unit_position(view: View, unit: str) -> tuple[str, bool, bool] | None:
     return None
 
 
-def line_end(view: View, unit: str, path) -> str:
-    """The hex a saved line of march ends in, walked from where ``unit`` stands (as the tap map
-    draws it), so the list of orders can say where each goes, not only its direction codes;
-    "" when it cannot be walked (no line, a unit not on the map, a code out of 1-6)."""
+def line_in_words(view: View, hexmap, unit: str, path) -> str:
+    """A saved line of march as the player reads it, walked from where ``unit`` stands: "3
+    hexes E to Dresden (hex 0912), via Pirna" (``maps.core.wording``), never only its direction
+    codes; "stands" for none; the codes themselves when they cannot be walked (a unit not on
+    the map, a code out of 1-6)."""
     position = unit_position(view, unit)
-    if position is None or not path:
-        return ""
-    try:
-        here = parse_hex_id(position[0])
-        for code in parse_path(str(path)):
-            here = neighbour(here, code)
-    except (HexIdError, PathError, ValueError):
-        return ""
-    return hex_id(here)
+    if not path:
+        return "stands"
+    if position is None:
+        return str(path)
+    return march_in_words(hexmap, position[0], str(path))
+
+
+def drops_in_words(drop, units: dict[str, str], hexmap) -> list[str]:
+    """The leaders an order drops off (6.2.6), each as "Ziethen at Breslau (hex 6933)": the
+    leader by his name, the hex as the map names it (``maps.core.wording.hex_in_words``)."""
+    out = []
+    for key, at in (drop if isinstance(drop, dict) else {}).items():
+        try:
+            where = hex_in_words(hexmap, parse_hex_id(str(at)))
+        except HexIdError:
+            where = str(at)
+        out.append(f"{units.get(str(key), key)} at {where}")
+    return out
 
 
 def subordinates(view: View, unit: str) -> list[str]:
@@ -301,7 +312,8 @@ def sheet_context(ctx: SeatContext, sheet: OrderSheet | None = None, **extra) ->
                 {
                     **o,
                     "name": units.get(str(o.get("unit")), o.get("unit")),
-                    "to": line_end(view, str(o.get("unit")), o.get("path")),
+                    "words": line_in_words(view, ctx.hexmap, str(o.get("unit")), o.get("path")),
+                    "drops": drops_in_words(o.get("drop"), units, ctx.hexmap),
                     "problems": problems.get(str(o.get("unit")), []),
                 }
                 for o in draft_items(draft, kind)
@@ -337,6 +349,7 @@ def orders_context(
         # order is listed (and stands) until a new one is saved, never added to (issue 43).
         path = request.GET.get("path", "")
     saved = next((o for o in draft_items(draft, kind) if o.get("unit") == unit), None)
+    saved_path = saved.get("path") if saved else ""
     marches = 1
     for o in draft_items(draft, kind):
         if o.get("unit") == unit and isinstance(o.get("marches"), int):
@@ -359,9 +372,9 @@ def orders_context(
             "unit": unit if unit in units else "",
             "path": path,
             "saved_line": (
-                f"{units[unit]} has an order ({saved.get('path') or 'stand'}): tapping it "
-                "starts its line of march anew from where it stands, and the new line replaces "
-                "the old when saved."
+                f"{units[unit]}'s order: {line_in_words(view, hexmap, unit, saved_path)}. "
+                "Tapping it starts its line of march anew from where it stands, and the new "
+                "line replaces the old when saved."
                 if saved and unit in units
                 else ""
             ),

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from campaign.models import StateVersion
-from campaign.projection import view_to_dict
+from campaign.projection import event_items, view_to_dict
 from orders.access import _access, _version, _view, _window, context_of
 from orders.pages import page_context
 from rules.armies import Army
@@ -31,7 +31,7 @@ def report(request: HttpRequest, code, number: int | None = None) -> HttpRespons
     ctx["turns"] = [
         (
             turn,
-            [e for e in view.events if e.turn == turn and e.kind != "reconnaissance"],
+            event_items(e for e in view.events if e.turn == turn and e.kind != "reconnaissance"),
             [r for r in view.reports if r.turn == turn],
         )
         for turn in (view.turn, view.turn - 1)
@@ -69,10 +69,15 @@ def _turn_asked(request: HttpRequest, latest: int) -> int | None:
 
 
 def _by_turn(view, turns) -> list[tuple]:
-    """(turn, events, reconnaissance reports) of each of ``turns`` with an event, newest first."""
+    """(turn, events as report lines, reconnaissance reports) of each of ``turns`` with an
+    event, newest first."""
     present = {e.turn for e in view.events if e.turn}
     return [
-        (t, [e for e in view.events if e.turn == t], [r for r in view.reports if r.turn == t])
+        (
+            t,
+            event_items(e for e in view.events if e.turn == t),
+            [r for r in view.reports if r.turn == t],
+        )
         for t in sorted(present & set(turns), reverse=True)
     ]
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from maps.core.hexgrid import DIRECTIONS, Hex, format_path, hex_id, neighbour, parse_hex_id
 from maps.core.model import HexMap
 from maps.core.paths import enemy_aware_cost, least_cost_path
+from maps.core.wording import hex_in_words, march_in_words
 
 MARCH = "march"
 FORCED_MARCH = "forced_march"
@@ -143,6 +144,8 @@ class Vocabulary:
     leaders_only: bool = False  # the forced march: siege trains cannot (6.3.3)
     battles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # hex -> seat's armies
     honors: Mapping[str, str] = field(default_factory=dict)  # city -> "besieger" / "garrison"
+    # The map, to say a march back in words (``march_said``); without it, in its codes.
+    hexmap: HexMap | None = None
 
     def _names(self) -> list[tuple[str, str]]:
         """(normalised name, key), the longest first, keys as names too."""
@@ -329,12 +332,32 @@ def _march(key: str, words: list[str], vocab: Vocabulary) -> tuple[str, dict, st
     drop = {who: at or walk_to(start, codes[:step]) for who, (at, step) in drops.items()}
     if drop:
         order["drop"] = drop
-    said = f"{name}: {order['path'] or 'stands'}{route_note}"
+    said = march_said(order, name, start, vocab.units, vocab.hexmap, note=route_note)
+    return kind, order, said + "."
+
+
+def march_said(
+    order: Mapping, name: str, start: str | None, units: Mapping[str, str], hexmap, note=""
+) -> str:
+    """A march order said back to its writer in words (``maps.core.wording``), then its codes
+    to copy: "Frederick: 4 hexes SE to Schweidnitz (hex 6934), 7 MP by the least-cost way, two
+    marches; drops Ziethen at hex 7034 (1 hex E of Schweidnitz) (codes 4-4-5-5)". ``start``:
+    where the unit stands (None: not on the map, the codes alone)."""
+    path = str(order.get("path") or "")
+    if not path:
+        return f"{name}: stands"
+    words = march_in_words(hexmap, start, path) if start else path
+    said = f"{name}: {words}{note}"
     if order.get("marches") == 2:
         said += ", two marches"
-    for who, at in drop.items():
-        said += f"; drops {vocab.units.get(who, who)} at {at}"
-    return kind, order, said + "."
+    drop = order.get("drop")
+    for who, at in (drop if isinstance(drop, dict) else {}).items():
+        try:
+            where = hex_in_words(hexmap, parse_hex_id(str(at)))
+        except ValueError:
+            where = str(at)
+        said += f"; drops {units.get(who, who)} at {where}"
+    return said + (f" (codes {path})" if words != path else "")
 
 
 def _march_words(key: str, words: list[str], vocab: Vocabulary, *, forced: bool):

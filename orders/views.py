@@ -44,6 +44,7 @@ from orders.pages import (
     battle_hexes,
     draft_items,
     honors_roles,
+    line_in_words,
     orders_context,
     own_units,
     page_context,
@@ -167,7 +168,8 @@ def save_march(request: HttpRequest, code) -> HttpResponse:
         items = [o for o in draft_items(draft, kind) if o.get("unit") != order["unit"]]
         draft[kind] = [*items, order]
         save_draft(sheet, draft, seat_ctx.access)
-    messages.success(request, f"Order saved: {units[order['unit']]} {order['path'] or 'stands'}.")
+    words = line_in_words(seat_ctx.view, seat_ctx.hexmap, order["unit"], order["path"])
+    messages.success(request, f"Order saved: {units[order['unit']]}, {words}.")
     return _saved(
         request, seat_ctx, sheet, f"{url}?unit={order['unit']}", unit=order["unit"],
         path=order["path"],

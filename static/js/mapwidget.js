@@ -1153,8 +1153,10 @@
   Widget.prototype.drawReach = function (r) {
     var self = this;
     // A unit that has an order starts its line anew from where it stands (never added to).
+    // (its order and where it stands in words, as the list of orders says them: r.said, r.at)
+    var order = r.said || r.saved || "stands";
     var anew = r.saved !== null && r.saved !== undefined
-      ? " Its order (" + (r.saved || "stand") + ") is replaced by a new line from here." : "";
+      ? " Its order, " + order + ", is replaced by a new line from here." : "";
     if (r.problem) {
       this.say(
         r.name + ": its order cannot be carried out. " + r.problem + anew +
@@ -1163,12 +1165,12 @@
     } else if (anew && r.hexes.length) {
       // (just saved, or chosen again: the order stands until another hex is tapped)
       this.say(
-        r.name + " in " + r.from + ": " + r.allowance + " MP. Its order (" + (r.saved || "stand") +
-          ") stands; tap another lit hex to replace it with a new line from here."
+        r.name + " in " + (r.at || r.from) + ": " + r.allowance + " MP. Its order, " + order +
+          ", stands; tap another lit hex to replace it with a new line from here."
       );
     } else {
       this.say(
-        r.name + " in " + r.from + ": " + r.allowance + " MP." + anew + " " +
+        r.name + " in " + (r.at || r.from) + ": " + r.allowance + " MP." + anew + " " +
           (r.hexes.length ? "Tap a lit hex to march there." : "It can go nowhere this phase.")
       );
     }

@@ -5,8 +5,10 @@ the live server, on the real map at the set-up form's defaults.
 The organiser makes a 3-player campaign from the set-up form (only the three seats that exist
 invited), the three invitations are read from the outbox and followed, three players sign up,
 the organiser starts, each seat deploys with the page's shortcuts (every tap counted from the
-seat's dashboard: at most 10 a seat, printed with ``-s``), the first march phase is given (one
-march order by tapping Frederick's counter on the map, then a lit hex) and resolved.
+seat's dashboard: at most 10 a seat, printed with ``-s``), the season's first report read on the
+report page and the dashboard (the routine supply in one line, shut), the first march phase is
+given (one march order by tapping Frederick's counter on the map, then a lit hex; the list of
+orders says it in words) and resolved.
 
 Screenshots go to ``artifacts/`` (git-ignored); the deployment page after one tap is also kept
 as ``docs/screenshots/deploy-one-tap.png`` when ``DGK_SCREENSHOTS=1``.
@@ -21,8 +23,10 @@ import pytest
 from django.core import mail
 
 from campaign.models import Campaign, organisers_group
-from campaign.services.gameplay import read_state
+from campaign.services.gameplay import load_campaign_map, read_state
+from maps.core.wording import march_in_words
 from orders.models import OrderSheet
+from rules.armies import Army
 from tests.browser.test_map_widget import tap_counter, tap_reach, tiles, wait_idle  # noqa: F401
 from tests.browser.test_play_phone import (  # noqa: F401
     ARTIFACTS,
@@ -55,6 +59,11 @@ class Taps:
     def on(self, by, selector) -> None:
         click(self.wait, by, selector)
         self.count += 1
+
+
+def fits(driver) -> bool:
+    """Nothing wider than the phone: the page does not scroll sideways."""
+    return driver.execute_script("return document.documentElement.scrollWidth") <= 390
 
 
 def invitation_links() -> dict[str, str]:
@@ -171,6 +180,28 @@ def test_the_first_week_of_a_three_player_season(browser, live_server, tiles):
     browser.delete_all_cookies()
     sign_in(browser, live_server, prussia.user)
     window = campaign.open_window()
+
+    # --- the season's first report: the routine supply in one line, shut -------------------------
+    # (a newcomer's playthrough found about 14 supply lines, one a force, burying the rest)
+    armies = {Army.parse(a) for a in prussia.armies}  # Prussia and Hanover at 3 players (1.2)
+    forces = sum(f.army in armies for f in read_state(window.version.state).forces())
+    for page in ("report/", ""):
+        browser.get(live_server.url + f"/play/{prussia.code}/{page}")
+        folded = browser.find_element(By.CSS_SELECTOR, "ul.report details.folded")
+        summary = folded.find_element(By.TAG_NAME, "summary")
+        said = f"All {forces} Hanoverian and Prussian forces are supplied. (5)"
+        assert summary.text == said, summary.text
+        assert folded.get_attribute("open") is None
+        main = browser.find_element(By.TAG_NAME, "main")
+        assert " is supplied (" not in main.text  # each force's own line shut under it
+        assert fits(browser)
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", folded)
+        shot(browser, f"4-first-report{'-' + page.strip('/') if page else '-dashboard'}")
+        summary.click()  # a tap opens the forces' own lines
+        assert main.text.count(" is supplied (") == forces
+        assert fits(browser)
+        shot(browser, f"4-first-report{'-' + page.strip('/') if page else '-dashboard'}-open")
+
     browser.get(live_server.url + f"/play/{prussia.code}/orders/")
     wait_idle(wait)
     sheet = OrderSheet.objects.get_or_create(
@@ -183,6 +214,15 @@ def test_the_first_week_of_a_three_player_season(browser, live_server, tiles):
     (order,) = draft["march"]
     assert order["unit"] == "frederick" and order["path"], draft
     print(f"Frederick's march, tapped on the map: {order['path']} into {hexid}")
+    # the list of orders says it in words, with the place's name, never the direction codes
+    start = next(x for x in read_state(window.version.state).leaders if x.key == "frederick").hex
+    words = march_in_words(load_campaign_map(campaign.map_name), start, order["path"])
+    listed = browser.find_element(By.CSS_SELECTOR, "ul.orders li")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", listed)
+    assert listed.find_element(By.CSS_SELECTOR, ".line").text == words, listed.text
+    assert not browser.find_elements(By.CSS_SELECTOR, "ul.orders code")
+    assert fits(browser)
+    shot(browser, "4-march-listed")
     press_ready(wait, "Ready")
     for power in ("austria", "france"):
         s = campaign.seats.get(power=power)

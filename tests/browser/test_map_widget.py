@@ -22,7 +22,9 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign
+from campaign.services.gameplay import load_campaign_map, read_state
 from maps.core.loader import load_map
+from maps.core.wording import march_in_words
 from maps.tiles import render_tiles
 from orders.models import OrderSheet
 from tests.browser.test_play_phone import ARTIFACTS, browser, sign_in  # noqa: F401
@@ -734,13 +736,15 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
     shot(browser, "orders-reach")
     tap_reach(browser, wait, sheet, "march", "frederick", far=False)
     first = next(o["path"] for o in sheet.draft["march"] if o["unit"] == "frederick")
+    start = next(x.hex for x in read_state(window.version.state).leaders if x.key == "frederick")
+    said = march_in_words(load_campaign_map(campaign.map_name), start, first)
     # Frederick, with an order, chosen again: a new line from where he stands (issue 43), said
     # in one line; the tap replaces his order, never adds to it (1-1 once became 1-1-4-4)
     choose_in_list(browser, wait, "frederick")
     wait.until(
         ec.text_to_be_present_in_element(
             (By.ID, "mapwidget-status"),
-            f"Its order ({first}) stands; tap another lit hex to replace it with a new line",
+            f"Its order, {said}, stands; tap another lit hex to replace it with a new line",
         )
     )
     all_tappable(browser)  # (the map back in view: the list scrolled it away)
@@ -752,13 +756,17 @@ def test_a_deployment_and_two_march_phases_by_tapping_the_map(browser, axe, live
     saved = {o["unit"]: o["path"] for o in sheet.draft["march"]}
     assert arrows(browser) == saved
     # The list is swapped by the same response: read it through the wait (a swap in flight makes
-    # the element stale).
+    # the element stale). It says each line in words, never its codes.
+    state = read_state(window.version.state)
+    starts = {x.key: x.hex for x in state.leaders} | {t.id: t.hex for t in state.siege_trains}
+    hexmap = load_campaign_map(campaign.map_name)
+    said = sorted(march_in_words(hexmap, starts[u], p) for u, p in saved.items())
     wait.until(
         lambda d: (
-            sorted(e.text for e in d.find_elements(By.CSS_SELECTOR, "ul.orders li code"))
-            == sorted(saved.values())
+            sorted(e.text for e in d.find_elements(By.CSS_SELECTOR, "ul.orders li .line")) == said
         )
     )
+    assert not browser.find_elements(By.CSS_SELECTOR, "ul.orders li code")
     all_tappable(browser)
     # Breslau's name (right of its symbol) beside its stack, not under it
     into = browser.execute_script(INTO_THE_NAME, breslau)

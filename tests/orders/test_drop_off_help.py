@@ -5,11 +5,12 @@ player of every army."""
 import json
 
 import pytest
+from django.utils.html import escape
 
 from campaign.models import Campaign, StateVersion
 from campaign.services import gameplay
-from maps.core.hexgrid import hex_id, neighbour, parse_hex_id
-from orders.dashboard import places
+from maps.core.hexgrid import neighbour, parse_hex_id
+from maps.core.wording import hex_in_words
 from rules.armies import Army
 from tests.orders.test_play_fixtures import client_for, in_phase, url
 from tests.standing import load_demo
@@ -55,8 +56,9 @@ def test_a_leader_alone_is_told_to_leave_it_empty(demo, army):
 
 
 def test_the_list_of_orders_says_where_each_line_ends(demo):
-    """The tester's newcomer read "Wedel 1-6-1" and could not tell where Wedel was going: each
-    saved line now names the hex it ends in, with its city where one stands."""
+    """The tester's newcomer read "Wedel 1-6-1" and could not tell where Wedel was going; a
+    later one read "1-6-1 to Hex 6338" and still had the codes to decode: each saved line is
+    said in words alone, how far, which way and to where, with its town where one stands."""
     force = next(f for f in _forces(demo) if f.army is Army.PRUSSIA)
     seat = next(s for s in demo.seats.filter(reserve=False) if "prussia" in s.armies)
     client = client_for(seat.user)
@@ -65,8 +67,8 @@ def test_the_list_of_orders_says_where_each_line_ends(demo):
         url("save_march", seat), in_phase(seat, {"unit": unit, "path": "4", "marches": "1"})
     )
     assert r.status_code in (200, 302), r.content.decode()[:500]
-    end = hex_id(neighbour(parse_hex_id(force.hex), 4))
-    name = places(gameplay.load_campaign_map(demo.map_name)).get(end)
-    where = f"{name} (hex {end})" if name else f"Hex {end}"
+    end = neighbour(parse_hex_id(force.hex), 4)
+    where = hex_in_words(gameplay.load_campaign_map(demo.map_name), end)
     page = client.get(url("orders", seat)).content.decode()
-    assert f"<code>4</code> to {where}" in page
+    assert f'<span class="line">1 hex E to {escape(where)}</span>' in page
+    assert "<code>4</code>" not in page

@@ -63,7 +63,7 @@ def test_a_march_saved_again_as_it_was_writes_nothing(marching, player):
     with CaptureQueriesContext(connection) as again:
         r = _save(c, prussia, data=data)
     assert r.status_code == 200 and "HX-Retarget" not in r
-    assert "Order saved: Frederick 4." in r.content.decode()
+    assert "Order saved: Frederick, 1 hex E to " in r.content.decode()
     statements = _tables(again.captured_queries)
     assert not any(s.startswith(("UPDATE", "INSERT")) for s in statements), statements
     kept = OrderSheet.objects.get(id=sheet.id)
@@ -203,7 +203,7 @@ def test_the_orders_page_reads_the_sheet_with_the_window(marching, player):
     _save(c, prussia)
     with CaptureQueriesContext(connection) as page:
         r = c.get(url("orders", prussia), {"unit": "frederick"})
-    assert "<code>4</code>" in r.content.decode()  # the draft of the sheet read with the window
+    assert "1 hex E to " in r.content.decode()  # the draft of the sheet read with the window
     statements = _tables(page.captured_queries)
     assert [s for s in statements if "orders_ordersheet" in s] == [
         "SELECT campaign_phasewindow campaign_stateversion orders_ordersheet"

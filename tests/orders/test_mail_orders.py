@@ -75,9 +75,11 @@ def test_a_reply_goes_onto_the_draft_and_is_confirmed(marching):
     assert answer.reply_to == [replyaddress.address(w.id, s.id)]
     assert answer.extra_headers["Auto-Submitted"] == "auto-replied"
     body = answer.body
-    assert "1. Frederick 4 4" in body and "-> Frederick: 4-4." in body
+    # the march said back in words, where it goes, and the codes read (issue: raw codes)
+    assert "1. Frederick 4 4" in body and "-> Frederick: 2 hexes E to " in body
+    assert "(codes 4-4)." in body
     assert "2. Daun 1" in body and "NOT UNDERSTOOD: 'daun' is not one of your leaders" in body
-    assert "Frederick: 4-4" in body.split("as the site now holds them")[1]
+    assert "Frederick: 2 hexes E to " in body.split("as the site now holds them")[1]
     assert "NOT SUBMITTED" in body
     log = OrganiserAction.objects.get(kind="mail-orders")
     assert "came by email" in log.text and "4-4" not in log.text  # the log shows no order

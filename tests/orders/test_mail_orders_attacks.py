@@ -115,7 +115,7 @@ def test_ten_thousand_junk_lines_get_a_short_answer_saying_what_was_cut(marching
     (answer,) = mail.outbox
     assert len(answer.body) < 40_000
     assert f"only the first {MAX_BODY_LINES} lines were read" in answer.body
-    assert "Frederick: 4-4" in answer.body
+    assert "Frederick: 2 hexes E to " in answer.body
 
 
 class Endless(io.RawIOBase):

@@ -98,7 +98,7 @@ def test_the_periodic_task_reads_a_reply_from_the_mailbox(
         {"unit": "frederick", "path": "4"}
     ]
     (answer,) = mail.outbox
-    assert "-> Frederick: 4." in answer.body and "NOT SUBMITTED" in answer.body
+    assert "-> Frederick: 1 hex E to " in answer.body and "NOT SUBMITTED" in answer.body
     assert poll_orders_mailbox() == 0  # read once: flagged \\Seen on the server
     assert "saved mail to INBOX" in mailserver.log()
 

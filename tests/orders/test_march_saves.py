@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, StateVersion
 from campaign.services import gameplay, viewcache
+from maps.core.wording import march_in_words
 from orders.forms import march_preview, next_steps
 from orders.models import OrderSheet
 from orders.pages import unit_position
@@ -150,5 +151,8 @@ def test_a_unit_tapped_again_starts_its_line_anew(copy):
     step = _one_step(copy, russia, "apraxin")
     _save(c, russia, "apraxin", step)
     page = c.get(url("orders", russia), {"unit": "apraxin"}).content.decode()
-    assert f"Apraxin has an order ({step}): tapping it starts its line of march anew" in page
+    view = viewcache.seat_view(russia, copy.open_window().version)
+    hexmap = gameplay.load_campaign_map(copy.map_name)
+    words = march_in_words(hexmap, unit_position(view, "apraxin")[0], step)
+    assert f"Apraxin&#x27;s order: {words}. Tapping it starts its line of march anew" in page
     assert 'name="path" value=""' in page  # nothing added to the saved line

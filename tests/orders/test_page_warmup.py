@@ -47,7 +47,7 @@ def test_a_refused_save_under_htmx_answers_with_the_sheet_and_keeps_the_draft(ma
     assert body.lstrip().startswith('<div id="sheet">')
     assert "<html" not in body and 'id="builder"' not in body and 'id="play"' not in body
     assert "That order could not be saved; your other orders are kept." in body
-    assert "Frederick" in body and "<code>4</code>" in body  # the order saved before, listed
+    assert "Frederick" in body and "1 hex E to " in body  # the order saved before, listed
     sheet = OrderSheet.objects.get(seat=prussia, window=marching.open_window())
     assert sheet.draft["march"] == [{"unit": "frederick", "path": "4", "marches": 1}]
 

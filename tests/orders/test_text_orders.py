@@ -90,7 +90,7 @@ def test_a_drop_off_stands_where_it_is_written():
     assert early.order["drop"] == {"ziethen": "0202"} and early.order["path"] == "4-4"
     named = one("Seydlitz 4 4 drop Ziethen at 0202")
     assert named.order["drop"] == {"ziethen": "0202"}
-    assert "drops Ziethen at 0302" in line.said
+    assert "drops Ziethen at hex 0302" in line.said
 
 
 def hexes_of(start, path):
@@ -278,3 +278,17 @@ def test_no_line_of_the_grammars_own_words_raises(phase):
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 9)))
         for line in read_orders(text, v).lines:
             assert (line.order is None) != (line.problem == "") or line.kind == "ready", line
+
+
+def test_a_march_is_said_back_in_words_with_the_map_then_its_codes():
+    """The confirmation says where a march goes, by the map's names, and the codes to copy."""
+    line = one("Frederick to Schweidnitz", vocab(hexmap=MAP))
+    assert line.said == (
+        "Frederick: 5 hexes SE to Schweidnitz (hex 0503), via Kolín, 10 MP by the least-cost "
+        "way (codes 4-4-4-5-5)."
+    )
+    dropped = one("Seydlitz 4 4 drop Ziethen", vocab(hexmap=MAP))
+    assert dropped.said == (
+        "Seydlitz: 2 hexes E to hex 0302 (2 hexes SE of Kolín); drops Ziethen at hex 0302 "
+        "(2 hexes SE of Kolín) (codes 4-4)."
+    )
