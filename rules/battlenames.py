@@ -74,7 +74,7 @@ def named(setup: Mapping[str, Any]) -> str:
 
 
 def hex_note(setup: Mapping[str, Any]) -> str:
-    """"hex 5639, " where the name does not give the hex already (to open a parenthesis: "Battle
+    """ "hex 5639, " where the name does not give the hex already (to open a parenthesis: "Battle
     near Lobositz (hex 5639, clear, April I)"), else ""."""
     return "" if place(setup).startswith("hex ") else f"hex {setup.get('hex', '?')}, "
 

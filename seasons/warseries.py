@@ -175,8 +175,9 @@ class Happening:
 
 
 def timeline(events: Iterable[Mapping[str, Any]]) -> tuple[Happening, ...]:
-    """The battles (the public "The battle near ... is fought between ..." of 9) and the sieges (one entry per
-    city and turn: a siege roll, a breach, a fight or a surrender of 11), in turn order.
+    """The battles (the public "The battle near ... is fought between ..." of 9) and the sieges
+    (one entry per city and turn: a siege roll, a breach, a fight or a surrender of 11), in turn
+    order.
 
     >>> [h.place for h in timeline([
     ...     {"turn": 2, "kind": "siege", "data": {"city": "Neisse"}, "text": "roll"},

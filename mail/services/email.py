@@ -63,7 +63,8 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "email"
 
 SUBJECTS = {
     "phase-opened": "{campaign}: turn {turn}, {phase} orders are due",
-    "battle-pending": "{campaign}: a battle is pending (turn {turn})",
+    "battle-pending": "{campaign}: a battle is pending, fight or retire? (turn {turn})",
+    "battle-table": "{campaign}: your battle goes to the tabletop (turn {turn})",
     "reminder": "{campaign}: {phase} orders due {due}",
     "last-reminder": "Last call, {campaign}: {phase} orders due {due}",
     "phase-resolved": "{campaign}: turn {turn}, the {done} phase is resolved",
@@ -388,6 +389,7 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
             return None  # a phase that did nothing to this seat's forces: no email
         to = [_recipient(seat)] if _recipient(seat) else []
         ctx["link"] = _url("orders:dashboard", seat.code)
+        ctx["orders_link"] = _url("orders:orders", seat.code)
         ctx["settings_link"] = _url("seat_settings", seat.code)
         if kind in reported:
             ctx["report"] = seat_report(seat, ids.get("since"), latest=latest, events=events)
@@ -456,7 +458,10 @@ def build(kind: str, shared: Shared | None = None, **ids) -> tuple | None:
         campaign.reminders, ids.get("step") or ids.get("hours") or 0
     )
     ctx["last"] = last
-    subject = SUBJECTS["last-reminder" if last else kind].format(
+    titled = "last-reminder" if last else kind
+    if kind == "battle-pending" and not (window and window.deadline):
+        titled = "battle-table"  # no decision: the battle goes to the tabletop (its own subject)
+    subject = SUBJECTS[titled].format(
         campaign=campaign.name,
         turn=(window.turn if window else latest.turn if latest else 1),
         phase=(window.phase if window else ""),
