@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "projection and tabletop",
         (
             "campaign.projection",
+            "campaign.reportlines",
             "campaign.eventfog",
             "seasons.warseries",
             "seasons.warcharts",

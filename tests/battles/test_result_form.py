@@ -251,7 +251,8 @@ def test_the_hand_off_email_says_what_to_do_and_links_the_battle_and_the_briefin
     assert sorted(m.to[0] for m in handed) == sorted([player.email, other.email])
     for m in handed:
         side = "prussian" if m.to == [player.email] else "austrian"
-        assert "nothing to decide" in m.body and "Decide:" not in m.body
+        assert "nothing to decide" in m.body and "Fight or retire" not in m.body
+        assert m.subject.endswith("your battle goes to the tabletop (turn 1)")
         assert "fight it on the table, then enter the result on the battle page" in m.body
         page_link = reverse("battles:battle", args=[campaign.code, battle.code])
         sheet = reverse("battles:briefing", args=[campaign.code, battle.code, side])
@@ -263,7 +264,8 @@ def test_the_hand_off_email_says_what_to_do_and_links_the_battle_and_the_briefin
         for m in mail.outbox
         if m.extra_headers["X-DGK-Kind"] == "battle-pending" and "decide whether to fight" in m.body
     ]
-    assert deciding and all("Decide: http" in m.body for m in deciding)
+    orders_page = "Fight or retire, on your orders page: http"
+    assert deciding and all(orders_page in m.body for m in deciding)
     assert not any("goes to the tabletop" in m.body for m in deciding)
 
 

@@ -6,8 +6,11 @@ exception still on a line of its own: a force out of supply is named, with its r
 Only what the seat may read: the summary counts the supplied forces whose private lines it reads
 and the public lines of its own armies' unsupplied forces; another seat reads none of it."""
 
+import doctest
+
 import pytest
 
+from campaign import reportlines
 from campaign.projection import (
     ReportLine,
     Viewer,
@@ -134,3 +137,7 @@ def test_another_seat_reads_nothing_of_a_seat_s_supply():
     assert far_lines[:1] == near_lines
     assert not [line for line in far_lines + near_lines if "Prussian forces" in line]
     assert "Prussian forces" not in str(view_to_dict(project(far_state, AUSTRIA, events=far)))
+
+
+def test_the_report_lines_doctests():
+    assert doctest.testmod(reportlines).failed == 0
