@@ -332,8 +332,10 @@ def test_a_turn_on_a_phone(browser, axe, live_server, live_campaign):
 
     wait.until(saved)
     # The draft is written before the response's swap lands: wait for the swap, whose message
-    # names the path typed last (the first said "4").
-    wait.until(ec.text_to_be_present_in_element((By.ID, "play"), "Order saved: Frederick 4-4."))
+    # words the path typed last (the first, "4", went 1 hex E).
+    wait.until(
+        ec.text_to_be_present_in_element((By.ID, "play"), "Order saved: Frederick, 2 hexes E")
+    )
     # Without JavaScript the older tap map is the page's one map, its numbered hexes shown.
     browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     browser.get(live_server.url + url("orders", prussia) + "?unit=frederick")
