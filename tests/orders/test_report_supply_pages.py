@@ -36,7 +36,7 @@ def test_a_page_folds_the_routine_supply_under_one_line(demo, page):
 
 def test_the_email_tells_the_summary_alone(demo):
     austria = demo.seats.get(power="austria")
-    lines = seat_report(austria, demo.versions.order_by("number").first().id)
+    lines = seat_report(austria, demo.versions.order_by("number").first().number)
     assert f"{SUMMARY} (5)" in lines
     assert not [line for line in lines if " is supplied (" in line]
 
@@ -46,5 +46,5 @@ def test_another_seat_reads_nothing_of_it(demo):
     html = client_for(prussia.user).get(url("report", prussia)).content.decode()
     assert "Austrian and Imperial forces" not in html
     assert "All 10 Prussian forces are supplied." in html
-    lines = seat_report(prussia, demo.versions.order_by("number").first().id)
+    lines = seat_report(prussia, demo.versions.order_by("number").first().number)
     assert not [line for line in lines if "Austrian" in line and "supplied" in line]
