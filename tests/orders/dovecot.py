@@ -114,16 +114,22 @@ def available() -> bool:
     return os.path.exists(DOVECOT) and shutil.which("openssl") is not None
 
 
-def start(root: Path) -> Dovecot:
-    """Dovecot under ``root`` (made here), listening on two free ports."""
-    for sub in ("run", "state", "mail", "home"):
-        (root / sub).mkdir(parents=True, exist_ok=True)
+def self_signed(root: Path) -> tuple[Path, Path]:
+    """A certificate for localhost and its key, in ``root`` (``cert.pem``, ``key.pem``)."""
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
          "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
          "-keyout", str(root / "key.pem"), "-out", str(root / "cert.pem")],
         check=True, capture_output=True,
     )  # fmt: skip
+    return root / "cert.pem", root / "key.pem"
+
+
+def start(root: Path) -> Dovecot:
+    """Dovecot under ``root`` (made here), listening on two free ports."""
+    for sub in ("run", "state", "mail", "home"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    self_signed(root)
     uid, gid = 65534, 65534  # nobody: Dovecot will not keep mail as root
     for sub in ("mail", "home"):
         os.chown(root / sub, uid, gid)

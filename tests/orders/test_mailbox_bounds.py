@@ -13,7 +13,6 @@ import re
 import shutil
 import socket
 import ssl
-import subprocess
 import threading
 import time
 import tracemalloc
@@ -23,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from orders.mailbox import poll
+from tests.orders import dovecot
 
 SMALL = b"From: someone@example.com\r\nTo: orders@dgk.example.org\r\nSubject: hi\r\n\r\nREADY\r\n"
 PIECE = 16 * 1024
@@ -92,13 +92,7 @@ class Liar:
 def tls(tmp_path: Path):
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed")
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-         "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return tmp_path / "cert.pem", tmp_path / "key.pem"
+    return dovecot.self_signed(tmp_path)
 
 
 @pytest.fixture
