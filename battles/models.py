@@ -85,15 +85,30 @@ class Battle(models.Model):
         return f"{self.title}, turn {self.turn} ({self.campaign})"
 
     @property
+    def _named_setup(self) -> dict:
+        """The set-up with the record's hex, as ``rules.battlenames`` reads it."""
+        return {**self.setup, "hex": self.hex}
+
+    @property
     def title(self) -> str:
         """ "The battle of Breslau", "Battle near Lobositz", "Battle in hex 4127"
         (``rules.battlenames``)."""
-        return battlenames.title({**self.setup, "hex": self.hex})
+        return battlenames.title(self._named_setup)
 
     @property
     def named(self) -> str:
         """The battle in a sentence: "the battle near Lobositz (hex 5639)"."""
-        return battlenames.named({**self.setup, "hex": self.hex})
+        return battlenames.named(self._named_setup)
+
+    @property
+    def short(self) -> str:
+        """The battle in a sentence, without its hex: "the battle near Lobositz"."""
+        return battlenames.short(self._named_setup)
+
+    @property
+    def where(self) -> str:
+        """Where it was fought: "Breslau (hex 6933)", "near Lobositz (hex 5639)", "hex 4127"."""
+        return battlenames.where(self._named_setup)
 
     @property
     def is_final(self) -> bool:

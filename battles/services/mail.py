@@ -22,7 +22,6 @@ from battles.models import Battle, BattleStatus
 from battles.services.briefing import describe_result, turn_label
 from battles.services.records import seats_in, side_of_seat
 from campaign.models import Seat
-from rules import battlenames
 
 _SUBJECTS = {
     "result-entered": "{campaign}: the result of {short} waits for you",
@@ -134,7 +133,7 @@ def build_mail(
         "campaign": battle.campaign.name,
         "hex": battle.hex,
         "battle": battle.named,
-        "short": battlenames.short({**battle.setup, "hex": battle.hex}),
+        "short": battle.short,
         "Battle": capfirst(battle.named),
         "when": turn_label(battle.turn),
         "date": (_day(battle.fight_on.astimezone(zone)) if battle.fight_on else ""),

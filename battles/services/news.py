@@ -17,7 +17,6 @@ from battles.services import photo_pages
 from battles.services.briefing import describe_result, seat_label, stakes, turn_label
 from battles.services.records import SIDES, UMPIRE, audience_for, side_name, tabletop_settings
 from campaign.models import Campaign, Event
-from rules import battlenames
 
 _NUMBERS = re.compile(r"\b\d[\d,]*\s*(points?|pts)\b", re.IGNORECASE)
 
@@ -46,7 +45,7 @@ def chronicle(campaign: Campaign, user=None) -> list[dict[str, Any]]:
                 "battle": b,
                 "kind": "battle",
                 "date": turn_label(b.turn),
-                "place": _place(b),
+                "place": b.where,
                 "title": b.title,
                 "commanders": " against ".join(
                     f"{sides[s].get('commander_name', '')} ({side_name(s)})"
@@ -118,11 +117,6 @@ def _awarded(battle: Battle) -> list[str]:
     if not vps:
         return []
     return [", ".join(f"{seat_label(seat)} {v:+d}" for seat, v in sorted(vps.items())) + " VPs"]
-
-
-def _place(battle: Battle) -> str:
-    """The chronicle's column: "Breslau (hex 6933)", "near Lobositz (hex 5639)", "hex 4127"."""
-    return battlenames.where({**battle.setup, "hex": battle.hex})
 
 
 def gazette(campaign: Campaign, *, now: datetime) -> list[dict[str, str]]:

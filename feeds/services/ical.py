@@ -38,7 +38,6 @@ from battles.services.sheet import heading
 from campaign.models import Campaign, PhaseWindow, Seat, WindowStatus
 from campaign.services.plaintext import one_line
 from feeds.models import CalendarFeed, FeedEntry
-from rules import battlenames
 
 PRODID = "-//Der Grosse Koenig//campaign calendar//EN"
 # How often a calendar app should read the feed again (most read it on their own schedule).
@@ -94,7 +93,7 @@ def _dated_battles(campaign: Campaign):
 
 def _place(battle: Battle) -> str:
     """Where the battle stands on the campaign map (the site keeps no club address)."""
-    return f"{capfirst(battlenames.where({**battle.setup, 'hex': battle.hex}))}, on the tabletop"
+    return f"{capfirst(battle.where)}, on the tabletop"
 
 
 def _battle_item(battle: Battle, uid: str, description: str) -> Item:

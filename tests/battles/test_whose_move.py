@@ -14,7 +14,6 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from rules import battlenames
 from tests.battles.test_battles import (  # noqa: F401 (fixtures)
     battle,
     battle_map,
@@ -105,7 +104,7 @@ def test_a_dispute_tells_the_side_that_entered_it(
     assert by_kind["battle:result-disputed"].to == [organiser.email]
     told = by_kind["battle:result-contested"]
     assert told.to == [player.email]  # not the disputing side, not Hanover (not in it)
-    short = battlenames.short({**battle.setup, "hex": battle.hex})
+    short = battle.short
     assert told.subject.endswith(f"the result you entered of {short} is disputed")
     body = " ".join(told.body.split())
     assert "is disputed: Daun escaped." in body
